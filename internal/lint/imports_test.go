@@ -1,0 +1,223 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/webtable/webtable"
+
+// rule states what one package of this module may depend on. Internal
+// dependencies are checked over the whole dependency graph (go list -deps), so
+// a forbidden arrow cannot sneak in through an intermediate package.
+type rule struct {
+	// internal lists the module packages (relative to the module root) the
+	// package may depend on, directly or not.
+	internal []string
+	// forbidden lists import-path prefixes that must not appear anywhere in
+	// the package's dependencies.
+	forbidden []string
+	// forbiddenDirect lists import paths the package itself must not import
+	// (standard-library packages that third-party dependencies may use).
+	forbiddenDirect []string
+}
+
+var (
+	storage  = []string{"github.com/dgraph-io/badger", "cloud.google.com/go/bigtable"}
+	crawling = []string{"github.com/gocolly/colly", "github.com/temoto/robotstxt"}
+	terminal = []string{"github.com/schollz/progressbar"}
+)
+
+// rules is the layout of DEVELOPERS.md:
+//
+//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2, x/net/html
+//	    |     \-> seeds
+//	    \-------> webtable --> bigtable --> badger/v4
+//	cmd/query --> webtable, urlkey            internal/demoweb <-- cmd/crawl, tests
+var rules = map[string]rule{
+	"urlkey": {
+		forbidden:       concat(storage, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag", "os"},
+	},
+	"bigtable": {
+		forbidden:       concat([]string{"cloud.google.com/go/bigtable"}, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag", "golang.org/x/net/html"},
+	},
+	"webtable": {
+		internal:        []string{"bigtable", "urlkey"},
+		forbidden:       concat(crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag", "golang.org/x/net/html"},
+	},
+	"crawler": {
+		internal:        []string{"urlkey"},
+		forbidden:       concat(storage, terminal),
+		forbiddenDirect: []string{"flag"},
+	},
+	"seeds": {
+		internal:        []string{"urlkey"},
+		forbidden:       concat(storage, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag"},
+	},
+	"internal/demoweb": {
+		forbidden: concat(storage, crawling, terminal),
+	},
+	"cmd/crawl": {
+		internal:  []string{"crawler", "seeds", "webtable", "bigtable", "urlkey", "internal/demoweb"},
+		forbidden: []string{"github.com/dgraph-io/badger"},
+	},
+	"cmd/query": {
+		internal:  []string{"webtable", "bigtable", "urlkey"},
+		forbidden: concat([]string{"github.com/dgraph-io/badger"}, crawling, terminal),
+	},
+}
+
+func concat(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+type listedPackage struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+// goList runs go list -deps=false over the module, returning every package with
+// its direct imports and its transitive dependencies.
+func goList(t *testing.T) []listedPackage {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json=ImportPath,Imports,Deps", module+"/...")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	var pkgs []listedPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p listedPackage
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("decoding go list output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// ruleFor finds the rule of a package: its own, or that of the nearest listed
+// ancestor (so bigtable/difftest is held to bigtable's internal arrows unless
+// listed itself).
+func ruleFor(rel string) (string, rule, bool) {
+	for name := rel; name != "."; {
+		if r, ok := rules[name]; ok {
+			return name, r, true
+		}
+		i := strings.LastIndex(name, "/")
+		if i < 0 {
+			break
+		}
+		name = name[:i]
+	}
+	return "", rule{}, false
+}
+
+// violations lists every arrow in pkgs that the rules do not allow, one
+// sentence each.
+func violations(pkgs []listedPackage) []string {
+	var out []string
+	for _, p := range pkgs {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		if rel == "" || strings.HasPrefix(rel, "internal/lint") {
+			continue
+		}
+		name, r, ok := ruleFor(rel)
+		if !ok {
+			out = append(out, fmt.Sprintf("package %s has no import rule: add it to rules in internal/lint/imports_test.go, following DEVELOPERS.md", p.ImportPath))
+			continue
+		}
+		for _, dep := range p.Deps {
+			if depRel, internal := strings.CutPrefix(dep, module+"/"); internal {
+				if depRel == name || strings.HasPrefix(depRel, name+"/") || slices.ContainsFunc(r.internal, func(a string) bool {
+					return depRel == a || strings.HasPrefix(depRel, a+"/")
+				}) {
+					continue
+				}
+				out = append(out, fmt.Sprintf("%s depends on %s: DEVELOPERS.md does not allow that arrow (allowed: %v)", rel, depRel, r.internal))
+				continue
+			}
+			for _, f := range r.forbidden {
+				if dep == f || strings.HasPrefix(dep, f+"/") {
+					out = append(out, fmt.Sprintf("%s depends on %s, which it must not know about", rel, dep))
+				}
+			}
+		}
+		for _, imp := range p.Imports {
+			if slices.Contains(r.forbiddenDirect, imp) {
+				out = append(out, fmt.Sprintf("%s imports %s directly, which it must not know about", rel, imp))
+			}
+		}
+	}
+	return out
+}
+
+func TestImportGraph(t *testing.T) {
+	pkgs := goList(t)
+	if len(pkgs) == 0 {
+		t.Fatal("go list found no packages in the module")
+	}
+	for _, v := range violations(pkgs) {
+		t.Error(v)
+	}
+}
+
+// TestViolationsDetected proves the checker fails on the arrows the layout
+// forbids, so TestImportGraph passing means something.
+func TestViolationsDetected(t *testing.T) {
+	tests := []struct {
+		name string
+		pkg  listedPackage
+		want string // substring of the single violation; "" for none
+	}{
+		{"bigtable may use badger", listedPackage{ImportPath: module + "/bigtable", Deps: []string{"github.com/dgraph-io/badger/v4"}}, ""},
+		{"bigtable must not know urlkey", listedPackage{ImportPath: module + "/bigtable", Deps: []string{module + "/urlkey"}}, "bigtable depends on urlkey"},
+		{"crawler must not know storage", listedPackage{ImportPath: module + "/crawler", Deps: []string{module + "/urlkey", module + "/webtable"}}, "crawler depends on webtable"},
+		{"crawler must not reach badger indirectly", listedPackage{ImportPath: module + "/crawler", Deps: []string{"github.com/dgraph-io/badger/v4"}}, "crawler depends on github.com/dgraph-io/badger/v4"},
+		{"urlkey must not do HTTP", listedPackage{ImportPath: module + "/urlkey", Imports: []string{"net/http"}}, "urlkey imports net/http directly"},
+		{"webtable must not know colly", listedPackage{ImportPath: module + "/webtable", Deps: []string{"github.com/gocolly/colly/v2"}}, "webtable depends on github.com/gocolly/colly/v2"},
+		{"query must not know the crawler", listedPackage{ImportPath: module + "/cmd/query", Deps: []string{module + "/crawler"}}, "cmd/query depends on crawler"},
+		{"subpackage inherits its parent's rule", listedPackage{ImportPath: module + "/bigtable/difftest", Deps: []string{module + "/bigtable", "cloud.google.com/go/bigtable"}}, "bigtable/difftest depends on cloud.google.com/go/bigtable"},
+		{"unknown package needs a rule", listedPackage{ImportPath: module + "/newpkg"}, "has no import rule"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := violations([]listedPackage{tc.pkg})
+			switch {
+			case tc.want == "" && len(got) != 0:
+				t.Errorf("violations = %q, want none", got)
+			case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want)):
+				t.Errorf("violations = %q, want one containing %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRulesCoverLayout keeps the rule table honest: every package named in the
+// layout has a rule, and a rule's internal arrows only name known packages.
+func TestRulesCoverLayout(t *testing.T) {
+	for name, r := range rules {
+		for _, a := range r.internal {
+			if _, ok := rules[a]; !ok {
+				t.Errorf("rule %s allows %s, which has no rule of its own", name, a)
+			}
+		}
+	}
+}
