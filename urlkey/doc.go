@@ -111,9 +111,8 @@
 //	http://www.cnn.com/search? -> com.cnn.www/search
 //
 // Input: leading and trailing spaces and control characters are ignored,
-// and so are tabs and newlines inside, as in browsers.
-//
-//	 http://www.cnn.com/a  -> com.cnn.www/a
+// and so are tabs and newlines inside, as in browsers: " http://cnn.com/\n"
+// is http://cnn.com/.
 //
 // Limits: a host over [MaxHostLen] (253) bytes and a key over [MaxKeyLen]
 // (4096) bytes, the row key limit of Cloud Bigtable, are refused with
