@@ -81,7 +81,8 @@ func PrefixRange(rawURLPrefix string) (Range, error) {
 	if err != nil {
 		return Range{}, &Error{Op: "prefix", URL: rawURLPrefix, Err: err}
 	}
-	return Range{Start: string(b), End: prefixEnd(b)}, nil
+	start := string(b) // NB: before prefixEnd, which modifies b
+	return Range{Start: start, End: prefixEnd(b)}, nil
 }
 
 // prefixEnd returns the least string greater than every string with prefix
