@@ -1,0 +1,2 @@
+// Package difftest holds the differential and crash tests of package bigtable.
+package difftest
