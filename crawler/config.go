@@ -1,0 +1,158 @@
+package crawler
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"golang.org/x/net/publicsuffix"
+)
+
+// Version is the crawler's version, named in the default User-Agent.
+const Version = "0.1.0"
+
+// DefaultUserAgent names the crawler, its version and the project URL.
+// robots.txt groups are matched against its first word, "webtable".
+const DefaultUserAgent = "webtable/" + Version + " (+https://github.com/webtable/webtable)"
+
+// Limits the crawler enforces whatever the Config says.
+const (
+	// MaxRedirects is the most redirects followed for one fetch.
+	MaxRedirects = 10
+	// MaxCrawlDelay caps a robots.txt Crawl-delay.
+	MaxCrawlDelay = 30 * time.Second
+	// MaxURLLength is the longest URL followed, in bytes.
+	MaxURLLength = 2000
+	// MaxSegmentRepeats is how often one path segment may appear in a URL
+	// followed; more is a crawler trap (/a/b/a/b/a/b/a/b).
+	MaxSegmentRepeats = 3
+	// MaxLinks is the most distinct links kept from one page.
+	MaxLinks = 1000
+	// maxRobotsBody bounds a robots.txt (Google reads 500 KiB).
+	maxRobotsBody = 500 << 10
+)
+
+// Config configures a [Crawler]. Each field maps to one crawl flag; the
+// zero value of a field is not its default, use [DefaultConfig].
+type Config struct {
+	// Depth is the most link hops from a seed (--depth). The default value is 3.
+	Depth int
+	// MaxPages stops the crawl after this many successful fetches in this
+	// run (--max-pages); 0 means no limit. The default value is 0.
+	MaxPages int
+	// Concurrency is the most fetches in flight overall (--concurrency).
+	// The default value is 8.
+	Concurrency int
+	// PerHost is the most fetches in flight to one host (--per-host).
+	// The default value is 2.
+	PerHost int
+	// Delay is the least time between the starts of two requests to one
+	// host (--delay); a longer robots.txt Crawl-delay wins, capped at
+	// [MaxCrawlDelay]. The default value is 1s.
+	Delay time.Duration
+	// Proxy, when set, is the HTTP proxy every fetch goes through, loopback
+	// targets included (--proxy). When "", HTTP_PROXY, HTTPS_PROXY and
+	// NO_PROXY apply as in [http.ProxyFromEnvironment]. The default value is "".
+	Proxy string
+	// IgnoreRobots skips robots.txt (--ignore-robots). The default value is false.
+	IgnoreRobots bool
+	// UserAgent is sent with every request (--user-agent). The default
+	// value is [DefaultUserAgent].
+	UserAgent string
+	// Timeout bounds one fetch, body included (--timeout). The default value is 30s.
+	Timeout time.Duration
+	// MaxBody is the most body bytes kept; longer bodies are cut and the
+	// page marked truncated (--max-body). The default value is 10 MiB.
+	MaxBody int64
+	// AllowDomains lists the domains that may be fetched, each with its
+	// subdomains (--allow-domain). When empty, the registrable domain of
+	// each seed (golang.org/x/net/publicsuffix), or the seed's host itself
+	// when it has none (an IP address, localhost). The default value is nil.
+	AllowDomains []string
+	// Recrawl fetches again pages already done, with conditional requests
+	// (--recrawl). The default value is false.
+	Recrawl bool
+	// StoreAll keeps the bodies of non-HTML responses too (--store-all).
+	// The default value is false.
+	StoreAll bool
+	// Progress, when set, is called with a snapshot of the statistics after
+	// every page and when the run ends. It must return quickly and is
+	// called from many goroutines, never concurrently. Not a flag.
+	Progress func(Stats)
+}
+
+// DefaultConfig returns the configuration of a crawl with default flags.
+func DefaultConfig() Config {
+	return Config{
+		Depth:       3,
+		Concurrency: 8,
+		PerHost:     2,
+		Delay:       time.Second,
+		UserAgent:   DefaultUserAgent,
+		Timeout:     30 * time.Second,
+		MaxBody:     10 << 20,
+	}
+}
+
+// validate checks the configuration; errors wrap ErrConfig.
+func (c *Config) validate() error {
+	switch {
+	case c.Depth < 0:
+		return fmt.Errorf("%w: depth %d is negative", ErrConfig, c.Depth)
+	case c.MaxPages < 0:
+		return fmt.Errorf("%w: max pages %d is negative", ErrConfig, c.MaxPages)
+	case c.Concurrency < 1:
+		return fmt.Errorf("%w: concurrency %d is below 1", ErrConfig, c.Concurrency)
+	case c.PerHost < 1:
+		return fmt.Errorf("%w: per-host %d is below 1", ErrConfig, c.PerHost)
+	case c.Delay < 0:
+		return fmt.Errorf("%w: delay %v is negative", ErrConfig, c.Delay)
+	case c.Timeout <= 0:
+		return fmt.Errorf("%w: timeout %v is not positive", ErrConfig, c.Timeout)
+	case c.MaxBody < 1:
+		return fmt.Errorf("%w: max body %d is below 1", ErrConfig, c.MaxBody)
+	case c.UserAgent == "":
+		return fmt.Errorf("%w: empty user agent", ErrConfig)
+	}
+	if c.Proxy != "" {
+		u, err := url.Parse(c.Proxy)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "socks5") || u.Host == "" {
+			return fmt.Errorf("%w: proxy %q is not an http, https or socks5 URL", ErrConfig, c.Proxy)
+		}
+	}
+	for _, d := range c.AllowDomains {
+		if d == "" || strings.ContainsAny(d, "/:@ ") {
+			return fmt.Errorf("%w: allowed domain %q is not a domain name", ErrConfig, d)
+		}
+	}
+	return nil
+}
+
+// RegistrableDomain returns the domain a seed host allows by default: its
+// registrable domain (eTLD+1, "www.cnn.com" -> "cnn.com"), or the host
+// itself for an IP address, localhost or a name without a public suffix.
+// host is a hostname without port, as url.URL.Hostname returns it.
+func RegistrableDomain(host string) string {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if net.ParseIP(host) != nil || !strings.Contains(host, ".") {
+		return host
+	}
+	if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
+		return d
+	}
+	return host
+}
+
+// domainAllowed reports whether host (no port) is one of domains or a
+// subdomain of one.
+func domainAllowed(host string, domains []string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	for _, d := range domains {
+		if host == d || (len(host) > len(d) && strings.HasSuffix(host, d) && host[len(host)-len(d)-1] == '.') {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,601 @@
+package crawler
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gocolly/colly/v2"
+
+	"github.com/webtable/webtable/urlkey"
+)
+
+// Sentinel errors.
+var (
+	// ErrConfig is wrapped by New for an unusable Config.
+	ErrConfig = errors.New("crawler: bad config")
+	// ErrSeed is wrapped by Run for a seed that is not a crawlable URL.
+	ErrSeed = errors.New("crawler: bad seed")
+	// ErrStore is wrapped by Run when the Store fails; the crawl stops.
+	ErrStore = errors.New("crawler: store failed")
+	// ErrRunning is returned by Run while another Run of the same Crawler
+	// is in progress.
+	ErrRunning = errors.New("crawler: already running")
+)
+
+// Crawler fetches pages politely and hands them to a Store. Create one
+// with New; it may Run several times (one run at a time), sharing its
+// robots.txt cache and connections.
+type Crawler struct {
+	cfg   Config
+	store Store
+	sched *scheduler
+	tr    *transport
+	rob   *robots
+	colly *colly.Collector
+
+	running sync.Mutex
+
+	domainsMu sync.RWMutex
+	domains   []string // allowed domains of the current run
+}
+
+// New returns a Crawler for cfg that stores into store.
+func New(cfg Config, store Store) (*Crawler, error) {
+	if store == nil {
+		return nil, fmt.Errorf("%w: nil store", ErrConfig)
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	cfg.AllowDomains = normDomains(cfg.AllowDomains)
+	c := &Crawler{cfg: cfg, store: store}
+	c.sched = newScheduler(cfg.PerHost, cfg.Delay, cfg.MaxPages)
+	tr, err := newTransport(&c.cfg, c.sched)
+	if err != nil {
+		return nil, err
+	}
+	c.tr = tr
+	c.rob = newRobots(tr, c.sched, &c.cfg)
+	c.colly = newCollector(&c.cfg, tr, c.checkRedirect)
+	return c, nil
+}
+
+// Config returns the crawler's configuration.
+func (c *Crawler) Config() Config { return c.cfg }
+
+// Close releases idle connections.
+func (c *Crawler) Close() error {
+	c.tr.base.CloseIdleConnections()
+	return nil
+}
+
+// newCollector wraps colly once. NB: colly.NewCollector reads COLLY_*
+// environment variables inside it, so every field that matters is set
+// after it returns; none of colly's own limits, filters, robots handling,
+// caches or cookies are used (see doc.go).
+func newCollector(cfg *Config, rt http.RoundTripper, redirect func(*http.Request, []*http.Request) error) *colly.Collector {
+	cc := colly.NewCollector()
+	cc.UserAgent = cfg.UserAgent
+	cc.Headers = nil
+	cc.MaxDepth = 0
+	cc.MaxRequests = 0
+	cc.AllowedDomains = nil
+	cc.DisallowedDomains = nil
+	cc.URLFilters = nil
+	cc.DisallowedURLFilters = nil
+	cc.AllowURLRevisit = true // the frontier decides what is fetched again
+	cc.MaxBodySize = 0        // the transport bounds bodies and hands colly none
+	cc.CacheDir = ""
+	cc.IgnoreRobotsTxt = true // robots are ours, fetched through the scheduler
+	cc.Async = false          // workers call Request and wait
+	cc.ParseHTTPErrorResponse = true
+	cc.DetectCharset = false
+	cc.CheckHead = false
+	cc.TraceHTTP = false
+	cc.Context = context.Background() // in-flight fetches finish after Ctrl-C
+	cc.WithTransport(rt)
+	cc.SetRequestTimeout(cfg.Timeout)
+	cc.DisableCookies() // no public-suffix list in colly's jar: no cookies at all
+	cc.SetRedirectHandler(redirect)
+	return cc
+}
+
+// Run crawls from seeds (and whatever the store holds as queued) until the
+// frontier is empty, MaxPages is reached, ctx is cancelled, or the store
+// fails. On cancellation the pages in flight are finished and stored and
+// Run returns an error wrapping ctx.Err(); a store failure returns an error
+// wrapping ErrStore. Fetch failures are recorded, not returned.
+func (c *Crawler) Run(ctx context.Context, seeds []string) (Stats, error) {
+	if !c.running.TryLock() {
+		return Stats{}, ErrRunning
+	}
+	defer c.running.Unlock()
+
+	seedURLs := make([]*url.URL, 0, len(seeds))
+	for _, s := range seeds {
+		u, err := urlkey.Canonical(s)
+		if err != nil {
+			return Stats{}, fmt.Errorf("%w %q: %w", ErrSeed, s, err)
+		}
+		seedURLs = append(seedURLs, u)
+	}
+	domains := c.cfg.AllowDomains
+	if len(domains) == 0 {
+		for _, u := range seedURLs {
+			domains = append(domains, RegistrableDomain(u.Hostname()))
+		}
+		domains = normDomains(domains)
+	}
+
+	c.domainsMu.Lock()
+	c.domains = domains
+	c.domainsMu.Unlock()
+	r := &run{
+		c:       c,
+		domains: domains,
+		// Politeness state (last request per host, Crawl-delays) outlives
+		// runs; the frontier starts empty.
+		sched: c.sched.forRun(c.cfg.MaxPages),
+		stats: newStatsRecorder(c.cfg.Progress),
+	}
+
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	r.cancel = cancel
+	c.tr.setStop(runCtx)
+	// Store calls outlive Ctrl-C so that pages in flight are stored.
+	r.storeCtx = context.WithoutCancel(ctx)
+
+	if err := r.load(runCtx, seedURLs); err != nil {
+		return r.stats.snapshot(r.sched), err
+	}
+
+	var wg sync.WaitGroup
+	for range c.cfg.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.work(runCtx)
+		}()
+	}
+	wg.Wait()
+	r.sched.close()
+	st := r.stats.finish(r.sched)
+
+	if err := context.Cause(runCtx); err != nil && r.fatal() != nil {
+		return st, r.fatal()
+	}
+	if err := ctx.Err(); err != nil {
+		return st, fmt.Errorf("crawler: run stopped: %w", err)
+	}
+	return st, nil
+}
+
+// run is the state of one Run.
+type run struct {
+	c        *Crawler
+	domains  []string
+	sched    *scheduler
+	stats    *statsRecorder
+	storeCtx context.Context
+	cancel   context.CancelCauseFunc
+
+	mu  sync.Mutex
+	err error // first store failure
+}
+
+func (r *run) fail(err error) {
+	r.mu.Lock()
+	if r.err == nil {
+		r.err = err
+	}
+	r.mu.Unlock()
+	r.cancel(err)
+}
+
+func (r *run) fatal() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// load fills the frontier: first the store's queued entries (resume), then
+// the seeds not yet done (all of them with Recrawl).
+func (r *run) load(ctx context.Context, seeds []*url.URL) error {
+	err := r.c.store.Queued(ctx, func(e Entry) bool {
+		u, err := urlkey.Canonical(e.URL)
+		if err != nil || !domainAllowed(u.Hostname(), r.domains) {
+			return true // left queued for a run that allows it
+		}
+		if r.sched.markSeen(urlkey.KeyOf(u)) {
+			r.sched.push(u.Host, Entry{URL: u.String(), Depth: e.Depth})
+		}
+		return true
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("crawler: run stopped: %w", ctx.Err())
+		}
+		return fmt.Errorf("%w: reading queued entries: %w", ErrStore, err)
+	}
+	if len(seeds) == 0 {
+		return nil
+	}
+	entries := make([]Entry, len(seeds))
+	for i, u := range seeds {
+		entries[i] = Entry{URL: u.String(), Depth: 0}
+	}
+	states, err := r.c.store.Enqueue(r.storeCtx, entries)
+	if err != nil {
+		return fmt.Errorf("%w: queueing seeds: %w", ErrStore, err)
+	}
+	if len(states) != len(entries) {
+		return fmt.Errorf("%w: Enqueue returned %d states for %d entries", ErrStore, len(states), len(entries))
+	}
+	for i, u := range seeds {
+		r.follow(u, entries[i], states[i])
+	}
+	return nil
+}
+
+// follow pushes an entry whose prior state is st, unless met before in
+// this run: new, queued and failed URLs are fetched, done ones only with
+// Recrawl.
+func (r *run) follow(u *url.URL, e Entry, st State) {
+	if st == StateDone && !r.c.cfg.Recrawl {
+		r.sched.markSeen(urlkey.KeyOf(u))
+		return
+	}
+	if r.sched.markSeen(urlkey.KeyOf(u)) {
+		r.sched.push(u.Host, e)
+	}
+}
+
+// work is one worker: it takes entries until the run ends.
+func (r *run) work(ctx context.Context) {
+	for {
+		e, host, ok := r.sched.pop(ctx)
+		if !ok {
+			return
+		}
+		fetched := r.process(ctx, e)
+		r.sched.done(host, fetched)
+	}
+}
+
+// process fetches one entry, stores the result and queues its links.
+// It reports whether the fetch succeeded (counts against MaxPages).
+func (r *run) process(ctx context.Context, e Entry) bool {
+	u, err := urlkey.Canonical(e.URL)
+	if err != nil {
+		return false // the store holds something the crawler would never queue
+	}
+	start := time.Now()
+	p := &Page{URL: u.String(), FinalURL: u.String(), Depth: e.Depth, Time: start.Truncate(time.Millisecond)}
+	r.stats.start()
+	defer r.stats.end()
+
+	if !r.c.cfg.IgnoreRobots {
+		if err := r.c.rob.allowed(ctx, u); err != nil {
+			if ctx.Err() != nil {
+				return false // stopped before fetching: stays queued
+			}
+			p.Err, p.ErrKind = err.Error(), KindRobots
+			r.save(p, u)
+			return false
+		}
+	}
+
+	hdr := http.Header{}
+	hdr.Set("User-Agent", r.c.cfg.UserAgent)
+	hdr.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
+	if r.c.cfg.Recrawl {
+		last, ok, err := r.c.store.LastFetch(r.storeCtx, p.URL)
+		if err != nil {
+			r.fail(fmt.Errorf("%w: last fetch of %s: %w", ErrStore, p.URL, err))
+			return false
+		}
+		if ok && last.State == StateDone && last.SHA256 != "" {
+			if last.ETag != "" {
+				hdr.Set("If-None-Match", last.ETag)
+			}
+			if last.LastModified != "" {
+				hdr.Set("If-Modified-Since", last.LastModified)
+			}
+		}
+	}
+
+	id, capt := r.c.tr.register()
+	defer r.c.tr.unregister(id)
+	hdr.Set(fetchIDHeader, id)
+	err = r.c.colly.Request(http.MethodGet, p.URL, nil, nil, hdr)
+	if err != nil && r.stopped(ctx, err) {
+		return false // never reached the wire, or stopped between hops: stays queued
+	}
+	r.fill(p, u, capt, err)
+	return r.save(p, u)
+}
+
+// stopped reports whether err comes from the run stopping.
+func (r *run) stopped(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && (errors.Is(err, errStopped) || errors.Is(err, context.Canceled))
+}
+
+// fill completes p from what the transport captured and colly returned.
+func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
+	cfg := &r.c.cfg
+	if capt.resp == nil || err != nil {
+		p.Err, p.ErrKind = errText(err), errKind(err)
+		if capt.resp != nil {
+			p.Status = capt.resp.StatusCode
+		}
+		return
+	}
+	resp := capt.resp
+	final := u
+	if resp.Request != nil && resp.Request.URL != nil {
+		if fu, ferr := urlkey.Canonical(resp.Request.URL.String()); ferr == nil {
+			final = fu
+		}
+	}
+	p.FinalURL = final.String()
+	p.Redirected = urlkey.KeyOf(final) != urlkey.KeyOf(u)
+	p.Status = resp.StatusCode
+	p.ETag = resp.Header.Get("ETag")
+	p.LastModified = resp.Header.Get("Last-Modified")
+	ct := resp.Header.Get("Content-Type")
+	if mt, params, perr := mime.ParseMediaType(ct); perr == nil {
+		p.MediaType = strings.ToLower(mt)
+		p.Charset = strings.ToLower(params["charset"])
+	} else if ct != "" {
+		mt, _, _ := strings.Cut(ct, ";")
+		p.MediaType = strings.ToLower(strings.TrimSpace(mt))
+	}
+	p.Length = int64(len(capt.body))
+	p.Truncated = capt.truncated
+	r.stats.bytes(p.Length)
+
+	switch {
+	case resp.StatusCode == http.StatusNotModified:
+		p.NotModified = true
+		return
+	case resp.StatusCode >= 400:
+		p.Err, p.ErrKind = fmt.Sprintf("http status %d %s", resp.StatusCode, http.StatusText(resp.StatusCode)), KindHTTP
+		return
+	case resp.StatusCode >= 300:
+		// A redirect we did not follow (no Location): recorded, no content.
+		return
+	}
+	html := isHTML(p.MediaType, capt.body)
+	if html || cfg.StoreAll {
+		p.Body = capt.body
+		if p.Body == nil {
+			p.Body = []byte{}
+		}
+		sum := sha256.Sum256(p.Body)
+		p.SHA256 = hex.EncodeToString(sum[:])
+	}
+	if !html {
+		return
+	}
+	ex := extractLinks(capt.body, ct)
+	if p.Charset == "" {
+		p.Charset = ex.Charset
+	}
+	r.links(p, final, ex)
+}
+
+// isHTML reports whether a response is an HTML page: by media type, or
+// sniffed when the server sent none.
+func isHTML(mediaType string, body []byte) bool {
+	switch mediaType {
+	case "text/html", "application/xhtml+xml":
+		return true
+	case "":
+		return strings.HasPrefix(http.DetectContentType(body), "text/html")
+	}
+	return false
+}
+
+// save hands p to the store, queues the new links and updates the
+// statistics. It reports whether the fetch succeeded.
+func (r *run) save(p *Page, u *url.URL) bool {
+	res, err := r.c.store.SavePage(r.storeCtx, p)
+	if err != nil {
+		r.fail(fmt.Errorf("%w: saving %s: %w", ErrStore, p.URL, err))
+		return false
+	}
+	if len(res.States) != len(p.Discovered) {
+		r.fail(fmt.Errorf("%w: SavePage returned %d states for %d links", ErrStore, len(res.States), len(p.Discovered)))
+		return false
+	}
+	if p.Redirected {
+		if fu, err := url.Parse(p.FinalURL); err == nil {
+			r.sched.markSeen(urlkey.KeyOf(fu))
+		}
+	}
+	for i, e := range p.Discovered {
+		lu, err := url.Parse(e.URL)
+		if err != nil {
+			continue
+		}
+		r.follow(lu, e, res.States[i])
+	}
+	r.stats.page(p, res.NewVersion, r.sched)
+	return p.Err == ""
+}
+
+// links resolves, canonicalises and filters the raw links of a page.
+func (r *run) links(p *Page, final *url.URL, ex extracted) {
+	base := final
+	if ex.Base != "" {
+		if b, err := final.Parse(ex.Base); err == nil && (b.Scheme == "http" || b.Scheme == "https") {
+			base = b
+		}
+	}
+	self := urlkey.KeyOf(final)
+	index := make(map[string]int, len(ex.Links))
+	follow := p.Depth < r.c.cfg.Depth
+	for _, l := range ex.Links {
+		if l.Href == "" || len(l.Href) > 4*MaxURLLength {
+			continue
+		}
+		ref, err := base.Parse(l.Href)
+		if err != nil || (ref.Scheme != "http" && ref.Scheme != "https") {
+			continue
+		}
+		cu, err := urlkey.Canonical(ref.String())
+		if err != nil {
+			continue
+		}
+		s := cu.String()
+		if isTrap(cu, s) {
+			r.stats.trap()
+			continue
+		}
+		key := urlkey.KeyOf(cu)
+		if key == self {
+			continue
+		}
+		nofollow := l.NoFollow || ex.MetaNoFollow
+		if i, ok := index[key]; ok {
+			if p.Links[i].Text == "" {
+				p.Links[i].Text = l.Text
+			}
+			p.Links[i].NoFollow = p.Links[i].NoFollow && nofollow
+			continue
+		}
+		if len(p.Links) >= MaxLinks {
+			continue
+		}
+		index[key] = len(p.Links)
+		p.Links = append(p.Links, Link{URL: s, Text: l.Text, NoFollow: nofollow})
+	}
+	if !follow {
+		return
+	}
+	for _, l := range p.Links {
+		if l.NoFollow {
+			continue
+		}
+		lu, err := url.Parse(l.URL)
+		if err != nil || !domainAllowed(lu.Hostname(), r.domains) {
+			continue
+		}
+		if r.sched.isSeen(urlkey.KeyOf(lu)) {
+			continue // queued or fetched in this run: the store knows it
+		}
+		p.Discovered = append(p.Discovered, Entry{URL: l.URL, Depth: p.Depth + 1})
+	}
+}
+
+// isTrap reports a URL the crawler refuses to follow: longer than
+// MaxURLLength bytes, or with a path segment repeated more than
+// MaxSegmentRepeats times.
+func isTrap(u *url.URL, s string) bool {
+	if len(s) > MaxURLLength {
+		return true
+	}
+	segs := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
+	if len(segs) <= MaxSegmentRepeats {
+		return false
+	}
+	count := make(map[string]int, len(segs))
+	for _, seg := range segs {
+		if seg == "" {
+			continue
+		}
+		count[seg]++
+		if count[seg] > MaxSegmentRepeats {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRedirect vets each redirect hop (colly calls it through
+// SetRedirectHandler): at most MaxRedirects, http and https only, a
+// canonical URL within the allowed domains and not a trap, allowed by
+// robots.txt.
+func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) > MaxRedirects {
+		return &redirectError{fmt.Sprintf("more than %d redirects", MaxRedirects)}
+	}
+	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+		return &redirectError{fmt.Sprintf("redirect to a %s: URL", req.URL.Scheme)}
+	}
+	u, err := urlkey.Canonical(req.URL.String())
+	if err != nil {
+		return &redirectError{fmt.Sprintf("redirect to a bad URL: %v", err)}
+	}
+	if isTrap(u, u.String()) {
+		return &redirectError{"redirect to a crawler trap"}
+	}
+	c.domainsMu.RLock()
+	domains := c.domains
+	c.domainsMu.RUnlock()
+	if !domainAllowed(u.Hostname(), domains) {
+		return &redirectError{fmt.Sprintf("redirect to %s, outside the allowed domains", u.Hostname())}
+	}
+	if !c.cfg.IgnoreRobots {
+		if err := c.rob.allowed(req.Context(), u); err != nil {
+			return &redirectError{fmt.Sprintf("redirect to %s: %v", u, err)}
+		}
+	}
+	return nil
+}
+
+// redirectError is a redirect hop refused by checkRedirect.
+type redirectError struct{ msg string }
+
+func (e *redirectError) Error() string { return "crawler: " + e.msg }
+
+// errKind classifies a fetch error.
+func errKind(err error) ErrorKind {
+	var re *redirectError
+	var be *bodyError
+	var ne interface{ Timeout() bool }
+	switch {
+	case errors.As(err, &re):
+		return KindRedirect
+	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
+		return KindTimeout
+	case errors.As(err, &be):
+		return KindBody
+	}
+	return KindNetwork
+}
+
+// errText is the recorded text of a fetch error.
+func errText(err error) string {
+	if err == nil {
+		return "no response"
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
+
+func normDomains(ds []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range ds {
+		d = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(d)), ".")
+		if d != "" && !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}

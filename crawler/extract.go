@@ -1,0 +1,200 @@
+package crawler
+
+import (
+	"bytes"
+	"io"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/transform"
+)
+
+// rawLink is a link as written in a page, before resolution.
+type rawLink struct {
+	Href     string // attribute value, entities decoded
+	Text     string // anchor text, whitespace collapsed; img alt if no text
+	NoFollow bool   // rel contains nofollow
+}
+
+// extracted is what extractLinks finds in a page.
+type extracted struct {
+	Base         string    // first <base href>, "" if none
+	MetaNoFollow bool      // <meta name="robots"> says nofollow (or none)
+	Links        []rawLink // <a href> and <area href>, document order
+	Charset      string    // encoding used to decode the page
+}
+
+// maxRawLinks bounds the links collected from one page before resolution,
+// so a page of a million links costs bounded memory. Resolution keeps at
+// most MaxLinks distinct targets; duplicates and junk need headroom.
+const maxRawLinks = 4 * MaxLinks
+
+// maxAnchorText bounds one anchor text, in bytes.
+const maxAnchorText = 1 << 10
+
+// extractLinks tokenises an HTML page and returns its links. body is the
+// page as fetched; contentType is the Content-Type header ("" if none). The
+// bytes are decoded to UTF-8 first (Content-Type charset, byte order mark,
+// <meta charset>, else windows-1252, as browsers do), so anchor texts from
+// ISO-8859-1, Shift_JIS or GBK pages come out as correct UTF-8.
+// It never fails: malformed HTML yields what a tokenizer can recover.
+func extractLinks(body []byte, contentType string) extracted {
+	var ex extracted
+	enc, name, _ := charset.DetermineEncoding(body, contentType)
+	ex.Charset = name
+	var r io.Reader = bytes.NewReader(body)
+	if name != "utf-8" {
+		r = transform.NewReader(r, enc.NewDecoder())
+	}
+	z := html.NewTokenizer(r)
+	z.SetMaxBuf(0)
+
+	var (
+		inA      bool
+		cur      rawLink
+		text     strings.Builder
+		alt      string
+		skipText int // depth inside <script>/<style>/<title>... within a link
+	)
+	flush := func() {
+		if !inA {
+			return
+		}
+		cur.Text = collapse(text.String())
+		if cur.Text == "" {
+			cur.Text = collapse(alt)
+		}
+		if len(ex.Links) < maxRawLinks {
+			ex.Links = append(ex.Links, cur)
+		}
+		inA, cur, alt, skipText = false, rawLink{}, "", 0
+		text.Reset()
+	}
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			flush()
+			return ex
+		case html.TextToken:
+			if inA && skipText == 0 && text.Len() < maxAnchorText {
+				text.Write(z.Text())
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			a := atom.Lookup(name)
+			switch a {
+			case atom.A, atom.Area:
+				flush()
+				href, rel, ok := linkAttrs(z, hasAttr)
+				if !ok {
+					continue
+				}
+				cur = rawLink{Href: href, NoFollow: hasToken(rel, "nofollow")}
+				if a == atom.Area || tt == html.SelfClosingTagToken {
+					// <area> has no content; its alt is its text.
+					inA = true
+					flush()
+					continue
+				}
+				inA = true
+			case atom.Img:
+				if inA && alt == "" {
+					alt = attr(z, hasAttr, "alt")
+				}
+			case atom.Base:
+				if ex.Base == "" {
+					ex.Base = strings.TrimSpace(attr(z, hasAttr, "href"))
+				}
+			case atom.Meta:
+				if hasAttr {
+					n, c := metaAttrs(z)
+					if strings.EqualFold(n, "robots") && (hasToken(c, "nofollow") || hasToken(c, "none")) {
+						ex.MetaNoFollow = true
+					}
+				}
+			case atom.Script, atom.Style, atom.Template, atom.Textarea:
+				if inA && tt == html.StartTagToken {
+					skipText++
+				}
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			switch atom.Lookup(name) {
+			case atom.A:
+				flush()
+			case atom.Script, atom.Style, atom.Template, atom.Textarea:
+				if skipText > 0 {
+					skipText--
+				}
+			}
+		}
+	}
+}
+
+// linkAttrs returns the href and rel of an <a> or <area>; ok is false
+// without href.
+func linkAttrs(z *html.Tokenizer, more bool) (href, rel string, ok bool) {
+	for more {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		switch string(k) {
+		case "href":
+			if !ok {
+				href, ok = strings.TrimSpace(string(v)), true
+			}
+		case "rel":
+			rel = string(v)
+		}
+	}
+	return href, rel, ok
+}
+
+// metaAttrs returns the name and content attributes of a <meta>.
+func metaAttrs(z *html.Tokenizer) (name, content string) {
+	for more := true; more; {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		switch string(k) {
+		case "name":
+			name = string(v)
+		case "content":
+			content = string(v)
+		}
+	}
+	return name, content
+}
+
+// attr returns the value of the attribute key of the current tag.
+func attr(z *html.Tokenizer, more bool, key string) string {
+	for more {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		if string(k) == key {
+			return string(v)
+		}
+	}
+	return ""
+}
+
+// hasToken reports whether the comma- or space-separated list s holds tok,
+// ignoring case.
+func hasToken(s, tok string) bool {
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' }) {
+		if strings.EqualFold(f, tok) {
+			return true
+		}
+	}
+	return false
+}
+
+// collapse trims s and replaces each run of white space with one space.
+func collapse(s string) string {
+	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
+	if len(s) > maxAnchorText {
+		s = strings.ToValidUTF8(s[:maxAnchorText], "")
+	}
+	return s
+}

@@ -1,0 +1,280 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/webtable/webtable/urlkey"
+)
+
+// MemStore is an in-memory [Store], the reference implementation of the
+// contract, used by the crawler's tests and by anyone who wants to crawl
+// without a database. Rows are keyed by [urlkey.KeyOf]. The zero value is
+// not usable; call NewMemStore. It is safe for concurrent use.
+type MemStore struct {
+	mu       sync.Mutex
+	rows     map[string]*MemRow
+	failIn   int // SavePage calls left before failing; <0: never
+	failErr  error
+	saves    int
+	versions int // content versions kept per row
+}
+
+// MemRow is what a MemStore holds for one row key.
+type MemRow struct {
+	URL       string // fetch URL with scheme (final URL for a redirect target)
+	State     State
+	Depth     int
+	Fetch     Fetch  // last fetch
+	MediaType string // last media type
+	Redirect  string // redirect target of the last fetch, "" if none
+	Err       string // error of the last fetch
+	Truncated bool
+	// Versions holds the stored contents, newest first, at most 3.
+	Versions []MemVersion
+	// Anchors maps each referring page (canonical URL) to its link text.
+	Anchors map[string]string
+}
+
+// MemVersion is one stored content version.
+type MemVersion struct {
+	Time   time.Time
+	SHA256 string
+	Status int
+	Body   []byte
+}
+
+// NewMemStore returns an empty MemStore that keeps 3 content versions per row.
+func NewMemStore() *MemStore {
+	return &MemStore{rows: make(map[string]*MemRow), failIn: -1, versions: 3}
+}
+
+// FailAfter makes the SavePage call after the next n succeed fail with err
+// (and every later one). For tests of store failures.
+func (m *MemStore) FailAfter(n int, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.failIn, m.failErr = n, err
+}
+
+// Saves returns the number of successful SavePage calls.
+func (m *MemStore) Saves() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.saves
+}
+
+// Row returns a copy of the row of rawURL; ok is false when there is none.
+func (m *MemStore) Row(rawURL string) (r MemRow, ok bool) {
+	key, err := urlkey.Key(rawURL)
+	if err != nil {
+		return MemRow{}, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	row := m.rows[key]
+	if row == nil {
+		return MemRow{}, false
+	}
+	return row.clone(), true
+}
+
+// Keys returns the row keys, sorted.
+func (m *MemStore) Keys() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	keys := make([]string, 0, len(m.rows))
+	for k := range m.rows {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Rows returns a copy of every row by key.
+func (m *MemStore) Rows() map[string]MemRow {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make(map[string]MemRow, len(m.rows))
+	for k, r := range m.rows {
+		out[k] = r.clone()
+	}
+	return out
+}
+
+func (r *MemRow) clone() MemRow {
+	c := *r
+	c.Versions = slices.Clone(r.Versions)
+	c.Anchors = make(map[string]string, len(r.Anchors))
+	for k, v := range r.Anchors {
+		c.Anchors[k] = v
+	}
+	return c
+}
+
+func (m *MemStore) row(u *url.URL) *MemRow {
+	key := urlkey.KeyOf(u)
+	r := m.rows[key]
+	if r == nil {
+		r = &MemRow{URL: u.String(), Anchors: map[string]string{}}
+		m.rows[key] = r
+	}
+	return r
+}
+
+// Queued implements Store.
+func (m *MemStore) Queued(ctx context.Context, fn func(Entry) bool) error {
+	m.mu.Lock()
+	var es []Entry
+	for _, r := range m.rows {
+		if r.State == StateQueued {
+			es = append(es, Entry{URL: r.URL, Depth: r.Depth})
+		}
+	}
+	m.mu.Unlock()
+	for _, e := range es {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !fn(e) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// LastFetch implements Store.
+func (m *MemStore) LastFetch(ctx context.Context, rawURL string) (Fetch, bool, error) {
+	u, err := urlkey.Canonical(rawURL)
+	if err != nil {
+		return Fetch{}, false, fmt.Errorf("crawler: memstore: %w", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.rows[urlkey.KeyOf(u)]
+	if r == nil || r.Fetch.Time.IsZero() {
+		return Fetch{}, false, nil
+	}
+	f := r.Fetch
+	f.State = r.State
+	return f, true, nil
+}
+
+// Enqueue implements Store.
+func (m *MemStore) Enqueue(ctx context.Context, entries []Entry) ([]State, error) {
+	us := make([]*url.URL, len(entries))
+	for i, e := range entries {
+		u, err := urlkey.Canonical(e.URL)
+		if err != nil {
+			return nil, fmt.Errorf("crawler: memstore: %w", err)
+		}
+		us[i] = u
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.enqueueLocked(entries, us), nil
+}
+
+func (m *MemStore) enqueueLocked(entries []Entry, us []*url.URL) []State {
+	states := make([]State, len(entries))
+	for i, e := range entries {
+		r := m.row(us[i])
+		states[i] = r.State
+		if r.State == StateNone {
+			r.State = StateQueued
+			r.Depth = e.Depth
+			r.URL = us[i].String()
+		}
+	}
+	return states
+}
+
+// errMemFail marks an injected failure.
+var errMemFail = errors.New("crawler: memstore: injected failure")
+
+// SavePage implements Store.
+func (m *MemStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
+	src, err := urlkey.Canonical(p.URL)
+	if err != nil {
+		return SaveResult{}, fmt.Errorf("crawler: memstore: %w", err)
+	}
+	dst := src
+	if p.Redirected {
+		if dst, err = urlkey.Canonical(p.FinalURL); err != nil {
+			return SaveResult{}, fmt.Errorf("crawler: memstore: %w", err)
+		}
+	}
+	links := make([]*url.URL, len(p.Links))
+	for i, l := range p.Links {
+		if links[i], err = urlkey.Canonical(l.URL); err != nil {
+			return SaveResult{}, fmt.Errorf("crawler: memstore: link: %w", err)
+		}
+	}
+	disc := make([]*url.URL, len(p.Discovered))
+	for i, e := range p.Discovered {
+		if disc[i], err = urlkey.Canonical(e.URL); err != nil {
+			return SaveResult{}, fmt.Errorf("crawler: memstore: discovered: %w", err)
+		}
+	}
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.failIn == 0 {
+		return SaveResult{}, fmt.Errorf("%w: %w", errMemFail, m.failErr)
+	}
+	if m.failIn > 0 {
+		m.failIn--
+	}
+	m.saves++
+
+	// 1. The page's row (and the target's row for a redirect).
+	fetch := Fetch{
+		URL: p.FinalURL, Depth: p.Depth, Status: p.Status, Time: p.Time,
+		ETag: p.ETag, LastModified: p.LastModified,
+	}
+	var res SaveResult
+	row := m.row(dst)
+	prevSHA := row.Fetch.SHA256
+	fetch.SHA256 = prevSHA
+	if p.Body != nil && p.SHA256 != prevSHA {
+		row.Versions = append([]MemVersion{{Time: p.Time, SHA256: p.SHA256, Status: p.Status, Body: slices.Clone(p.Body)}}, row.Versions...)
+		if len(row.Versions) > m.versions {
+			row.Versions = row.Versions[:m.versions]
+		}
+		fetch.SHA256 = p.SHA256
+		res.NewVersion = true
+	}
+	row.Fetch = fetch
+	row.URL = p.FinalURL
+	row.Err, row.Truncated, row.Redirect = p.Err, p.Truncated, ""
+	if p.MediaType != "" || p.Err == "" {
+		row.MediaType = p.MediaType
+	}
+	if p.Redirected {
+		s := m.row(src)
+		s.Fetch = Fetch{URL: p.URL, Depth: p.Depth, Status: p.Status, Time: p.Time, SHA256: s.Fetch.SHA256}
+		s.Redirect = p.FinalURL
+		s.Err = p.Err
+	}
+	// 2. Anchors and discovered entries.
+	for i, l := range p.Links {
+		m.row(links[i]).Anchors[p.FinalURL] = l.Text
+	}
+	res.States = m.enqueueLocked(p.Discovered, disc)
+	// 3. Done.
+	row.State = p.State()
+	if p.Redirected {
+		m.row(src).State = p.State()
+		if row.Depth == 0 || p.Depth < row.Depth {
+			row.Depth = p.Depth
+		}
+	} else {
+		row.Depth = p.Depth
+	}
+	return res, nil
+}

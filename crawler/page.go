@@ -1,0 +1,101 @@
+package crawler
+
+import "time"
+
+// Page is the result of one fetch, handed to [Store.SavePage].
+type Page struct {
+	// URL is the URL requested: canonical, scheme included.
+	URL string
+	// FinalURL is the URL the response came from after redirects
+	// (canonical); equal to URL when there was none.
+	FinalURL string
+	// Redirected is true when FinalURL has a different row key than URL.
+	// The content and fetch facts then belong to FinalURL's row, and URL's
+	// row records only a fetch with its redirect target. A redirect to the
+	// same row key (http://x/ -> https://x/) is not a redirect.
+	Redirected bool
+	// Depth is the frontier depth of URL.
+	Depth int
+	// Time is when the fetch started, truncated to whole milliseconds.
+	Time time.Time
+
+	// Status is the HTTP status of the final response; 0 when no response
+	// was received (see Err).
+	Status int
+	// MediaType is the Content-Type without parameters, lower case
+	// ("text/html"); "" when absent.
+	MediaType string
+	// Charset is the charset parameter of Content-Type, lower case, or for
+	// HTML without one, the encoding detected from the page's bytes
+	// (golang.org/x/net/html/charset); "" when unknown.
+	Charset string
+	// ETag and LastModified are the response headers of the same names.
+	ETag, LastModified string
+
+	// Body holds the body exactly as received (after Content-Encoding is
+	// removed, before any charset conversion), at most Config.MaxBody bytes.
+	// It is nil for a 304, for an error status, for an error, and for
+	// non-HTML media types unless Config.StoreAll.
+	Body []byte
+	// SHA256 is the hex SHA-256 of Body; "" when Body is nil.
+	SHA256 string
+	// Length is the number of body bytes received (at most Config.MaxBody),
+	// also when Body is nil.
+	Length int64
+	// Truncated is true when the body was longer than Config.MaxBody and
+	// was cut there.
+	Truncated bool
+	// NotModified is true for a 304 answer to a conditional request: the
+	// stored content is still current.
+	NotModified bool
+
+	// Err describes why the fetch failed ("" on success); ErrKind
+	// classifies it for summaries.
+	Err     string
+	ErrKind ErrorKind
+
+	// Links are the outgoing links of an HTML page, one per distinct target
+	// (canonical URL), in document order of first appearance, at most
+	// maxLinks. Links to the page itself are left out. Every link is an
+	// anchor to store, followed or not.
+	Links []Link
+	// Discovered are the links the crawler wants fetched (not nofollow,
+	// within depth, allowed domains and trap limits), to be stored as
+	// queued unless already known.
+	Discovered []Entry
+}
+
+// State returns the frontier state the page must be marked with:
+// StateFailed when Err is set, otherwise StateDone.
+func (p *Page) State() State {
+	if p.Err != "" {
+		return StateFailed
+	}
+	return StateDone
+}
+
+// Link is an outgoing link of a page.
+type Link struct {
+	// URL is the canonical target URL, scheme included.
+	URL string
+	// Text is the anchor text, whitespace collapsed; an image's alt text
+	// when the link has no text; the first non-empty text in document order
+	// when the page links to the target more than once.
+	Text string
+	// NoFollow is true when every link to the target carries rel=nofollow
+	// or the page has <meta name="robots" content="nofollow">.
+	NoFollow bool
+}
+
+// ErrorKind classifies failed fetches for summaries.
+type ErrorKind string
+
+// The error kinds.
+const (
+	KindHTTP     ErrorKind = "http"     // status 400 or above
+	KindNetwork  ErrorKind = "network"  // connection refused, reset, DNS, proxy...
+	KindTimeout  ErrorKind = "timeout"  // Config.Timeout exceeded
+	KindRobots   ErrorKind = "robots"   // disallowed by robots.txt (not fetched)
+	KindRedirect ErrorKind = "redirect" // too many redirects, bad scheme, disallowed target
+	KindBody     ErrorKind = "body"     // the body could not be read or decoded
+)

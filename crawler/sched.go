@@ -1,0 +1,318 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// errStopped is returned by scheduler waits when the run stops.
+var errStopped = errors.New("crawler: run stopped")
+
+// scheduler is the crawler's one per-host scheduler. It owns, for every host
+// (URL.Host, port included):
+//
+//   - the frontier of this run: a FIFO of entries per host (breadth-first
+//     within a host), handed to workers by pop so that no more than PerHost
+//     workers hold entries of one host, preferring the host that may start
+//     a request soonest;
+//   - politeness: acquire, called by the transport for every request on the
+//     wire (robots.txt, pages, each redirect hop), waits until fewer than
+//     PerHost requests to the host are in flight and max(Delay, Crawl-delay)
+//     has passed since the last request to it started.
+//
+// NB: the two per-host counts differ on purpose. A worker holding an entry
+// of host A may be fetching a redirect hop on host B; counting that hop
+// against B's in-flight requests (not A's entries) keeps the limit true on
+// the wire, and since a slot is held only for one request and never while
+// waiting for another, no wait cycle can form.
+type scheduler struct {
+	perHost int
+	delay   time.Duration
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced on every change
+	hosts   map[string]*hostState
+	active  []*hostState // hosts with queued entries
+	pending int          // queued entries + entries held by workers
+	budget  int          // entries that may still be handed out; -1 = no limit
+	closed  bool
+	seen    map[string]struct{} // row keys queued or fetched in this run
+}
+
+type hostState struct {
+	name     string
+	queue    []Entry
+	head     int
+	active   bool
+	held     int           // entries handed to workers, not yet done
+	inflight int           // requests on the wire
+	last     time.Time     // start of the last request
+	crawl    time.Duration // Crawl-delay from robots.txt, capped
+}
+
+func newScheduler(perHost int, delay time.Duration, maxPages int) *scheduler {
+	s := &scheduler{
+		perHost: perHost,
+		delay:   delay,
+		changed: make(chan struct{}),
+		hosts:   make(map[string]*hostState),
+		budget:  -1,
+		seen:    make(map[string]struct{}),
+	}
+	if maxPages > 0 {
+		s.budget = maxPages
+	}
+	return s
+}
+
+// broadcast wakes every waiter. Callers hold s.mu.
+// forRun empties the frontier for a new run, keeping the politeness state
+// of every host, and returns s.
+func (s *scheduler) forRun(maxPages int) *scheduler {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, h := range s.hosts {
+		h.queue, h.head, h.active, h.held = nil, 0, false, 0
+	}
+	s.active = nil
+	s.pending = 0
+	s.budget = -1
+	if maxPages > 0 {
+		s.budget = maxPages
+	}
+	s.closed = false
+	s.seen = make(map[string]struct{})
+	return s
+}
+
+func (s *scheduler) broadcast() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+func (s *scheduler) host(name string) *hostState {
+	h := s.hosts[name]
+	if h == nil {
+		h = &hostState{name: name}
+		s.hosts[name] = h
+	}
+	return h
+}
+
+// markSeen records key as met in this run and reports whether it was new.
+func (s *scheduler) markSeen(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.seen[key]; ok {
+		return false
+	}
+	s.seen[key] = struct{}{}
+	return true
+}
+
+// isSeen reports whether key was met in this run.
+func (s *scheduler) isSeen(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.seen[key]
+	return ok
+}
+
+// push queues e under host unless the run is closed.
+func (s *scheduler) push(host string, e Entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	h := s.host(host)
+	h.queue = append(h.queue, e)
+	if !h.active {
+		h.active = true
+		s.active = append(s.active, h)
+	}
+	s.pending++
+	s.broadcast()
+}
+
+// queued returns the number of entries waiting.
+func (s *scheduler) queued() (queued, held int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, h := range s.active {
+		queued += len(h.queue) - h.head
+	}
+	return queued, s.pending - queued
+}
+
+// pop hands out the next entry, waiting while every host with queued
+// entries has PerHost of them held. It returns ok=false when ctx is done,
+// when the run is closed, or when nothing is pending any more (the crawl
+// is finished).
+func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
+	for {
+		s.mu.Lock()
+		if s.closed || s.pending == 0 || (s.budget == 0 && s.held() == 0) {
+			if !s.closed {
+				s.closed = true
+				s.broadcast()
+			}
+			s.mu.Unlock()
+			return Entry{}, "", false
+		}
+		if s.budget != 0 {
+			if h := s.pick(); h != nil {
+				e = h.queue[h.head]
+				h.queue[h.head] = Entry{}
+				h.head++
+				if h.head == len(h.queue) {
+					h.queue, h.head = h.queue[:0], 0
+					s.deactivate(h)
+				}
+				h.held++
+				if s.budget > 0 {
+					s.budget--
+				}
+				s.mu.Unlock()
+				return e, h.name, true
+			}
+		}
+		ch := s.changed
+		s.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return Entry{}, "", false
+		case <-ch:
+		}
+	}
+}
+
+// held returns the number of entries held by workers. Callers hold s.mu.
+func (s *scheduler) held() int {
+	n := s.pending
+	for _, h := range s.active {
+		n -= len(h.queue) - h.head
+	}
+	return n
+}
+
+// pick returns the active host below its PerHost entries whose next request
+// may start soonest. Callers hold s.mu.
+func (s *scheduler) pick() *hostState {
+	var best *hostState
+	var bestAt time.Time
+	for _, h := range s.active {
+		if h.held >= s.perHost {
+			continue
+		}
+		at := h.last.Add(s.hostDelay(h))
+		if best == nil || at.Before(bestAt) {
+			best, bestAt = h, at
+		}
+	}
+	return best
+}
+
+func (s *scheduler) deactivate(h *hostState) {
+	h.active = false
+	for i, a := range s.active {
+		if a == h {
+			last := len(s.active) - 1
+			s.active[i] = s.active[last]
+			s.active[last] = nil
+			s.active = s.active[:last]
+			return
+		}
+	}
+}
+
+// done returns an entry handed out by pop. fetched reports a successful
+// fetch, which uses up one page of the MaxPages budget; otherwise the
+// budget is given back.
+func (s *scheduler) done(host string, fetched bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hosts[host].held--
+	s.pending--
+	if !fetched && s.budget >= 0 {
+		s.budget++
+	}
+	s.broadcast()
+}
+
+// close ends the run: pop returns false from now on.
+func (s *scheduler) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closed = true
+		s.broadcast()
+	}
+}
+
+func (s *scheduler) hostDelay(h *hostState) time.Duration {
+	return max(s.delay, h.crawl)
+}
+
+// setCrawlDelay records a host's robots.txt Crawl-delay, capped at
+// MaxCrawlDelay.
+func (s *scheduler) setCrawlDelay(host string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.host(host).crawl = min(max(d, 0), MaxCrawlDelay)
+	s.broadcast()
+}
+
+// acquire waits until a request to host may start, then counts it in
+// flight; release must be called when its response has been read. It fails
+// when ctx is done or stop is closed.
+func (s *scheduler) acquire(ctx context.Context, stop <-chan struct{}, host string) (release func(), err error) {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		s.mu.Lock()
+		h := s.host(host)
+		now := time.Now()
+		var wait time.Duration
+		if h.inflight < s.perHost {
+			next := h.last.Add(s.hostDelay(h))
+			if !now.Before(next) {
+				h.inflight++
+				h.last = now
+				s.mu.Unlock()
+				return func() {
+					s.mu.Lock()
+					h.inflight--
+					s.broadcast()
+					s.mu.Unlock()
+				}, nil
+			}
+			wait = next.Sub(now)
+		}
+		ch := s.changed
+		s.mu.Unlock()
+		var tc <-chan time.Time
+		if wait > 0 {
+			if timer == nil {
+				timer = time.NewTimer(wait)
+			} else {
+				timer.Reset(wait)
+			}
+			tc = timer.C
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-stop:
+			return nil, errStopped
+		case <-ch:
+		case <-tc:
+		}
+	}
+}

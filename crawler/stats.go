@@ -1,0 +1,141 @@
+package crawler
+
+import (
+	"maps"
+	"sync"
+	"time"
+)
+
+// Stats is a snapshot of a run's progress, for progress bars and the
+// closing summary.
+type Stats struct {
+	// Fetched counts successful fetches (state done, 304s included). It is
+	// what Config.MaxPages limits.
+	Fetched int64
+	// NewVersions counts fetches that stored a new content version (as
+	// reported by Store.SavePage).
+	NewVersions int64
+	// Unchanged counts successful fetches that stored no new version: 304s,
+	// unchanged bodies, and responses without a stored body (non-HTML).
+	Unchanged int64
+	// Redirects counts fetches that ended on a different row key.
+	Redirects int64
+	// Errors counts failed fetches, robots.txt refusals included;
+	// ErrorsByKind splits them.
+	Errors       int64
+	ErrorsByKind map[ErrorKind]int64
+	// Traps counts links refused as crawler traps.
+	Traps int64
+	// Bytes counts body bytes received (after Content-Encoding, at most
+	// MaxBody per response).
+	Bytes int64
+	// Queued is the number of entries waiting in this run's frontier;
+	// InFlight the number being fetched or stored.
+	Queued, InFlight int64
+	// Elapsed is the time since Run started.
+	Elapsed time.Duration
+	// Done is true in the last snapshot of a run.
+	Done bool
+}
+
+// PagesPerSecond is Fetched per second of Elapsed.
+func (s Stats) PagesPerSecond() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Fetched) / s.Elapsed.Seconds()
+}
+
+// statsRecorder accumulates Stats and calls the progress callback, one call
+// at a time.
+type statsRecorder struct {
+	progress func(Stats)
+	begin    time.Time
+
+	mu sync.Mutex
+	s  Stats
+}
+
+func newStatsRecorder(progress func(Stats)) *statsRecorder {
+	return &statsRecorder{progress: progress, begin: time.Now(), s: Stats{ErrorsByKind: map[ErrorKind]int64{}}}
+}
+
+func (r *statsRecorder) start() {
+	r.mu.Lock()
+	r.s.InFlight++
+	r.mu.Unlock()
+}
+
+func (r *statsRecorder) end() {
+	r.mu.Lock()
+	r.s.InFlight--
+	r.mu.Unlock()
+}
+
+func (r *statsRecorder) bytes(n int64) {
+	r.mu.Lock()
+	r.s.Bytes += n
+	r.mu.Unlock()
+}
+
+func (r *statsRecorder) trap() {
+	r.mu.Lock()
+	r.s.Traps++
+	r.mu.Unlock()
+}
+
+// page counts a stored page and reports progress.
+func (r *statsRecorder) page(p *Page, newVersion bool, sched *scheduler) {
+	q, _ := sched.queued()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case p.Err != "":
+		r.s.Errors++
+		r.s.ErrorsByKind[p.ErrKind]++
+	case newVersion:
+		r.s.Fetched++
+		r.s.NewVersions++
+	default:
+		r.s.Fetched++
+		r.s.Unchanged++
+	}
+	if p.Redirected {
+		r.s.Redirects++
+	}
+	r.s.Queued = int64(q)
+	if r.progress != nil {
+		r.progress(r.copyLocked())
+	}
+}
+
+func (r *statsRecorder) copyLocked() Stats {
+	s := r.s
+	s.ErrorsByKind = maps.Clone(r.s.ErrorsByKind)
+	s.Elapsed = time.Since(r.begin)
+	return s
+}
+
+// snapshot returns the current statistics.
+func (r *statsRecorder) snapshot(sched *scheduler) Stats {
+	q, _ := sched.queued()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.s.Queued = int64(q)
+	return r.copyLocked()
+}
+
+// finish returns the final statistics and reports them once more.
+func (r *statsRecorder) finish(sched *scheduler) Stats {
+	q, _ := sched.queued()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.s.Queued = int64(q)
+	r.s.InFlight = 0
+	r.s.Done = true
+	s := r.copyLocked()
+	if r.progress != nil {
+		r.progress(s)
+	}
+	return s
+}

@@ -1,0 +1,185 @@
+package crawler
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// fetchIDHeader carries the id of a fetch from the worker, through colly,
+// to the transport, which removes it before the request goes on the wire.
+const fetchIDHeader = "X-Webtable-Fetch"
+
+// transport is the http.RoundTripper colly uses. It sits below colly so that
+// the crawler, not colly, sees every request on the wire:
+//
+//   - each request waits for the per-host scheduler (politeness) and holds
+//     its slot until the response body has been read;
+//   - the body is read here, at most MaxBody+1 bytes, so truncation is
+//     detected and the bytes are kept exactly as received (colly would
+//     convert them to UTF-8); gzip the server sends unasked is decoded
+//     with the same bound (no gzip bombs);
+//   - for a crawler fetch (fetchIDHeader set) the response is recorded in
+//     its capture and colly gets the status and headers with an empty body,
+//     so colly neither copies nor converts the body.
+type transport struct {
+	base    *http.Transport
+	sched   *scheduler
+	maxBody int64
+
+	stop atomic.Pointer[chan struct{}] // closed when the current run stops
+
+	nextID   atomic.Uint64
+	captures sync.Map // id string -> *capture
+}
+
+// capture records what the transport saw for one crawler fetch. Only the
+// goroutine running the fetch touches it (colly fetches synchronously on
+// the caller's goroutine), before and after the fetch.
+type capture struct {
+	hops      int            // requests sent (1 + redirects followed)
+	resp      *http.Response // last response: status, headers, Request.URL
+	body      []byte         // last response body, at most maxBody bytes
+	truncated bool
+}
+
+func newTransport(cfg *Config, sched *scheduler) (*transport, error) {
+	proxy := http.ProxyFromEnvironment
+	if cfg.Proxy != "" {
+		u, err := url.Parse(cfg.Proxy)
+		if err != nil {
+			return nil, fmt.Errorf("%w: proxy: %v", ErrConfig, err)
+		}
+		proxy = http.ProxyURL(u)
+	}
+	conns := max(cfg.Concurrency, cfg.PerHost) + 2
+	base := &http.Transport{
+		Proxy: proxy,
+		DialContext: (&net.Dialer{
+			Timeout:   min(cfg.Timeout, 30*time.Second),
+			KeepAlive: 30 * time.Second,
+		}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          max(100, conns),
+		MaxIdleConnsPerHost:   conns, // through a proxy every request shares one "host"
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   min(cfg.Timeout, 10*time.Second),
+		ResponseHeaderTimeout: cfg.Timeout,
+		ExpectContinueTimeout: time.Second,
+	}
+	t := &transport{base: base, sched: sched, maxBody: cfg.MaxBody}
+	never := make(chan struct{})
+	t.stop.Store(&never)
+	return t, nil
+}
+
+// register creates the capture of a new fetch and returns its id.
+func (t *transport) register() (string, *capture) {
+	id := strconv.FormatUint(t.nextID.Add(1), 36)
+	c := &capture{}
+	t.captures.Store(id, c)
+	return id, c
+}
+
+func (t *transport) unregister(id string) { t.captures.Delete(id) }
+
+// RoundTrip implements http.RoundTripper.
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var capt *capture
+	if id := req.Header.Get(fetchIDHeader); id != "" {
+		if v, ok := t.captures.Load(id); ok {
+			capt = v.(*capture)
+		}
+		req = req.Clone(req.Context())
+		req.Header.Del(fetchIDHeader)
+	}
+	release, err := t.sched.acquire(req.Context(), *t.stop.Load(), req.URL.Host)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if capt != nil {
+		capt.hops++
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	body, truncated, err := readBody(resp, t.maxBody)
+	resp.Body.Close()
+	if err != nil {
+		return nil, &bodyError{err}
+	}
+	resp.Header.Del("Content-Encoding")
+	resp.Uncompressed = true
+	if capt != nil {
+		capt.resp, capt.body, capt.truncated = resp, body, truncated
+		resp.Body = http.NoBody
+		resp.ContentLength = 0
+		return resp, nil
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	return resp, nil
+}
+
+// bodyError marks a failure while reading a response body.
+type bodyError struct{ err error }
+
+func (e *bodyError) Error() string { return "reading body: " + e.err.Error() }
+func (e *bodyError) Unwrap() error { return e.err }
+
+// readBody reads at most max bytes of resp's body, decoding a gzip
+// Content-Encoding that net/http did not already remove, and reports
+// whether there was more.
+func readBody(resp *http.Response, max int64) (body []byte, truncated bool, err error) {
+	var r io.Reader = resp.Body
+	if !resp.Uncompressed {
+		switch strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))) {
+		case "gzip", "x-gzip":
+			zr, err := gzip.NewReader(resp.Body)
+			if err != nil {
+				if err == io.EOF { // empty body
+					return nil, false, nil
+				}
+				return nil, false, err
+			}
+			defer zr.Close()
+			r = zr
+		}
+	}
+	size := 512
+	if n := resp.ContentLength; n > 0 && resp.Uncompressed == false && n <= max {
+		size = int(n) + 1
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	n, err := buf.ReadFrom(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, false, err
+	}
+	body = buf.Bytes()
+	if n > max {
+		return body[:max], true, nil
+	}
+	return body, false, nil
+}
+
+// setStop sets the channel that aborts waits for the scheduler.
+func (t *transport) setStop(ctx context.Context) {
+	ch := make(chan struct{})
+	t.stop.Store(&ch)
+	go func() {
+		<-ctx.Done()
+		close(ch)
+	}()
+}
