@@ -1,2 +1,112 @@
-// Package difftest holds the differential and crash tests of package bigtable.
+// Package difftest proves package bigtable right by comparison. It holds
+// tests only (this file is its one non-test file):
+//
+//   - TestDifferential: random sequences of mutations and reads, applied both
+//     to our store (github.com/webtable/webtable/bigtable, opened on a
+//     temporary directory) and to Google's reference implementation
+//     cloud.google.com/go/bigtable/bttest, reached through the real Cloud
+//     Bigtable client over loopback gRPC. Every op must give the same answer.
+//   - TestReferenceSelfConsistency: the same sequences on two bttest tables.
+//     It proves the harness: an op whose reference answer is not
+//     deterministic (see the exclusions below) makes it fail.
+//   - TestCrashDurability: a child process applies numbered mutations and
+//     acknowledges each on stdout after Apply returns; the parent SIGKILLs it
+//     right after a random acknowledgement, reopens the store and checks that
+//     every acknowledged mutation is there and that every row holds all of a
+//     mutation or none of it. Five rounds on one directory.
+//   - TestSecondProcessGetsInUse: a second process opening a held directory
+//     gets an error matching bigtable.ErrInUse, and succeeds once it is free.
+//
+// # What is compared
+//
+// The op model (model_test.go) is a small data type translated to each API:
+// Apply of 1..4 mutations (Set, DeleteCellsInColumn, DeleteTimestampRange,
+// DeleteCellsInFamily, DeleteRow), conditional mutations (NewCondMutation with
+// a random predicate or none, either branch possibly nil, and
+// GetCondMutationResult), ApplyBulk of 1..5 rows (duplicate rows included,
+// applied in order), ApplyReadModifyWrite (AppendValue, Increment), ReadRow and
+// ReadRows with every row-set kind (SingleRow, RowList including the empty and
+// unsorted lists with duplicates, NewRange including unbounded and inverted
+// ones, PrefixRange including "" and prefixes ending in 0xFF, InfiniteRange,
+// RowRangeList with overlapping ranges), RowFilter with nested filter trees
+// (ChainFilters, InterleaveFilters, RowKeyFilter, FamilyFilter, ColumnFilter,
+// ValueFilter, LatestNFilter, StripValueFilter, TimestampRangeFilterMicros,
+// ColumnRangeFilter, CellsPerRowLimitFilter, CellsPerRowOffsetFilter,
+// PassAllFilter, BlockAllFilter), LimitRows, a callback that stops early, and
+// our iterator form (Rows). Once in a while our store is closed and reopened
+// mid-sequence. Every sequence ends with a full unfiltered scan.
+//
+// Per op the test compares: whether an error was returned (not its text),
+// the predicate result of a conditional mutation, the per-row failures of
+// ApplyBulk, and the returned rows: keys in order, and per row every cell
+// (family, qualifier, timestamp, value), families in name order (a Row is a
+// map), cells in the order returned. Comparison is by go-cmp.
+//
+// The alphabets are small so that operations collide: 11 row keys, including
+// keys that are prefixes of each other and keys with 0x00 and 0xFF bytes
+// (bttest accepts any non-empty key); families f, ff and g (and the undeclared
+// u); 7 qualifiers including "" and the bytes 0x00 and 0xFF; values including
+// "", 0xFF, a two-byte UTF-8 sequence and 8-byte counters; regular expressions
+// that tell raw-byte matching from UTF-8 matching. Timestamps are multiples
+// of 1000 µs (bttest keeps milliseconds): 0, a few in 1970, and a few in the
+// far future.
+//
+// The normal run does 300 sequences of up to 60 ops (-short: 30). Flags:
+// -difftest.n=5000 runs more, -difftest.base=N moves the seeds, and
+// -difftest.seed=N replays one sequence. On a mismatch the test shrinks the
+// op log to a short one that still fails and prints it with the seed.
+//
+// # Excluded nondeterminism
+//
+// bttest (bttest/inmem.go, v1.58.0) is a model, not a specification. Where
+// its answer depends on Go map order, an unstable sort or the clock, or where
+// it departs from Cloud Bigtable in a way our store need not copy, the
+// generator does not produce the op, or the comparison normalises it. The
+// NB: comments in gen_test.go and result_test.go give the details:
+//
+//   - CellsPerRowLimitFilter and CellsPerRowOffsetFilter: bttest walks a
+//     row's families in map order (filterRow ranges over r.families), so the
+//     cells kept across families are random. They are only generated where
+//     the input is confined to one family: after a FamilyFilter naming one
+//     family, or a ColumnRangeFilter, earlier in the same chain.
+//   - InterleaveFilters: cells of one column with one timestamp coming from
+//     different branches (one stripped by StripValueFilter, one not) are in
+//     an order Cloud Bigtable leaves unspecified (bttest: merge order through
+//     sort.Sort, which is not stable). Results sort such runs by value, and
+//     no LatestNFilter or CellsPerRow* filter is generated after an
+//     interleave with a stripping branch.
+//   - Wall-clock timestamps: ReadModifyWrite stamps the new cell with
+//     max(now, newest cell), and the two stores read different clocks at
+//     different granularities. Timestamps within [start-1h, start+48h] are
+//     compared as NOW. A rule on a column whose newest cell is NOW is dropped
+//     (whether two calls share a millisecond decides one cell or two), and
+//     the rules of one ReadModifyWrite name distinct columns. Set with
+//     ServerTime is not generated, for the same reason.
+//   - ReadModifyWrite failures: bttest applies the rules before a failing
+//     one (undeclared family; Increment of a value that is not 8 bytes) and
+//     then fails. A failing ReadModifyWrite is reduced to its failing rule,
+//     so the expected outcome is "error, nothing changed".
+//   - Invalid mutations (undeclared family, empty or inverted timestamp
+//     range) only come first in a Mutation: bttest applies mutations one by
+//     one and leaves the ones before the invalid one applied; our store,
+//     like Cloud Bigtable, rejects the whole Mutation. None appear in
+//     conditional branches: bttest validates only the branch it applies.
+//     DeleteCellsInFamily of an undeclared family is not generated: bttest
+//     accepts it silently.
+//   - Requests bttest rejects that our API may accept: chains and
+//     interleaves of fewer than two filters, LatestNFilter(0),
+//     CellsPerRowLimitFilter(0), an inverted range inside a RowRangeList, an
+//     empty Mutation. Not generated; nor are ColumnRangeFilter and
+//     TimestampRangeFilterMicros with start after end, nor LimitRows(0)
+//     (the Cloud client reads nothing, the protocol means "no limit").
+//   - GC policies are left out: bttest collects on a background timer.
+//
+// # Caveats
+//
+// The reference is an in-memory fake with known gaps; agreement with it is
+// evidence, not proof, of agreement with Cloud Bigtable. Error texts and
+// error kinds are not compared, only whether an error occurred. Concurrency is
+// not exercised here (each sequence is sequential); the bigtable package's own
+// tests cover concurrent Apply and ReadModifyWrite. The crash test proves
+// durability against process death (SIGKILL), not against power loss.
 package difftest
