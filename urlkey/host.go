@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -142,6 +143,11 @@ func mapHost(h string) (string, error) {
 			i += 2
 		}
 		h = string(b)
+	}
+	if !utf8.ValidString(h) {
+		// NB: idna maps invalid UTF-8 to a punycode label that it refuses
+		// when it reads it back; browsers refuse it too (as U+FFFD).
+		return "", withDetail(ErrBadHost, "invalid UTF-8")
 	}
 	s, err := profile.ToASCII(h)
 	if err != nil {

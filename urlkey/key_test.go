@@ -44,6 +44,8 @@ var keyTests = []struct {
 	{"percent-encoded host", "http://%77ww.cnn.com/", "com.cnn.www/", nil},
 	{"percent-encoded idn", "http://m%C3%BCnchen.de/", "de.xn--mnchen-3ya/", nil},
 	{"bad host escape", "http://%zzcnn.com/", "", urlkey.ErrBadHost},
+	{"host escape not utf-8", "http://00%80/", "", urlkey.ErrBadHost},
+	{"host not utf-8", "http://a\xffb.com/", "", urlkey.ErrBadHost},
 	{"underscore", "http://my_site.example.com/", "com.example.my_site/", nil},
 	{"hyphens", "http://r3---sn-abc.googlevideo.com/", "com.googlevideo.r3---sn-abc/", nil},
 	{"empty label", "http://a..b.com/", "", urlkey.ErrBadHost},
