@@ -2,8 +2,6 @@ package crawler
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"mime"
@@ -381,8 +379,7 @@ func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
 		if p.Body == nil {
 			p.Body = []byte{}
 		}
-		sum := sha256.Sum256(p.Body)
-		p.SHA256 = hex.EncodeToString(sum[:])
+		p.SHA256 = SHA256Hex(p.Body)
 	}
 	if !html {
 		return

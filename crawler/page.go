@@ -1,6 +1,10 @@
 package crawler
 
-import "time"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
 
 // Page is the result of one fetch, handed to [Store.SavePage].
 type Page struct {
@@ -99,3 +103,9 @@ const (
 	KindRedirect ErrorKind = "redirect" // too many redirects, bad scheme, disallowed target
 	KindBody     ErrorKind = "body"     // the body could not be read or decoded
 )
+
+// SHA256Hex returns the lower-case hex SHA-256 of b, as Page.SHA256 holds it.
+func SHA256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

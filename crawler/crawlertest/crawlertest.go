@@ -1,0 +1,341 @@
+// Package crawlertest checks implementations of [crawler.Store] against
+// the contract written on that interface. Every Store runs the same suite:
+// crawler.MemStore in this repository's tests, the WebTable adapter of
+// cmd/crawl in its own.
+//
+//	func TestStore(t *testing.T) {
+//		crawlertest.StoreContract(t, func(t *testing.T) crawler.Store { return open(t) })
+//	}
+//
+// # Caveats
+//
+// The suite sees a store only through the interface: it cannot check that
+// anchors were written (Store has no call to read them) or the order of
+// writes inside SavePage. Test those against the implementation's own rows.
+package crawlertest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/webtable/webtable/crawler"
+)
+
+// StoreContract runs the Store contract suite, each case on a fresh store
+// from newStore.
+func StoreContract(t *testing.T, newStore func(t *testing.T) crawler.Store) {
+	t.Helper()
+	for _, tc := range []struct {
+		name string
+		fn   func(t *testing.T, s crawler.Store)
+	}{
+		{"EnqueueReportsPriorStates", testEnqueue},
+		{"QueuedListsDepths", testQueued},
+		{"QueuedStopsEarly", testQueuedStop},
+		{"LastFetchUnknown", testLastFetchUnknown},
+		{"SavePageMarksDone", testSaveDone},
+		{"SavePageQueuesDiscovered", testSaveDiscovered},
+		{"NewVersionOnlyWhenHashChanges", testNewVersion},
+		{"NotModifiedKeepsContent", testNotModified},
+		{"FailedFetch", testFailed},
+		{"RedirectBetweenKeys", testRedirect},
+		{"SchemesShareARow", testSchemes},
+		{"SavePageIsIdempotent", testIdempotent},
+		{"ConcurrentSaves", testConcurrent},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
+	}
+}
+
+var ctx = context.Background()
+
+// at is a fetch time in whole milliseconds.
+func at(sec int) time.Time { return time.Date(2026, 11, 30, 6, 0, sec, 0, time.UTC) }
+
+func html(url string, t time.Time, body string) *crawler.Page {
+	p := &crawler.Page{
+		URL: url, FinalURL: url, Time: t, Status: 200,
+		MediaType: "text/html", Charset: "utf-8", ETag: `"e-` + body + `"`,
+		LastModified: "Mon, 30 Nov 2026 06:00:00 GMT",
+		Body:         []byte(body), Length: int64(len(body)),
+	}
+	p.SHA256 = crawler.SHA256Hex(p.Body)
+	return p
+}
+
+func enqueue(t *testing.T, s crawler.Store, es ...crawler.Entry) []crawler.State {
+	t.Helper()
+	st, err := s.Enqueue(ctx, es)
+	if err != nil {
+		t.Fatalf("Enqueue(%v): %v", es, err)
+	}
+	if len(st) != len(es) {
+		t.Fatalf("Enqueue(%d entries) returned %d states", len(es), len(st))
+	}
+	return st
+}
+
+func save(t *testing.T, s crawler.Store, p *crawler.Page) crawler.SaveResult {
+	t.Helper()
+	res, err := s.SavePage(ctx, p)
+	if err != nil {
+		t.Fatalf("SavePage(%s): %v", p.URL, err)
+	}
+	if len(res.States) != len(p.Discovered) {
+		t.Fatalf("SavePage(%s) returned %d states for %d discovered", p.URL, len(res.States), len(p.Discovered))
+	}
+	return res
+}
+
+func last(t *testing.T, s crawler.Store, url string) (crawler.Fetch, bool) {
+	t.Helper()
+	f, ok, err := s.LastFetch(ctx, url)
+	if err != nil {
+		t.Fatalf("LastFetch(%s): %v", url, err)
+	}
+	return f, ok
+}
+
+func queued(t *testing.T, s crawler.Store) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	err := s.Queued(ctx, func(e crawler.Entry) bool {
+		out[e.URL] = e.Depth
+		return true
+	})
+	if err != nil {
+		t.Fatalf("Queued: %v", err)
+	}
+	return out
+}
+
+func testEnqueue(t *testing.T, s crawler.Store) {
+	got := enqueue(t, s,
+		crawler.Entry{URL: "http://www.cnn.com/", Depth: 0},
+		crawler.Entry{URL: "http://cnnsi.com/", Depth: 1},
+		crawler.Entry{URL: "http://www.cnn.com/", Depth: 2},
+	)
+	want := []crawler.State{crawler.StateNone, crawler.StateNone, crawler.StateQueued}
+	if !slices.Equal(got, want) {
+		t.Errorf("first Enqueue states = %v, want %v", got, want)
+	}
+	got = enqueue(t, s, crawler.Entry{URL: "http://cnnsi.com/", Depth: 3}, crawler.Entry{URL: "http://my.look.ca/", Depth: 1})
+	want = []crawler.State{crawler.StateQueued, crawler.StateNone}
+	if !slices.Equal(got, want) {
+		t.Errorf("second Enqueue states = %v, want %v", got, want)
+	}
+}
+
+func testQueued(t *testing.T, s crawler.Store) {
+	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/", Depth: 0}, crawler.Entry{URL: "http://www.cnn.com/a.html", Depth: 2})
+	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/a.html", Depth: 1}) // known: depth unchanged
+	got := queued(t, s)
+	want := map[string]int{"http://www.cnn.com/": 0, "http://www.cnn.com/a.html": 2}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Queued = %v, want %v", got, want)
+	}
+}
+
+func testQueuedStop(t *testing.T, s crawler.Store) {
+	enqueue(t, s, crawler.Entry{URL: "http://a.example/"}, crawler.Entry{URL: "http://b.example/"}, crawler.Entry{URL: "http://c.example/"})
+	n := 0
+	if err := s.Queued(ctx, func(crawler.Entry) bool { n++; return false }); err != nil {
+		t.Fatalf("Queued: %v", err)
+	}
+	if n != 1 {
+		t.Errorf("Queued called fn %d times after it returned false, want 1", n)
+	}
+}
+
+func testLastFetchUnknown(t *testing.T, s crawler.Store) {
+	if _, ok := last(t, s, "http://www.cnn.com/"); ok {
+		t.Error("LastFetch of an unknown URL: ok = true")
+	}
+	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/"})
+	if _, ok := last(t, s, "http://www.cnn.com/"); ok {
+		t.Error("LastFetch of a queued, never fetched URL: ok = true")
+	}
+}
+
+func testSaveDone(t *testing.T, s crawler.Store) {
+	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/", Depth: 0})
+	p := html("http://www.cnn.com/", at(1), "<p>one</p>")
+	if res := save(t, s, p); !res.NewVersion {
+		t.Error("first SavePage with a body: NewVersion = false")
+	}
+	f, ok := last(t, s, "http://www.cnn.com/")
+	if !ok {
+		t.Fatal("LastFetch after SavePage: ok = false")
+	}
+	if f.State != crawler.StateDone || f.Status != 200 || f.SHA256 != p.SHA256 || f.ETag != p.ETag ||
+		f.LastModified != p.LastModified || !f.Time.Equal(p.Time) || f.URL != p.URL {
+		t.Errorf("LastFetch = %+v, want done, 200, sha %s, etag %s, time %v, url %s", f, p.SHA256, p.ETag, p.Time, p.URL)
+	}
+	if q := queued(t, s); len(q) != 0 {
+		t.Errorf("Queued after the only page is done = %v, want none", q)
+	}
+	if st := enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/"}); st[0] != crawler.StateDone {
+		t.Errorf("Enqueue of a done page = %v, want done", st[0])
+	}
+}
+
+func testSaveDiscovered(t *testing.T, s crawler.Store) {
+	enqueue(t, s, crawler.Entry{URL: "http://done.example/"})
+	save(t, s, html("http://done.example/", at(1), "x"))
+	enqueue(t, s, crawler.Entry{URL: "http://queued.example/", Depth: 1})
+
+	p := html("http://www.cnn.com/", at(2), "<a>")
+	p.Depth = 1
+	p.Links = []crawler.Link{
+		{URL: "http://new.example/", Text: "new"},
+		{URL: "http://done.example/", Text: "done"},
+		{URL: "http://queued.example/", Text: "queued"},
+		{URL: "http://nofollow.example/", Text: "nf", NoFollow: true},
+	}
+	p.Discovered = []crawler.Entry{
+		{URL: "http://new.example/", Depth: 2},
+		{URL: "http://done.example/", Depth: 2},
+		{URL: "http://queued.example/", Depth: 2},
+	}
+	res := save(t, s, p)
+	want := []crawler.State{crawler.StateNone, crawler.StateDone, crawler.StateQueued}
+	if !slices.Equal(res.States, want) {
+		t.Errorf("SavePage states = %v, want %v", res.States, want)
+	}
+	got := queued(t, s)
+	wantQ := map[string]int{"http://new.example/": 2, "http://queued.example/": 1}
+	if fmt.Sprint(got) != fmt.Sprint(wantQ) {
+		t.Errorf("Queued = %v, want %v (nofollow links are anchors, not entries)", got, wantQ)
+	}
+}
+
+func testNewVersion(t *testing.T, s crawler.Store) {
+	for i, tc := range []struct {
+		body string
+		want bool
+	}{{"v1", true}, {"v1", false}, {"v2", true}, {"v2", false}, {"v1", true}} {
+		res := save(t, s, html("http://www.cnn.com/", at(i+1), tc.body))
+		if res.NewVersion != tc.want {
+			t.Errorf("save %d (%q): NewVersion = %v, want %v", i, tc.body, res.NewVersion, tc.want)
+		}
+	}
+	f, _ := last(t, s, "http://www.cnn.com/")
+	if f.SHA256 != crawler.SHA256Hex([]byte("v1")) || !f.Time.Equal(at(5)) {
+		t.Errorf("LastFetch = %+v, want sha of v1 at %v", f, at(5))
+	}
+	p := html("http://www.cnn.com/", at(6), "")
+	p.Body, p.SHA256, p.MediaType = nil, "", "application/pdf"
+	if res := save(t, s, p); res.NewVersion {
+		t.Error("SavePage without a body: NewVersion = true")
+	}
+}
+
+func testNotModified(t *testing.T, s crawler.Store) {
+	p := html("http://www.cnn.com/", at(1), "v1")
+	save(t, s, p)
+	nm := &crawler.Page{URL: p.URL, FinalURL: p.URL, Time: at(2), Status: 304, NotModified: true, ETag: p.ETag}
+	if res := save(t, s, nm); res.NewVersion {
+		t.Error("SavePage of a 304: NewVersion = true")
+	}
+	f, _ := last(t, s, p.URL)
+	if f.SHA256 != p.SHA256 || f.Status != 304 || !f.Time.Equal(at(2)) || f.State != crawler.StateDone || f.ETag != p.ETag {
+		t.Errorf("LastFetch after 304 = %+v, want content sha kept, status 304, time %v, done", f, at(2))
+	}
+}
+
+func testFailed(t *testing.T, s crawler.Store) {
+	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/x"})
+	p := &crawler.Page{URL: "http://www.cnn.com/x", FinalURL: "http://www.cnn.com/x", Time: at(1), Status: 404,
+		Err: "http status 404 Not Found", ErrKind: crawler.KindHTTP}
+	save(t, s, p)
+	f, ok := last(t, s, p.URL)
+	if !ok || f.State != crawler.StateFailed || f.Status != 404 {
+		t.Errorf("LastFetch after a failure = %+v, %v; want failed, 404", f, ok)
+	}
+	if q := queued(t, s); len(q) != 0 {
+		t.Errorf("a failed page is still queued: %v", q)
+	}
+	if st := enqueue(t, s, crawler.Entry{URL: p.URL}); st[0] != crawler.StateFailed {
+		t.Errorf("Enqueue of a failed page = %v, want failed", st[0])
+	}
+}
+
+func testRedirect(t *testing.T, s crawler.Store) {
+	enqueue(t, s, crawler.Entry{URL: "http://cnn.com/"})
+	p := html("http://cnn.com/", at(1), "home")
+	p.FinalURL, p.Redirected = "http://www.cnn.com/", true
+	if res := save(t, s, p); !res.NewVersion {
+		t.Error("redirected SavePage with a body: NewVersion = false")
+	}
+	tf, ok := last(t, s, "http://www.cnn.com/")
+	if !ok || tf.SHA256 != p.SHA256 || tf.State != crawler.StateDone || tf.URL != "http://www.cnn.com/" {
+		t.Errorf("target LastFetch = %+v, %v; want the content, done, url http://www.cnn.com/", tf, ok)
+	}
+	sf, ok := last(t, s, "http://cnn.com/")
+	if !ok || sf.State != crawler.StateDone {
+		t.Errorf("source LastFetch = %+v, %v; want done", sf, ok)
+	}
+	if sf.SHA256 == p.SHA256 {
+		t.Errorf("source row holds the content (sha %s); it belongs to the target", sf.SHA256)
+	}
+	if q := queued(t, s); len(q) != 0 {
+		t.Errorf("Queued after a redirect = %v, want none", q)
+	}
+}
+
+func testSchemes(t *testing.T, s crawler.Store) {
+	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/"})
+	if st := enqueue(t, s, crawler.Entry{URL: "https://www.cnn.com/"}); st[0] != crawler.StateQueued {
+		t.Errorf("Enqueue(https) after Enqueue(http) = %v, want queued (one row key)", st[0])
+	}
+	p := html("https://www.cnn.com/", at(1), "x")
+	save(t, s, p)
+	f, ok := last(t, s, "http://www.cnn.com/")
+	if !ok || f.URL != "https://www.cnn.com/" {
+		t.Errorf("LastFetch(http) = %+v, %v; want the https fetch", f, ok)
+	}
+}
+
+func testIdempotent(t *testing.T, s crawler.Store) {
+	p := html("http://www.cnn.com/", at(1), "x")
+	p.Links = []crawler.Link{{URL: "http://cnnsi.com/", Text: "SI"}}
+	p.Discovered = []crawler.Entry{{URL: "http://cnnsi.com/", Depth: 1}}
+	first := save(t, s, p)
+	again := save(t, s, p)
+	if first.States[0] != crawler.StateNone || again.States[0] != crawler.StateQueued {
+		t.Errorf("states = %v then %v, want none then queued", first.States, again.States)
+	}
+	if again.NewVersion {
+		t.Error("saving the same page twice stored a second version")
+	}
+}
+
+func testConcurrent(t *testing.T, s crawler.Store) {
+	const n = 16
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := html(fmt.Sprintf("http://www.cnn.com/%d", i), at(i), fmt.Sprint(i))
+			p.Links = []crawler.Link{{URL: "http://shared.example/", Text: "s"}}
+			p.Discovered = []crawler.Entry{{URL: "http://shared.example/", Depth: 1}, {URL: fmt.Sprintf("http://own.example/%d", i), Depth: 1}}
+			if _, err := s.SavePage(ctx, p); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("concurrent SavePage: %v", err)
+	}
+	if q := queued(t, s); len(q) != n+1 {
+		t.Errorf("Queued holds %d entries after %d concurrent saves, want %d", len(q), n, n+1)
+	}
+}
