@@ -86,13 +86,14 @@
 //     one (undeclared family; Increment of a value that is not 8 bytes) and
 //     then fails. A failing ReadModifyWrite is reduced to its failing rule,
 //     so the expected outcome is "error, nothing changed".
-//   - Invalid mutations (undeclared family, empty or inverted timestamp
-//     range) only come first in a Mutation: bttest applies mutations one by
+//   - Invalid mutations (Set or DeleteCellsInColumn on an undeclared family)
+//     only come first in a Mutation: bttest applies mutations one by
 //     one and leaves the ones before the invalid one applied; our store,
 //     like Cloud Bigtable, rejects the whole Mutation. None appear in
 //     conditional branches: bttest validates only the branch it applies.
 //     DeleteCellsInFamily of an undeclared family is not generated: bttest
-//     accepts it silently.
+//     accepts it silently. Nor is an empty or inverted DeleteTimestampRange:
+//     bttest rejects it only when the row has cells in that family.
 //   - Requests bttest rejects that our API may accept: chains and
 //     interleaves of fewer than two filters, LatestNFilter(0),
 //     CellsPerRowLimitFilter(0), an inverted range inside a RowRangeList, an

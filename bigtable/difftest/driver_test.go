@@ -46,13 +46,13 @@ type mismatch struct {
 	shrunkFrom int
 }
 
-func (m *mismatch) report(seed int64) string {
+func (m *mismatch) report(test string, seed int64) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "seed %d: %s and %s disagree on op %d", seed, m.wantLabel, m.gotLabel, len(m.ops)-1)
 	if m.shrunkFrom > 0 {
 		fmt.Fprintf(&b, " (op log shrunk from %d to %d ops in %d replays)", m.shrunkFrom, len(m.ops), m.replays)
 	}
-	fmt.Fprintf(&b, "\nreplay: go test -race -run 'TestDifferential$' ./bigtable/difftest/ -difftest.seed=%d\n", seed)
+	fmt.Fprintf(&b, "\nreplay: go test -race -run '^%s$' ./bigtable/difftest/ -difftest.seed=%d -difftest.ops=%d\n", test, seed, *flagOps)
 	b.WriteString("families f, ff, g are declared (u is not); far+N means 4e15+N µs; NOW a wall-clock timestamp\n")
 	for i, o := range m.ops {
 		fmt.Fprintf(&b, "  %2d: %s\n", i, o)
@@ -236,7 +236,18 @@ func shrink(ctx context.Context, t testing.TB, p pair, m *mismatch) {
 			break
 		}
 	}
-	// Simplify the failing op itself: fewer mutations, rules, bulk entries.
+	// Then simplify the ops themselves: fewer mutations, rules, bulk
+	// entries, ranges, smaller filter trees.
+	for i := 0; i < len(m.ops) && replays < budget; i++ {
+		for _, c := range opSimplifications(m.ops[i]) {
+			cand := append([]op{}, m.ops...)
+			cand[i] = c
+			if try(cand) {
+				i-- // simplify the same op further
+				break
+			}
+		}
+	}
 	m.replays, m.shrunkFrom = replays, orig
 	if len(m.ops) == orig {
 		m.shrunkFrom = 0
@@ -260,7 +271,7 @@ func runMany(t *testing.T, p pair) {
 	if *flagSeed != 0 {
 		m, n := runSeed(ctx, t, p, *flagSeed, *flagOps)
 		if m != nil {
-			t.Fatal(m.report(*flagSeed))
+			t.Fatal(m.report(t.Name(), *flagSeed))
 		}
 		t.Logf("seed %d: %d ops agree", *flagSeed, n)
 		return
@@ -271,7 +282,7 @@ func runMany(t *testing.T, p pair) {
 		m, n := runSeed(ctx, t, p, seed, *flagOps)
 		total += n
 		if m != nil {
-			t.Fatalf("after %d sequences (%d ops) agreed:\n%s", i, total, m.report(seed))
+			t.Fatalf("after %d sequences (%d ops) agreed:\n%s", i, total, m.report(t.Name(), seed))
 		}
 	}
 	t.Logf("%d sequences, %d ops: %s and %s agree", count, total, p.wantLabel, p.gotLabel)

@@ -1,0 +1,395 @@
+package bigtable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// maxConflictRetries bounds how often a write retries on badger.ErrConflict
+// (rare: writers of one row are serialised by row locks; the sweeper and
+// schema changes can still conflict).
+const maxConflictRetries = 100
+
+// Apply applies m to row atomically: a reader sees all of it or none of it,
+// also after a crash. Each write is one Badger transaction. Writers of the
+// same row are serialised, so a conditional mutation's check and its writes
+// are atomic. Invalid input (see MaxRowKeySize, MaxQualifierSize,
+// MaxValueSize, undeclared families) fails before anything is written.
+func (t *Table) Apply(ctx context.Context, row string, m *Mutation, opts ...ApplyOption) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := t.db.beginWrite(); err != nil {
+		return err
+	}
+	defer t.db.opMu.RUnlock()
+	ts, err := t.db.schema(t.name)
+	if err != nil {
+		return err
+	}
+	if err := checkRowKey(row); err != nil {
+		return err
+	}
+	if err := m.checkTop(ts); err != nil {
+		return fmt.Errorf("%w (row %q of table %q)", err, row, t.name)
+	}
+	var cond *rowReader
+	if m.isCond {
+		if cond, err = newRowReader(ts, m.cond); err != nil {
+			return err
+		}
+		cond.noValues = true // the check needs no values, unless its filter asks
+	}
+	mu := t.db.rowLock(ts.id, row)
+	mu.Lock()
+	defer mu.Unlock()
+	now := Now()
+	matched := false
+	err = t.db.update(func(txn *badger.Txn) error {
+		w := writer{txn: txn, ts: ts, row: row, now: now}
+		ops := m.ops
+		if m.isCond {
+			cond.now = now
+			var err error
+			if matched, err = cond.matches(ctx, txn, ts.id, row); err != nil {
+				return err
+			}
+			ops = nil
+			if matched && m.mtrue != nil {
+				ops = m.mtrue.ops
+			} else if !matched && m.mfalse != nil {
+				ops = m.mfalse.ops
+			}
+		}
+		return w.apply(ops)
+	})
+	if err != nil {
+		return fmt.Errorf("bigtable: apply to row %q of table %q: %w", row, t.name, err)
+	}
+	if m.isCond {
+		for _, o := range opts {
+			o.after(matched)
+		}
+	}
+	return nil
+}
+
+// update runs fn in a read-write transaction and commits it, retrying on
+// conflicts. ErrTxnTooBig becomes ErrTooLarge.
+func (db *DB) update(fn func(txn *badger.Txn) error) error {
+	for try := 0; ; try++ {
+		txn := db.bdb.NewTransaction(true)
+		err := fn(txn)
+		if err == nil {
+			err = txn.Commit()
+		}
+		txn.Discard()
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, badger.ErrConflict) && try < maxConflictRetries:
+			continue
+		case errors.Is(err, badger.ErrTxnTooBig):
+			return fmt.Errorf("%w: %v", ErrTooLarge, err)
+		}
+		return err
+	}
+}
+
+// matches reports whether the reader's filter passes at least one cell of row.
+func (rr *rowReader) matches(ctx context.Context, txn *badger.Txn, table uint32, row string) (bool, error) {
+	ranges := RowList{row}.keyRanges(nil, table)
+	found := false
+	err := rr.scan(ctx, txn, ranges, func(Row) bool { found = true; return false })
+	return found, err
+}
+
+// writer applies the operations of one row inside a transaction.
+type writer struct {
+	txn *badger.Txn
+	ts  *tableSchema
+	row string
+	now Timestamp
+
+	prune []column // columns of GC'd families to prune after the writes
+}
+
+type column struct{ family, qualifier string }
+
+func (w *writer) apply(ops []mutOp) error {
+	id := w.ts.id
+	w.prune = w.prune[:0]
+	for i := range ops {
+		op := &ops[i]
+		switch op.kind {
+		case opSet:
+			ts := op.ts
+			if ts == ServerTime {
+				ts = w.now
+			}
+			// NB: Badger keeps the key and value slices until commit, so
+			// each key gets its own buffer.
+			key := appendCellKey(nil, id, w.row, op.family, op.qualifier, ts)
+			if err := w.txn.SetEntry(badger.NewEntry(key, op.value)); err != nil {
+				return err
+			}
+			w.notePrune(op.family, op.qualifier)
+		case opDeleteColumn:
+			if err := w.deletePrefix(appendColumnKey(nil, id, w.row, op.family, op.qualifier), nil); err != nil {
+				return err
+			}
+		case opDeleteRange:
+			// Prune first, so versions the policy already hides cannot move
+			// up into view when newer ones go.
+			if err := w.pruneColumn(op.family, op.qualifier); err != nil {
+				return err
+			}
+			start, end := op.start, op.end
+			if err := w.deletePrefix(appendColumnKey(nil, id, w.row, op.family, op.qualifier), func(ts Timestamp) bool {
+				return ts >= start && (end == 0 || ts < end)
+			}); err != nil {
+				return err
+			}
+			w.notePrune(op.family, op.qualifier)
+		case opDeleteFamily:
+			p := appendEscaped(appendRowKey(nil, id, w.row), op.family)
+			if err := w.deletePrefix(p, nil); err != nil {
+				return err
+			}
+		case opDeleteRow:
+			if err := w.deletePrefix(appendRowKey(nil, id, w.row), nil); err != nil {
+				return err
+			}
+		}
+	}
+	for _, c := range w.prune {
+		if err := w.pruneColumn(c.family, c.qualifier); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *writer) notePrune(family, qualifier string) {
+	if f := w.ts.families[family]; f == nil || !f.gc {
+		return
+	}
+	c := column{family, qualifier}
+	if !slices.Contains(w.prune, c) {
+		w.prune = append(w.prune, c)
+	}
+}
+
+// deletePrefix deletes the cells whose keys start with prefix and whose
+// timestamp passes keep-filter del (nil: all).
+func (w *writer) deletePrefix(prefix []byte, del func(Timestamp) bool) error {
+	var keys [][]byte
+	it := w.txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+	for it.Rewind(); it.Valid(); it.Next() {
+		k := it.Item().Key()
+		if del != nil {
+			_, ts, err := decodeTimestamp(k[len(k)-tsLen:])
+			if err != nil || !del(ts) {
+				continue
+			}
+		}
+		keys = append(keys, it.Item().KeyCopy(nil))
+	}
+	it.Close()
+	for _, k := range keys {
+		if err := w.txn.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pruneColumn deletes the versions of a column its family's policy collects.
+func (w *writer) pruneColumn(family, qualifier string) error {
+	f := w.ts.families[family]
+	if f == nil || !f.gc {
+		return nil
+	}
+	index := 0
+	return w.deletePrefix(appendColumnKey(nil, w.ts.id, w.row, family, qualifier), func(ts Timestamp) bool {
+		i := index
+		index++
+		return f.policy.collects(i, ts, w.now)
+	})
+}
+
+// ApplyBulk applies muts[i] to rows[i] for every i, each row atomically,
+// batching many rows into each Badger transaction for ingest speed. Rows are
+// applied in order; a row may appear more than once.
+//
+// If every row succeeds it returns (nil, nil). If some rows fail (invalid
+// input, conditional mutations, which ApplyBulk does not take, or a row too
+// large for one transaction) it returns a slice as long as rows with the
+// error of each failed row and nil for the others; the other rows are
+// written. The second result reports a failure of the whole call (mismatched
+// lengths, a missing table, a closed store, a cancelled ctx); rows written
+// before it stay written.
+func (t *Table) ApplyBulk(ctx context.Context, rows []string, muts []*Mutation) ([]error, error) {
+	if len(rows) != len(muts) {
+		return nil, fmt.Errorf("bigtable: apply bulk to table %q: %d rows but %d mutations", t.name, len(rows), len(muts))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := t.db.beginWrite(); err != nil {
+		return nil, err
+	}
+	defer t.db.opMu.RUnlock()
+	ts, err := t.db.schema(t.name)
+	if err != nil {
+		return nil, err
+	}
+	errs := make([]error, len(rows))
+	failed := false
+	valid := make([]int, 0, len(rows))
+	for i, row := range rows {
+		err := checkRowKey(row)
+		if err == nil {
+			switch m := muts[i]; {
+			case m == nil:
+				err = fmt.Errorf("%w: nil mutation", ErrInvalidMutation)
+			case m.isCond:
+				err = fmt.Errorf("%w: conditional mutations cannot be applied in bulk", ErrInvalidMutation)
+			default:
+				err = m.checkTop(ts)
+			}
+		}
+		if err != nil {
+			errs[i] = fmt.Errorf("%w (row %q of table %q)", err, row, t.name)
+			failed = true
+			continue
+		}
+		valid = append(valid, i)
+	}
+	b := bulk{db: t.db, ts: ts, rows: rows, muts: muts, errs: errs, now: Now(),
+		maxSize: t.db.bdb.MaxBatchSize() / 2, maxCount: t.db.bdb.MaxBatchCount() / 2}
+	for len(valid) > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		n := b.chunkLen(valid)
+		if err := b.applyChunk(valid[:n]); err != nil {
+			return nil, fmt.Errorf("bigtable: apply bulk to table %q: %w", t.name, err)
+		}
+		valid = valid[n:]
+	}
+	if failed || b.failed {
+		return errs, nil
+	}
+	return nil, nil
+}
+
+// bulk is one ApplyBulk call in progress.
+type bulk struct {
+	db       *DB
+	ts       *tableSchema
+	rows     []string
+	muts     []*Mutation
+	errs     []error
+	failed   bool
+	now      Timestamp
+	maxSize  int64
+	maxCount int64
+	stripes  []int
+}
+
+// maxBulkRows caps the rows of one ApplyBulk transaction, bounding how many
+// row locks it holds.
+const maxBulkRows = 512
+
+// chunkLen returns how many of idx to put in the next transaction, judged by
+// an estimate of Badger's batch size accounting (values in the value log
+// count as pointers).
+func (b *bulk) chunkLen(idx []int) int {
+	var size, count int64
+	threshold := b.db.opts.valueThreshold
+	for n, i := range idx {
+		if n == maxBulkRows {
+			return n
+		}
+		for _, op := range b.muts[i].ops {
+			k := int64(len(b.rows[i])*2 + len(op.family) + len(op.qualifier)*2 + 40)
+			v := int64(len(op.value))
+			if v >= threshold {
+				v = 12
+			}
+			size += k + v
+			count++
+		}
+		if n > 0 && (size > b.maxSize || count > b.maxCount) {
+			return n
+		}
+	}
+	return len(idx)
+}
+
+// applyChunk writes rows idx in one transaction under their row locks. A
+// row that does not fit splits the chunk; a row that does not fit alone
+// fails with ErrTooLarge.
+func (b *bulk) applyChunk(idx []int) error {
+	b.stripes = b.stripes[:0]
+	for _, i := range idx {
+		b.stripes = append(b.stripes, rowStripe(b.ts.id, b.rows[i]))
+	}
+	slices.Sort(b.stripes)
+	b.stripes = slices.Compact(b.stripes)
+	locked := make([]*sync.Mutex, 0, len(b.stripes))
+	for _, s := range b.stripes {
+		mu := &b.db.rowLocks[s]
+		mu.Lock()
+		locked = append(locked, mu)
+	}
+	defer func() {
+		for _, mu := range locked {
+			mu.Unlock()
+		}
+	}()
+	return b.write(idx)
+}
+
+func (b *bulk) write(idx []int) error {
+	for len(idx) > 0 {
+		tooBig := -1
+		err := b.db.update(func(txn *badger.Txn) error {
+			tooBig = -1
+			w := writer{txn: txn, ts: b.ts, now: b.now}
+			for n, i := range idx {
+				w.row = b.rows[i]
+				if err := w.apply(b.muts[i].ops); err != nil {
+					if errors.Is(err, badger.ErrTxnTooBig) {
+						tooBig = n
+					}
+					return err
+				}
+			}
+			return nil
+		})
+		switch {
+		case err == nil:
+			return nil
+		case tooBig == 0:
+			i := idx[0]
+			b.errs[i] = fmt.Errorf("%w (row %q of table %q)", ErrTooLarge, b.rows[i], b.ts.name)
+			b.failed = true
+			idx = idx[1:]
+		case tooBig > 0:
+			if err := b.write(idx[:tooBig]); err != nil {
+				return err
+			}
+			idx = idx[tooBig:]
+		default:
+			return err
+		}
+	}
+	return nil
+}

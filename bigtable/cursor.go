@@ -1,0 +1,137 @@
+package bigtable
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// cursor walks the cell versions of one table in key order, restricted to a
+// sorted list of disjoint key ranges, reading keys only.
+//
+// Contract:
+//   - Call next until it returns false, then check err. Ranges are half-open,
+//     [lo, hi), and visited in order.
+//   - After next returns true, the fields describe the current cell. row,
+//     family, qualifier and column are fresh strings, shared by every cell of
+//     the same row or column, and stay valid for ever. item is valid only
+//     until the next call to next.
+//   - index counts the stored versions of the current column before this
+//     one, newest first, whether or not a GC policy hides them; it is the
+//     position a MaxVersionsPolicy judges.
+//   - The cursor does not own the Badger iterator; close it after use.
+type cursor struct {
+	it     *badger.Iterator
+	ranges []keyRange
+	ri     int
+	moved  bool // it has been positioned in ranges[ri]
+
+	rowEnc    []byte // escaped row part of the current cell
+	qualEnc   []byte // escaped qualifier part of the current cell
+	row       string
+	family    string
+	qualifier string
+	column    string
+	newRow    bool // the current cell is the first of its row
+	ts        Timestamp
+	index     int
+	item      *badger.Item
+	err       error
+}
+
+// newIterator opens a key-only iterator over ranges, restricted to their
+// common prefix so that Badger can skip tables that cannot hold them.
+func newIterator(txn *badger.Txn, ranges []keyRange) *badger.Iterator {
+	var prefix []byte
+	if len(ranges) > 0 {
+		prefix = commonPrefix(ranges[0].lo, ranges[len(ranges)-1].hi)
+	}
+	return txn.NewIterator(badger.IteratorOptions{PrefetchValues: false, Prefix: prefix})
+}
+
+func commonPrefix(a, b []byte) []byte {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return a[:n:n]
+}
+
+func newCursor(it *badger.Iterator, ranges []keyRange) *cursor {
+	return &cursor{it: it, ranges: ranges}
+}
+
+func (c *cursor) next() bool {
+	if c.err != nil {
+		return false
+	}
+	for c.ri < len(c.ranges) {
+		r := c.ranges[c.ri]
+		if !c.moved {
+			c.it.Seek(r.lo)
+			c.moved = true
+		} else {
+			c.it.Next()
+		}
+		if !c.it.Valid() {
+			c.ri = len(c.ranges)
+			return false
+		}
+		item := c.it.Item()
+		key := item.Key()
+		if bytes.Compare(key, r.hi) >= 0 {
+			c.ri++
+			c.moved = false
+			continue
+		}
+		if err := c.decode(key); err != nil {
+			c.err = err
+			return false
+		}
+		c.item = item
+		return true
+	}
+	return false
+}
+
+// decode parses key into the current-cell fields, allocating strings only
+// when the row or column changes.
+func (c *cursor) decode(key []byte) error {
+	if len(key) < tablePrefixLen {
+		return fmt.Errorf("%w: %q", errBadKey, key)
+	}
+	rest, rowPart, err := splitEscaped(key[tablePrefixLen:])
+	if err != nil {
+		return fmt.Errorf("%w: %q", err, key)
+	}
+	c.newRow = c.row == "" || !bytes.Equal(rowPart, c.rowEnc)
+	if c.newRow {
+		c.rowEnc = append(c.rowEnc[:0], rowPart...)
+		c.row = string(unescape(rowPart))
+	}
+	rest, famPart, err := splitEscaped(rest)
+	if err != nil {
+		return fmt.Errorf("%w: %q", err, key)
+	}
+	rest, qualPart, err := splitEscaped(rest)
+	if err != nil {
+		return fmt.Errorf("%w: %q", err, key)
+	}
+	newColumn := c.newRow || string(famPart) != c.family || !bytes.Equal(qualPart, c.qualEnc)
+	if newColumn {
+		if c.newRow || string(famPart) != c.family {
+			c.family = string(famPart) // family names hold no 0x00: nothing to unescape
+		}
+		c.qualEnc = append(c.qualEnc[:0], qualPart...)
+		c.qualifier = string(unescape(qualPart))
+		c.column = c.family + ":" + c.qualifier
+		c.index = 0
+	} else {
+		c.index++
+	}
+	if _, c.ts, err = decodeTimestamp(rest); err != nil {
+		return fmt.Errorf("%w: %q", err, key)
+	}
+	return nil
+}

@@ -1,0 +1,357 @@
+package bigtable
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	boptions "github.com/dgraph-io/badger/v4/options"
+)
+
+// formatMarker is stored under metaFormatKey; a store without it (and with
+// other keys) is not ours.
+const formatMarker = "webtable-bigtable/1"
+
+// rowLockStripes is the number of mutexes that serialise writers of the same
+// row in this process (Badger's lock admits one process per directory).
+const rowLockStripes = 1024
+
+// DB is a store of tables in one directory, backed by one Badger database.
+// Open it with Open, get tables with (*DB).Open, and Close it when done. A DB
+// is safe for concurrent use; only one process may have a directory open for
+// writing at a time.
+type DB struct {
+	bdb  *badger.DB
+	dir  string
+	opts options
+
+	// opMu is held for reading by every call that touches Badger and for
+	// writing by Close, so Close waits for calls in flight.
+	opMu   sync.RWMutex
+	closed bool
+
+	schemaMu sync.Mutex // serialises schema changes
+	tablesMu sync.RWMutex
+	tables   map[string]*tableSchema // copy-on-write: a *tableSchema is never modified
+
+	rowLocks [rowLockStripes]sync.Mutex
+
+	stopGC chan struct{}
+	gcDone sync.WaitGroup
+	gcMu   sync.Mutex // one GC pass at a time
+}
+
+// tableSchema is the stored schema of one table. Once published in
+// DB.tables it is immutable.
+type tableSchema struct {
+	name     string
+	id       uint32
+	families map[string]*familySchema
+}
+
+type familySchema struct {
+	name   string
+	policy GCPolicy // never nil
+	gc     bool     // policy can collect something
+}
+
+// storedTable is the JSON form of a tableSchema.
+type storedTable struct {
+	ID       uint32                     `json:"id"`
+	Families map[string]json.RawMessage `json:"families"` // family -> GC policy spec
+}
+
+// Open opens the store in dir, creating it if it does not exist (unless
+// WithReadOnly). A directory that holds other files, or a Badger database
+// not written by this package, gives ErrNotStore; a directory another process
+// has open gives ErrInUse.
+func Open(dir string, opts ...Option) (db *DB, err error) {
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt.apply(&o)
+	}
+	if err := checkDir(dir, o.readOnly); err != nil {
+		return nil, err
+	}
+	bo := badger.DefaultOptions(dir).
+		WithSyncWrites(o.syncWrites).
+		WithReadOnly(o.readOnly).
+		WithValueThreshold(o.valueThreshold).
+		WithMemTableSize(o.memTableSize).
+		WithBlockCacheSize(o.blockCacheSize).
+		// NB: values are mostly HTML and already-compressed bytes; snappy
+		// costs CPU on every compaction and saves little. Keys compress
+		// well but are small beside the values.
+		WithCompression(boptions.None).
+		WithLogger(nil)
+	if o.logger != nil {
+		bo = bo.WithLogger(badgerLogger{o.logger})
+	}
+	bdb, err := openBadger(bo)
+	if err != nil {
+		return nil, openError(dir, err)
+	}
+	db = &DB{bdb: bdb, dir: dir, opts: o, tables: map[string]*tableSchema{}}
+	if err := db.init(); err != nil {
+		bdb.Close()
+		return nil, err
+	}
+	if !o.readOnly && o.gcInterval > 0 {
+		db.stopGC = make(chan struct{})
+		db.gcDone.Add(1)
+		go db.gcLoop(o.gcInterval)
+	}
+	return db, nil
+}
+
+// openBadger opens Badger, turning a panic on a corrupt directory into an error.
+func openBadger(bo badger.Options) (bdb *badger.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("badger panicked: %v", r)
+		}
+	}()
+	return badger.Open(bo)
+}
+
+// checkDir refuses directories that hold files but no Badger MANIFEST, so a
+// mistyped path never gets Badger files sprayed into it.
+func checkDir(dir string, readOnly bool) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		if readOnly {
+			return fmt.Errorf("bigtable: open %s read-only: %w", dir, err)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("bigtable: open %s: %w", dir, err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
+		return fmt.Errorf("%w: %s holds files but no Badger MANIFEST", ErrNotStore, dir)
+	}
+	return nil
+}
+
+func openError(dir string, err error) error {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, syscall.EWOULDBLOCK) || errors.Is(err, syscall.EAGAIN) ||
+		strings.Contains(msg, "Another process is using this Badger database"):
+		return fmt.Errorf("%w: %s: %v", ErrInUse, dir, err)
+	case errors.Is(err, badger.ErrTruncateNeeded):
+		return fmt.Errorf("%w: %s: %v", ErrNeedsRecovery, dir, err)
+	}
+	return fmt.Errorf("bigtable: open %s: %w", dir, err)
+}
+
+// init checks the format marker (writing it into a fresh store) and loads
+// the schema.
+func (db *DB) init() error {
+	return db.bdb.Update(func(txn *badger.Txn) error {
+		item, err := txn.Get(metaFormatKey)
+		switch {
+		case err == nil:
+			v, err := item.ValueCopy(nil)
+			if err != nil {
+				return fmt.Errorf("bigtable: open %s: %w", db.dir, err)
+			}
+			if string(v) != formatMarker {
+				return fmt.Errorf("%w: %s has format %q, want %q", ErrNotStore, db.dir, v, formatMarker)
+			}
+		case errors.Is(err, badger.ErrKeyNotFound):
+			it := txn.NewIterator(badger.IteratorOptions{})
+			it.Rewind()
+			foreign := it.Valid()
+			it.Close()
+			if foreign {
+				return fmt.Errorf("%w: %s is a Badger database without the bigtable format marker", ErrNotStore, db.dir)
+			}
+			if db.opts.readOnly {
+				return nil // an empty store: nothing to load
+			}
+			if err := txn.Set(metaFormatKey, []byte(formatMarker)); err != nil {
+				return fmt.Errorf("bigtable: open %s: %w", db.dir, err)
+			}
+			return nil
+		default:
+			return fmt.Errorf("bigtable: open %s: %w", db.dir, err)
+		}
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: metaTablePfx, PrefetchValues: false})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			item := it.Item()
+			name := string(item.Key()[len(metaTablePfx):])
+			v, err := item.ValueCopy(nil)
+			if err != nil {
+				return fmt.Errorf("bigtable: open %s: table %q: %w", db.dir, name, err)
+			}
+			ts, err := decodeSchema(name, v)
+			if err != nil {
+				return fmt.Errorf("%w: %s: table %q: bad schema record: %v", ErrNotStore, db.dir, name, err)
+			}
+			db.tables[name] = ts
+		}
+		return nil
+	})
+}
+
+func decodeSchema(name string, v []byte) (*tableSchema, error) {
+	var st storedTable
+	if err := json.Unmarshal(v, &st); err != nil {
+		return nil, err
+	}
+	ts := &tableSchema{name: name, id: st.ID, families: map[string]*familySchema{}}
+	for fam, raw := range st.Families {
+		var spec gcSpec
+		if len(raw) > 0 && string(raw) != "null" {
+			if err := json.Unmarshal(raw, &spec); err != nil {
+				return nil, err
+			}
+		}
+		p := spec.policy()
+		ts.families[fam] = &familySchema{name: fam, policy: p, gc: !isNoGC(p)}
+	}
+	return ts, nil
+}
+
+func encodeSchema(ts *tableSchema) []byte {
+	st := storedTable{ID: ts.id, Families: map[string]json.RawMessage{}}
+	for name, f := range ts.families {
+		st.Families[name] = marshalPolicy(f.policy)
+	}
+	b, _ := json.Marshal(st)
+	return b
+}
+
+// Close stops background garbage collection, waits for calls in flight and
+// closes the store. Calls after Close return ErrClosed. Closing twice is a no-op.
+func (db *DB) Close() error {
+	if db.stopGC != nil {
+		select {
+		case <-db.stopGC:
+		default:
+			close(db.stopGC)
+		}
+		db.gcDone.Wait()
+	}
+	db.opMu.Lock()
+	defer db.opMu.Unlock()
+	if db.closed {
+		return nil
+	}
+	db.closed = true
+	if err := db.bdb.Close(); err != nil {
+		return fmt.Errorf("bigtable: close %s: %w", db.dir, err)
+	}
+	return nil
+}
+
+// begin marks the start of a call that uses Badger; end it with db.opMu.RUnlock.
+func (db *DB) begin() error {
+	db.opMu.RLock()
+	if db.closed {
+		db.opMu.RUnlock()
+		return ErrClosed
+	}
+	return nil
+}
+
+// beginWrite is begin for calls that write.
+func (db *DB) beginWrite() error {
+	if err := db.begin(); err != nil {
+		return err
+	}
+	if db.opts.readOnly {
+		db.opMu.RUnlock()
+		return ErrReadOnly
+	}
+	return nil
+}
+
+// schema returns the current schema of a table.
+func (db *DB) schema(table string) (*tableSchema, error) {
+	db.tablesMu.RLock()
+	ts := db.tables[table]
+	db.tablesMu.RUnlock()
+	if ts == nil {
+		return nil, fmt.Errorf("%w %q", ErrNotFound, table)
+	}
+	return ts, nil
+}
+
+// rowLock returns the mutex that serialises writers of one row.
+func (db *DB) rowLock(table uint32, row string) *sync.Mutex {
+	return &db.rowLocks[rowStripe(table, row)]
+}
+
+func rowStripe(table uint32, row string) int {
+	// FNV-1a.
+	h := uint32(2166136261) ^ table
+	h *= 16777619
+	for i := 0; i < len(row); i++ {
+		h ^= uint32(row[i])
+		h *= 16777619
+	}
+	return int(h % rowLockStripes)
+}
+
+// gcLoop runs GC every interval until Close.
+func (db *DB) gcLoop(interval time.Duration) {
+	defer db.gcDone.Done()
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-db.stopGC:
+			return
+		case <-t.C:
+			ctx, cancel := contextUntil(db.stopGC)
+			err := db.GC(ctx)
+			cancel()
+			if err != nil && db.opts.logger != nil && !errors.Is(err, ErrClosed) {
+				db.opts.logger.Printf("bigtable: background gc: %v", err)
+			}
+		}
+	}
+}
+
+// nextTableID reads and advances the table id counter inside txn.
+func nextTableID(txn *badger.Txn) (uint32, error) {
+	id := uint32(1)
+	item, err := txn.Get(metaNextIDKey)
+	switch {
+	case err == nil:
+		v, err := item.ValueCopy(nil)
+		if err != nil {
+			return 0, err
+		}
+		if len(v) != 4 {
+			return 0, fmt.Errorf("%w: bad table id counter", ErrNotStore)
+		}
+		id = binary.BigEndian.Uint32(v)
+	case !errors.Is(err, badger.ErrKeyNotFound):
+		return 0, err
+	}
+	if err := txn.Set(metaNextIDKey, binary.BigEndian.AppendUint32(nil, id+1)); err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// isTablePrefix reports whether key belongs to table id.
+func isTablePrefix(key []byte, id uint32) bool {
+	return len(key) >= tablePrefixLen && bytes.Equal(key[:tablePrefixLen], appendTablePrefix(nil, id))
+}

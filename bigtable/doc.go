@@ -1,0 +1,92 @@
+// Package bigtable is a persistent, sparse, sorted, multidimensional map,
+// (row, family:qualifier, timestamp) -> value, stored in Badger
+// (github.com/dgraph-io/badger/v4) and spoken in the vocabulary of Google's
+// Cloud Bigtable client, cloud.google.com/go/bigtable: data-plane code
+// written for that client (mutations, reads, filters, row sets) ports by
+// changing the import and the open call.
+//
+// # Main types
+//
+//   - DB is a store in one directory: Open(dir, opts...) it, Close it. Schema
+//     calls live on it: CreateTable, DeleteTable, Tables, CreateColumnFamily,
+//     DeleteColumnFamily, SetGCPolicy. The schema is kept in the store.
+//   - Table is a handle from (*DB).Open(name). It writes with Apply (one
+//     row, atomic), ApplyBulk (many rows, each atomic, for ingest) and
+//     ApplyReadModifyWrite (AppendValue, Increment), and reads with ReadRow,
+//     ReadRows and Rows.
+//   - Mutation holds the changes to one row: Set, DeleteCellsInColumn,
+//     DeleteTimestampRange, DeleteCellsInFamily, DeleteRow; NewCondMutation
+//     makes a check-and-mutate.
+//   - RowSet says which rows to read: SingleRow, RowList, NewRange,
+//     PrefixRange, InfiniteRange, RowRangeList. ReadOption adds a RowFilter
+//     or a LimitRows.
+//   - Filter selects and transforms cells (ChainFilters, InterleaveFilters,
+//     FamilyFilter, ColumnFilter, LatestNFilter, TimestampRangeFilterMicros,
+//     ...), with Cloud Bigtable's semantics.
+//   - GCPolicy says which versions a family keeps (MaxVersionsPolicy,
+//     MaxAgePolicy, UnionPolicy, IntersectionPolicy, NoGcPolicy).
+//   - Row is what a read returns: ReadItems keyed by family, ordered by
+//     qualifier and then newest first.
+//
+// A table's cells are Badger keys in one contiguous range; see keys.go for
+// the order-preserving encoding. Values of at least WithValueThreshold bytes
+// (256 by default) live in Badger's value log, and reads fetch a value only
+// for cells that pass the filter, so a scan of a small family over rows that
+// also hold large pages does not read the pages.
+//
+// # Durability
+//
+// Every Apply, ApplyBulk row and ApplyReadModifyWrite is one Badger
+// transaction (or part of one), so a row's mutation is all there or not
+// there after any crash. By default (WithSyncWrites(false)) a write is in the
+// operating system's page cache when the call returns: it survives the
+// process being killed (kill -9) but not a power loss or kernel crash. This
+// is the default because syncing every write costs a disk flush per call and
+// a crawler can refetch the last seconds of pages. WithSyncWrites(true) makes
+// every returned write survive power loss too; use ApplyBulk to amortise the
+// flushes.
+//
+// Only one process can open a directory for writing; a second Open fails
+// with ErrInUse. WithReadOnly(true) opens a store for reading without
+// writing to it (Badger refuses while a writer has it open, and after an
+// unclean shutdown until a read-write open has replayed the log).
+//
+// # Caveats
+//
+// Deliberate differences from Cloud Bigtable:
+//
+//   - Open(dir) replaces a client and an admin client; schema calls are on
+//     *DB. There are no instances, app profiles, authorized views, labels
+//     (LabelFilter), reverse scans, aggregate families or change streams.
+//   - Timestamps keep microsecond granularity. Cloud Bigtable truncates to
+//     milliseconds (Set, DeleteTimestampRange and TimestampRangeFilterMicros
+//     truncate there); here nothing is truncated. Use
+//     Timestamp.TruncateToMilliseconds for data that must round-trip.
+//   - GC is stricter: a read never returns a cell its family's policy has
+//     collected (Cloud Bigtable may, until its background GC runs). Cells
+//     leave the disk when their column is next written (in the same
+//     transaction) or when (*DB).GC runs, which a background goroutine does
+//     every WithGCInterval. Relaxing a policy can make cells that were
+//     collected but not yet removed visible again; run GC first.
+//     IntersectionPolicy with no members collects nothing.
+//   - A family deleted and re-created before its cells are reclaimed starts
+//     empty only once DeleteColumnFamily returns; DeleteColumnFamily removes
+//     the cells itself.
+//   - ChainFilters with one filter is that filter and with none passes
+//     everything; InterleaveFilters with none blocks everything (Cloud
+//     Bigtable rejects fewer than two). Copies of one cell from an
+//     InterleaveFilters come out in sub-filter order.
+//   - Families come out of CellsPerRowLimitFilter and CellsPerRowOffsetFilter
+//     in name order (Cloud Bigtable's order is its own).
+//   - Empty values read back as nil.
+//   - One tablet per table for now: SampleRowKeys returns [""], Tablets one
+//     entry.
+//   - Limits: row keys 1 byte to 4 KiB (MaxRowKeySize), qualifiers up to
+//     16 KiB (MaxQualifierSize), values up to 100 MiB (MaxValueSize), table
+//     and family names [_a-zA-Z0-9][-_.a-zA-Z0-9]* up to 64 bytes. One row's
+//     mutation must fit in one Badger transaction (about 15% of
+//     WithMemTableSize, values in the value log counting as pointers).
+//   - ReadRows calls its callback while holding a read snapshot; a very long
+//     callback keeps Badger from discarding old versions, and calling Close
+//     from it deadlocks.
+package bigtable

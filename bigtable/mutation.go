@@ -1,0 +1,165 @@
+package bigtable
+
+import (
+	"fmt"
+)
+
+// Limits on what a mutation may write. Breaking one fails the whole
+// mutation with a wrapped sentinel error and writes nothing.
+const (
+	// MaxRowKeySize is the longest row key, in bytes (keys are 1 byte or more).
+	MaxRowKeySize = 4 << 10
+	// MaxQualifierSize is the longest column qualifier, in bytes, as in
+	// Cloud Bigtable. The empty qualifier is allowed.
+	MaxQualifierSize = 16 << 10
+	// MaxValueSize is the largest cell value, in bytes.
+	MaxValueSize = 100 << 20
+)
+
+// Mutation is a set of changes to one row, applied atomically and in order
+// by (*Table).Apply or ApplyBulk. Build it with NewMutation and its methods,
+// or make a conditional one with NewCondMutation.
+type Mutation struct {
+	ops []mutOp
+
+	isCond        bool
+	cond          Filter
+	mtrue, mfalse *Mutation
+}
+
+type opKind uint8
+
+const (
+	opSet opKind = iota
+	opDeleteColumn
+	opDeleteRange
+	opDeleteFamily
+	opDeleteRow
+)
+
+type mutOp struct {
+	kind              opKind
+	family, qualifier string
+	ts, start, end    Timestamp
+	value             []byte
+}
+
+// NewMutation returns an empty mutation.
+func NewMutation() *Mutation { return new(Mutation) }
+
+// NewCondMutation returns a conditional mutation: when Apply runs it, it
+// applies mtrue if cond passes at least one cell of the row, and mfalse
+// otherwise, atomically with the check. A nil cond tests whether the row has
+// any cell; a nil mtrue or mfalse does nothing. Conditional mutations do not
+// nest and cannot be used with ApplyBulk. Use GetCondMutationResult to learn
+// which branch ran.
+func NewCondMutation(cond Filter, mtrue, mfalse *Mutation) *Mutation {
+	return &Mutation{isCond: true, cond: cond, mtrue: mtrue, mfalse: mfalse}
+}
+
+// Set writes value to the cell family:qualifier at timestamp ts, replacing a
+// cell with the same timestamp. ts must be 0 or more, or ServerTime. The
+// mutation keeps value; do not change it before Apply returns.
+func (m *Mutation) Set(family, qualifier string, ts Timestamp, value []byte) {
+	m.ops = append(m.ops, mutOp{kind: opSet, family: family, qualifier: qualifier, ts: ts, value: value})
+}
+
+// DeleteCellsInColumn deletes every version of family:qualifier.
+func (m *Mutation) DeleteCellsInColumn(family, qualifier string) {
+	m.ops = append(m.ops, mutOp{kind: opDeleteColumn, family: family, qualifier: qualifier})
+}
+
+// DeleteTimestampRange deletes the versions of family:qualifier whose
+// timestamps are in [start, end); end 0 means no upper bound. Unlike Cloud
+// Bigtable, the bounds are not truncated to milliseconds.
+func (m *Mutation) DeleteTimestampRange(family, qualifier string, start, end Timestamp) {
+	m.ops = append(m.ops, mutOp{kind: opDeleteRange, family: family, qualifier: qualifier, start: start, end: end})
+}
+
+// DeleteCellsInFamily deletes every cell of family in the row.
+func (m *Mutation) DeleteCellsInFamily(family string) {
+	m.ops = append(m.ops, mutOp{kind: opDeleteFamily, family: family})
+}
+
+// DeleteRow deletes every cell of the row.
+func (m *Mutation) DeleteRow() { m.ops = append(m.ops, mutOp{kind: opDeleteRow}) }
+
+// An ApplyOption is an optional argument to Apply. The interface is sealed.
+type ApplyOption interface{ after(matched bool) }
+
+type condResult struct{ matched *bool }
+
+func (o condResult) after(matched bool) {
+	if o.matched != nil {
+		*o.matched = matched
+	}
+}
+
+// GetCondMutationResult returns an ApplyOption that stores in *matched
+// whether a conditional mutation's filter passed a cell (so mtrue ran). It
+// is left alone for plain mutations and when Apply fails.
+func GetCondMutationResult(matched *bool) ApplyOption { return condResult{matched} }
+
+// checkRowKey validates a row key.
+func checkRowKey(row string) error {
+	if len(row) == 0 || len(row) > MaxRowKeySize {
+		return fmt.Errorf("%w: %d bytes, want 1 to %d", ErrInvalidRowKey, len(row), MaxRowKeySize)
+	}
+	return nil
+}
+
+// check validates a plain mutation against a table's schema.
+func (m *Mutation) check(ts *tableSchema) error {
+	if m == nil {
+		return nil
+	}
+	if m.isCond {
+		return fmt.Errorf("%w: conditional mutations cannot be nested", ErrInvalidMutation)
+	}
+	for i := range m.ops {
+		op := &m.ops[i]
+		if op.kind == opDeleteRow {
+			continue
+		}
+		if _, err := ts.family(op.family); err != nil {
+			return err
+		}
+		if op.kind == opDeleteFamily {
+			continue
+		}
+		if len(op.qualifier) > MaxQualifierSize {
+			return fmt.Errorf("%w: %d bytes in family %q, limit %d", ErrInvalidQualifier, len(op.qualifier), op.family, MaxQualifierSize)
+		}
+		switch op.kind {
+		case opSet:
+			if op.ts < ServerTime {
+				return fmt.Errorf("%w: %d in %s:%q; want 0 or more, or ServerTime", ErrInvalidTimestamp, op.ts, op.family, op.qualifier)
+			}
+			if len(op.value) > MaxValueSize {
+				return fmt.Errorf("%w: %d bytes in %s:%q, limit %d", ErrValueTooLarge, len(op.value), op.family, op.qualifier, MaxValueSize)
+			}
+		case opDeleteRange:
+			if op.start < 0 || op.end < 0 || (op.end != 0 && op.start >= op.end) {
+				return fmt.Errorf("%w: range [%d, %d) in %s:%q", ErrInvalidTimestamp, op.start, op.end, op.family, op.qualifier)
+			}
+		}
+	}
+	return nil
+}
+
+// checkTop validates a mutation passed to Apply, conditional or not.
+func (m *Mutation) checkTop(ts *tableSchema) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil mutation", ErrInvalidMutation)
+	}
+	if !m.isCond {
+		if len(m.ops) == 0 {
+			return fmt.Errorf("%w: no operations", ErrInvalidMutation)
+		}
+		return m.check(ts)
+	}
+	if err := m.mtrue.check(ts); err != nil {
+		return err
+	}
+	return m.mfalse.check(ts)
+}

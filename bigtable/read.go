@@ -1,0 +1,289 @@
+package bigtable
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// A Row is the result of a read: the cells of one row that passed the read's
+// filter, keyed by column family. Within a family, items are ordered by
+// qualifier, then newest first.
+type Row map[string][]ReadItem
+
+// Key returns the row's key, or "" if the row is empty.
+func (r Row) Key() string {
+	for _, items := range r {
+		if len(items) > 0 {
+			return items[0].Row
+		}
+	}
+	return ""
+}
+
+// A ReadItem is one cell version of a Row. Column is "family:qualifier".
+// Value is nil for an empty value and after StripValueFilter; it belongs to
+// the caller.
+type ReadItem struct {
+	Row, Column string
+	Timestamp   Timestamp
+	Value       []byte
+}
+
+// A ReadOption is an optional argument to ReadRows and ReadRow: RowFilter or
+// LimitRows. The interface is sealed.
+type ReadOption interface{ set(*readSettings) }
+
+type readSettings struct {
+	filter Filter
+	limit  int64
+}
+
+// RowFilter returns a ReadOption that applies f to every row read. Several
+// RowFilter options are chained in order.
+func RowFilter(f Filter) ReadOption { return rowFilterOption{f} }
+
+type rowFilterOption struct{ f Filter }
+
+func (o rowFilterOption) set(s *readSettings) {
+	if s.filter == nil {
+		s.filter = o.f
+	} else {
+		s.filter = ChainFilters(s.filter, o.f)
+	}
+}
+
+// LimitRows returns a ReadOption that stops a read after n rows; n <= 0
+// means no limit.
+func LimitRows(n int64) ReadOption { return limitRowsOption(n) }
+
+type limitRowsOption int64
+
+func (o limitRowsOption) set(s *readSettings) { s.limit = int64(o) }
+
+// ReadRow reads one row. A row that does not exist, or of which the filter
+// passes no cell, is a nil Row and no error.
+func (t *Table) ReadRow(ctx context.Context, row string, opts ...ReadOption) (Row, error) {
+	var r Row
+	err := t.ReadRows(ctx, SingleRow(row), func(got Row) bool {
+		r = got
+		return false
+	}, opts...)
+	return r, err
+}
+
+// ReadRows reads the rows of rs in key order and calls f with each, stopping
+// early when f returns false (which is not an error). Rows of which the
+// filter passes no cell are skipped. The read sees one consistent snapshot of
+// the table; f may keep the Rows it gets.
+//
+// NB: f runs while the read holds its snapshot; calling Close from f
+// deadlocks.
+func (t *Table) ReadRows(ctx context.Context, rs RowSet, f func(Row) bool, opts ...ReadOption) error {
+	var s readSettings
+	for _, o := range opts {
+		o.set(&s)
+	}
+	if rs == nil {
+		return fmt.Errorf("bigtable: read %q: nil RowSet", t.name)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := t.db.begin(); err != nil {
+		return err
+	}
+	defer t.db.opMu.RUnlock()
+	ts, err := t.db.schema(t.name)
+	if err != nil {
+		return err
+	}
+	rr, err := newRowReader(ts, s.filter)
+	if err != nil {
+		return err
+	}
+	ranges := normalizeRanges(rs.keyRanges(nil, ts.id))
+	if len(ranges) == 0 {
+		return nil
+	}
+	txn := t.db.bdb.NewTransaction(false)
+	defer txn.Discard()
+	n := int64(0)
+	return rr.scan(ctx, txn, ranges, func(r Row) bool {
+		n++
+		return f(r) && (s.limit <= 0 || n < s.limit)
+	})
+}
+
+// Rows returns an iterator over the rows ReadRows would pass to its
+// callback. An error ends the sequence as its last element, with a nil Row.
+func (t *Table) Rows(ctx context.Context, rs RowSet, opts ...ReadOption) iter.Seq2[Row, error] {
+	return func(yield func(Row, error) bool) {
+		stopped := false
+		err := t.ReadRows(ctx, rs, func(r Row) bool {
+			if !yield(r, nil) {
+				stopped = true
+				return false
+			}
+			return true
+		}, opts...)
+		if err != nil && !stopped {
+			yield(nil, err)
+		}
+	}
+}
+
+// rowReader turns the cells a cursor finds into filtered Rows.
+type rowReader struct {
+	ts    *tableSchema
+	stage stage
+	whole bool      // the filter needs whole rows (values read eagerly)
+	now   Timestamp // GC policies judge age against this
+
+	noValues bool // collect leaves values nil (existence checks)
+
+	fam *familySchema // schema of the current family (nil: not declared)
+
+	// per row
+	key  string
+	in   []cell
+	out  []cell
+	row  Row
+	lv   lazyValue
+	one  [1]cell
+	cols int
+}
+
+func newRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
+	st, err := compileFilter(f)
+	if err != nil {
+		return nil, err
+	}
+	return &rowReader{ts: ts, stage: st, whole: f != nil && needsWholeRow(f), now: Now()}, nil
+}
+
+// scan reads the rows of ranges and calls emit for each non-empty one until
+// emit returns false.
+func (rr *rowReader) scan(ctx context.Context, txn *badger.Txn, ranges []keyRange, emit func(Row) bool) error {
+	it := newIterator(txn, ranges)
+	defer it.Close()
+	c := newCursor(it, ranges)
+	started := false
+	family := ""
+	for n := 0; c.next(); n++ {
+		if n&255 == 255 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if c.newRow {
+			if started {
+				r, err := rr.finishRow()
+				if err != nil {
+					return err
+				}
+				if r != nil && !emit(r) {
+					return nil
+				}
+			}
+			started = true
+			rr.startRow(c.row)
+			family = ""
+		}
+		if c.family != family {
+			family = c.family
+			rr.fam = rr.ts.families[family]
+		}
+		if rr.fam == nil {
+			continue // a deleted family whose cells are not yet reclaimed
+		}
+		if rr.fam.gc && rr.fam.policy.collects(c.index, c.ts, rr.now) {
+			continue
+		}
+		if err := rr.addCell(c); err != nil {
+			return err
+		}
+	}
+	if c.err != nil {
+		return fmt.Errorf("bigtable: reading table %q: %w", rr.ts.name, c.err)
+	}
+	if started {
+		r, err := rr.finishRow()
+		if err != nil {
+			return err
+		}
+		if r != nil {
+			emit(r)
+		}
+	}
+	return nil
+}
+
+func (rr *rowReader) startRow(key string) {
+	rr.key = key
+	rr.in = rr.in[:0]
+	rr.row = nil
+	rr.stage.startRow(key)
+}
+
+func (rr *rowReader) addCell(c *cursor) error {
+	cl := cell{family: c.family, qualifier: c.qualifier, column: c.column, ts: c.ts}
+	if rr.whole {
+		v, err := c.item.ValueCopy(nil)
+		if err != nil {
+			return fmt.Errorf("bigtable: reading value: %w", err)
+		}
+		if len(v) == 0 {
+			v = nil
+		}
+		cl.val = &lazyValue{v: v, loaded: true}
+		rr.in = append(rr.in, cl)
+		return nil
+	}
+	rr.lv = lazyValue{item: c.item}
+	cl.val = &rr.lv
+	rr.one[0] = cl
+	var err error
+	rr.out, err = rr.stage.apply(rr.one[:], rr.out[:0])
+	if err != nil {
+		return err
+	}
+	return rr.collect(rr.out)
+}
+
+// collect appends passed cells to the current Row, reading their values.
+func (rr *rowReader) collect(cells []cell) error {
+	for i := range cells {
+		c := &cells[i]
+		var v []byte
+		if !rr.noValues {
+			var err error
+			if v, err = c.value(); err != nil {
+				return err
+			}
+		}
+		if rr.row == nil {
+			rr.row = Row{}
+		}
+		rr.row[c.family] = append(rr.row[c.family], ReadItem{Row: rr.key, Column: c.column, Timestamp: c.ts, Value: v})
+	}
+	return nil
+}
+
+// finishRow returns the current row, or nil if the filter passed nothing.
+func (rr *rowReader) finishRow() (Row, error) {
+	if rr.whole {
+		var err error
+		rr.out, err = rr.stage.apply(rr.in, rr.out[:0])
+		if err != nil {
+			return nil, err
+		}
+		if err := rr.collect(rr.out); err != nil {
+			return nil, err
+		}
+		clear(rr.in)
+	}
+	return rr.row, nil
+}

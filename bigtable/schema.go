@@ -1,0 +1,248 @@
+package bigtable
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// validName reports whether s is a valid table or family name:
+// [_a-zA-Z0-9][-_.a-zA-Z0-9]*, as Cloud Bigtable requires of families.
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
+		case (c == '-' || c == '.') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// MaxNameSize is the longest table or family name accepted, in bytes.
+const MaxNameSize = 64
+
+func checkName(kind, s string) error {
+	if !validName(s) || len(s) > MaxNameSize {
+		return fmt.Errorf("%w: %s name %q must match [_a-zA-Z0-9][-_.a-zA-Z0-9]* and be at most %d bytes",
+			ErrInvalidName, kind, s, MaxNameSize)
+	}
+	return nil
+}
+
+// CreateTable creates an empty table with no column families. It fails with
+// ErrExists if the table exists.
+func (db *DB) CreateTable(ctx context.Context, table string) error {
+	if err := checkName("table", table); err != nil {
+		return err
+	}
+	return db.changeSchema(ctx, table, func(old *tableSchema, txn *badger.Txn) (*tableSchema, error) {
+		if old != nil {
+			return nil, fmt.Errorf("%w: table %q", ErrExists, table)
+		}
+		id, err := nextTableID(txn)
+		if err != nil {
+			return nil, err
+		}
+		return &tableSchema{name: table, id: id, families: map[string]*familySchema{}}, nil
+	})
+}
+
+// DeleteTable deletes a table, its schema and all its cells.
+func (db *DB) DeleteTable(ctx context.Context, table string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := db.beginWrite(); err != nil {
+		return err
+	}
+	defer db.opMu.RUnlock()
+	db.schemaMu.Lock()
+	defer db.schemaMu.Unlock()
+	old, err := db.schema(table)
+	if err != nil {
+		return err
+	}
+	if err := db.bdb.Update(func(txn *badger.Txn) error { return txn.Delete(metaTableKey(table)) }); err != nil {
+		return fmt.Errorf("bigtable: delete table %q: %w", table, err)
+	}
+	db.publish(table, nil)
+	// The id is never reused, so cells left behind by a crash here are
+	// invisible; DropPrefix reclaims them.
+	if err := db.bdb.DropPrefix(appendTablePrefix(nil, old.id)); err != nil {
+		return fmt.Errorf("bigtable: delete table %q: dropping cells: %w", table, err)
+	}
+	return nil
+}
+
+// Tables returns the names of all tables, sorted.
+func (db *DB) Tables(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := db.begin(); err != nil {
+		return nil, err
+	}
+	defer db.opMu.RUnlock()
+	db.tablesMu.RLock()
+	defer db.tablesMu.RUnlock()
+	return slices.Sorted(maps.Keys(db.tables)), nil
+}
+
+// CreateColumnFamily declares a family in a table, with NoGcPolicy. Writes to
+// a family fail until it is declared. It fails with ErrExists if the family
+// exists.
+func (db *DB) CreateColumnFamily(ctx context.Context, table, family string) error {
+	if err := checkName("family", family); err != nil {
+		return err
+	}
+	return db.changeSchema(ctx, table, func(old *tableSchema, _ *badger.Txn) (*tableSchema, error) {
+		if old == nil {
+			return nil, fmt.Errorf("%w %q", ErrNotFound, table)
+		}
+		if old.families[family] != nil {
+			return nil, fmt.Errorf("%w: family %q in table %q", ErrExists, family, table)
+		}
+		ts := old.clone()
+		ts.families[family] = &familySchema{name: family, policy: noGcPolicy{}}
+		return ts, nil
+	})
+}
+
+// DeleteColumnFamily removes a family from a table's schema and deletes its
+// cells in every row.
+func (db *DB) DeleteColumnFamily(ctx context.Context, table, family string) error {
+	var id uint32
+	err := db.changeSchema(ctx, table, func(old *tableSchema, _ *badger.Txn) (*tableSchema, error) {
+		if old == nil {
+			return nil, fmt.Errorf("%w %q", ErrNotFound, table)
+		}
+		if old.families[family] == nil {
+			return nil, fmt.Errorf("%w %q in table %q", ErrUnknownFamily, family, table)
+		}
+		id = old.id
+		ts := old.clone()
+		delete(ts.families, family)
+		return ts, nil
+	})
+	if err != nil {
+		return err
+	}
+	// Reads ignore families missing from the schema, so the cells are
+	// already invisible; now reclaim them.
+	if err := db.beginWrite(); err != nil {
+		return err
+	}
+	defer db.opMu.RUnlock()
+	return db.deleteFamilyCells(ctx, id, family)
+}
+
+// SetGCPolicy sets the garbage-collection policy of a family. Reads stop
+// returning collected cells at once; they leave the disk on the next write to
+// their column or the next GC.
+//
+// NB: cells collected by the old policy but not yet removed from disk become
+// visible again if the new policy keeps them; call GC before relaxing a policy
+// to prevent that.
+func (db *DB) SetGCPolicy(ctx context.Context, table, family string, p GCPolicy) error {
+	if err := validatePolicy(p); err != nil {
+		return err
+	}
+	return db.changeSchema(ctx, table, func(old *tableSchema, _ *badger.Txn) (*tableSchema, error) {
+		if old == nil {
+			return nil, fmt.Errorf("%w %q", ErrNotFound, table)
+		}
+		if old.families[family] == nil {
+			return nil, fmt.Errorf("%w %q in table %q", ErrUnknownFamily, family, table)
+		}
+		ts := old.clone()
+		ts.families[family] = &familySchema{name: family, policy: p, gc: !isNoGC(p)}
+		return ts, nil
+	})
+}
+
+// Families returns the column families of a table and their GC policies.
+func (db *DB) Families(ctx context.Context, table string) (map[string]GCPolicy, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := db.begin(); err != nil {
+		return nil, err
+	}
+	defer db.opMu.RUnlock()
+	ts, err := db.schema(table)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]GCPolicy, len(ts.families))
+	for name, f := range ts.families {
+		out[name] = f.policy
+	}
+	return out, nil
+}
+
+// changeSchema applies change to a table's schema in one Badger transaction
+// and publishes the result. change gets nil for a missing table and returns
+// the new schema.
+func (db *DB) changeSchema(ctx context.Context, table string, change func(old *tableSchema, txn *badger.Txn) (*tableSchema, error)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := db.beginWrite(); err != nil {
+		return err
+	}
+	defer db.opMu.RUnlock()
+	db.schemaMu.Lock()
+	defer db.schemaMu.Unlock()
+	db.tablesMu.RLock()
+	old := db.tables[table]
+	db.tablesMu.RUnlock()
+	var next *tableSchema
+	err := db.bdb.Update(func(txn *badger.Txn) error {
+		var err error
+		next, err = change(old, txn)
+		if err != nil {
+			return err
+		}
+		return txn.Set(metaTableKey(table), encodeSchema(next))
+	})
+	if err != nil {
+		return err
+	}
+	db.publish(table, next)
+	return nil
+}
+
+// publish replaces the cached schema of a table (nil removes it).
+func (db *DB) publish(table string, ts *tableSchema) {
+	db.tablesMu.Lock()
+	defer db.tablesMu.Unlock()
+	m := maps.Clone(db.tables)
+	if ts == nil {
+		delete(m, table)
+	} else {
+		m[table] = ts
+	}
+	db.tables = m
+}
+
+func (ts *tableSchema) clone() *tableSchema {
+	return &tableSchema{name: ts.name, id: ts.id, families: maps.Clone(ts.families)}
+}
+
+// family returns the schema of a family, or an ErrUnknownFamily error.
+func (ts *tableSchema) family(name string) (*familySchema, error) {
+	f := ts.families[name]
+	if f == nil {
+		return nil, fmt.Errorf("%w %q in table %q", ErrUnknownFamily, name, ts.name)
+	}
+	return f, nil
+}

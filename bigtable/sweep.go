@@ -1,0 +1,177 @@
+package bigtable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// GC removes from disk the cells that their families' GC policies collect,
+// in every table, and then reclaims space in Badger's value log. Reads never
+// return collected cells whether or not GC has run; writes prune the columns
+// they touch; GC catches the rest (chiefly cells that aged out). Unless
+// disabled with WithGCInterval, a background goroutine calls it
+// periodically. It is safe to call concurrently with reads and writes.
+func (db *DB) GC(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := db.beginWrite(); err != nil {
+		return err
+	}
+	defer db.opMu.RUnlock()
+	db.gcMu.Lock()
+	defer db.gcMu.Unlock()
+	db.tablesMu.RLock()
+	tables := db.tables
+	db.tablesMu.RUnlock()
+	for _, ts := range tables {
+		if err := db.sweepTable(ctx, ts); err != nil {
+			return err
+		}
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		err := db.bdb.RunValueLogGC(0.5)
+		if err == nil {
+			continue
+		}
+		if errors.Is(err, badger.ErrNoRewrite) || errors.Is(err, badger.ErrRejected) {
+			return nil
+		}
+		return fmt.Errorf("bigtable: value log gc: %w", err)
+	}
+}
+
+// sweepTable prunes every row of a table that holds a collected cell.
+func (db *DB) sweepTable(ctx context.Context, ts *tableSchema) error {
+	gc := false
+	for _, f := range ts.families {
+		gc = gc || f.gc
+	}
+	if !gc {
+		return nil
+	}
+	now := Now()
+	var rows []string
+	flush := func() error {
+		for _, row := range rows {
+			if err := db.pruneRow(ts, row); err != nil {
+				return fmt.Errorf("bigtable: gc of row %q of table %q: %w", row, ts.name, err)
+			}
+		}
+		rows = rows[:0]
+		return nil
+	}
+	ranges := InfiniteRange("").keyRanges(nil, ts.id)
+	err := db.bdb.View(func(txn *badger.Txn) error {
+		it := newIterator(txn, ranges)
+		defer it.Close()
+		c := newCursor(it, ranges)
+		last := ""
+		for n := 0; c.next(); n++ {
+			if n&1023 == 1023 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			f := ts.families[c.family]
+			if f == nil || !f.gc || c.row == last || !f.policy.collects(c.index, c.ts, now) {
+				continue
+			}
+			last = c.row
+			rows = append(rows, c.row)
+			if len(rows) >= 1024 {
+				// NB: pruning in a separate transaction while this one
+				// iterates is fine; this snapshot just does not see it.
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return c.err
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+// pruneRow deletes the collected cells of one row under its row lock.
+func (db *DB) pruneRow(ts *tableSchema, row string) error {
+	mu := db.rowLock(ts.id, row)
+	mu.Lock()
+	defer mu.Unlock()
+	now := Now()
+	return db.update(func(txn *badger.Txn) error {
+		ranges := RowList{row}.keyRanges(nil, ts.id)
+		it := newIterator(txn, ranges)
+		c := newCursor(it, ranges)
+		var keys [][]byte
+		for c.next() {
+			f := ts.families[c.family]
+			if f != nil && f.gc && f.policy.collects(c.index, c.ts, now) {
+				keys = append(keys, c.item.KeyCopy(nil))
+			}
+		}
+		it.Close()
+		if c.err != nil {
+			return c.err
+		}
+		for _, k := range keys {
+			if err := txn.Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// deleteFamilyCells deletes every cell of a family in table id.
+func (db *DB) deleteFamilyCells(ctx context.Context, id uint32, family string) error {
+	wb := db.bdb.NewWriteBatch()
+	defer wb.Cancel()
+	ranges := InfiniteRange("").keyRanges(nil, id)
+	err := db.bdb.View(func(txn *badger.Txn) error {
+		it := newIterator(txn, ranges)
+		defer it.Close()
+		c := newCursor(it, ranges)
+		for n := 0; c.next(); n++ {
+			if n&1023 == 1023 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			if c.family == family {
+				if err := wb.Delete(c.item.KeyCopy(nil)); err != nil {
+					return err
+				}
+			}
+		}
+		return c.err
+	})
+	if err != nil {
+		return fmt.Errorf("bigtable: deleting cells of family %q: %w", family, err)
+	}
+	if err := wb.Flush(); err != nil {
+		return fmt.Errorf("bigtable: deleting cells of family %q: %w", family, err)
+	}
+	return nil
+}
+
+// contextUntil returns a context cancelled when stop is closed.
+func contextUntil(stop <-chan struct{}) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
