@@ -129,9 +129,11 @@
 //   - Canonicalisation is syntactic: it does not remove "www.", sort query
 //     parameters, drop session ids or follow redirects, so one page can
 //     still have many keys.
-//   - Unlike browsers, '\' is not a path separator (it is encoded as %5C, as
-//     Go's net/url does), and http:/host and http:host are refused rather
-//     than repaired. Bytes of invalid UTF-8 are percent-encoded one by one.
+//   - Unlike browsers, '\' is not a separator: in the path it is encoded as
+//     %5C, as Go's net/url does, and in the host it is refused
+//     (http://cnn.com\a is ErrBadHost). http:/host and http:host are refused
+//     rather than repaired. Bytes of invalid UTF-8 are percent-encoded one by
+//     one in paths and queries, and refused in hosts.
 //   - '[', ']', '|', '^', '{', '}' and '`' are percent-encoded in paths and
 //     queries (RFC 3986), where browsers send some of them as they are; the
 //     server sees the same characters.

@@ -55,6 +55,7 @@ var keyTests = []struct {
 	{"star in host", "http://*.cnn.com/", "", urlkey.ErrBadHost},
 	{"angle in host", "http://cnn<.com/", "", urlkey.ErrBadHost},
 	{"colon in host", "http://a:b:80/", "", urlkey.ErrBadHost},
+	{"backslash in host", "http://cnn.com\\a", "", urlkey.ErrBadHost},
 	{"host 253 bytes", "http://" + longHost(253) + "/", reverseForTest(longHost(253)) + "/", nil},
 	{"host 254 bytes", "http://" + longHost(254) + "/", "", urlkey.ErrHostTooLong},
 	{"host 254 with root dot", "http://" + longHost(253) + "./", reverseForTest(longHost(253)) + "/", nil},
