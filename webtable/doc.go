@@ -1,0 +1,43 @@
+// Package webtable is the WebTable of the BigTable paper, kept in a
+// [bigtable] table named "webtable": one row per web page, keyed by its
+// reversed URL (see package urlkey), so that a whole site is one contiguous
+// range of rows.
+//
+// A row holds four column families:
+//
+//	contents:html     the page body exactly as fetched (raw bytes, no charset
+//	                  conversion); one version per fetch whose content changed,
+//	                  at the fetch time (whole milliseconds). Beside it, at the
+//	                  same timestamp, contents:sha256 (hex) and contents:status.
+//	                  Three versions are kept by default ([Options.Versions]).
+//	anchor:<referrer> the text of a link pointing at this page, one column per
+//	                  referring page (urlkey.Referrer form: anchor:cnnsi.com).
+//	                  Written when the referrer is crawled, whether or not this
+//	                  page is ever fetched. One version kept.
+//	mime:type         the media type of the last fetch (text/html). One version.
+//	fetch:*           the last fetch of the URL and its frontier state: url,
+//	                  status, time, length, charset, etag, last_modified,
+//	                  redirect, error, truncated, depth, state. One version.
+//
+// The crawler writes through typed calls: [WebTable.RecordFetch] stores a
+// fetched page's row in one atomic write, [WebTable.AddLinks] writes the
+// anchors and frontier entries it produced in bulk, and [WebTable.SetState]
+// marks it done only after both are committed. A crash between the steps
+// leaves the page "queued", so it is fetched again and nothing is lost.
+//
+// Readers use [WebTable.Get], [WebTable.Versions], [WebTable.Scan],
+// [WebTable.Stats] and [WebTable.Errors]; none of them returns raw bigtable
+// rows.
+//
+// # Caveats
+//
+//   - The frontier lives in the fetch family, so finding queued pages on
+//     resume scans that family over the whole table ([WebTable.Queued]).
+//     fetch: cells are small, and large contents:html values are never read
+//     by that scan.
+//   - Whether content changed is decided by comparing the SHA-256 of the body
+//     with the newest stored contents:sha256, inside one conditional mutation,
+//     so two crawlers storing the same page at once still store it once.
+//   - Timestamps are whole milliseconds so the same table can live on Cloud
+//     Bigtable, which truncates to milliseconds.
+package webtable

@@ -1,0 +1,148 @@
+package webtable
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/webtable/webtable/bigtable"
+)
+
+// State is a URL's place in the crawl frontier, stored in fetch:state.
+type State string
+
+// Frontier states. A URL with no fetch:state is unknown to the frontier.
+const (
+	StateUnknown State = ""
+	StateQueued  State = "queued"
+	StateDone    State = "done"
+	StateFailed  State = "failed"
+)
+
+// The qualifiers of the fetch family.
+const (
+	colURL          = "url"
+	colStatus       = "status"
+	colTime         = "time"
+	colLength       = "length"
+	colCharset      = "charset"
+	colETag         = "etag"
+	colLastModified = "last_modified"
+	colRedirect     = "redirect"
+	colError        = "error"
+	colTruncated    = "truncated"
+	colDepth        = "depth"
+	colState        = "state"
+)
+
+// fetchRecordColumns are the fetch: qualifiers a fetch writes, all of them
+// every time, so that a fetch never leaves facts of an older one behind (an
+// old error beside a new success). state is written apart: see SetState.
+var fetchRecordColumns = []string{
+	colURL, colStatus, colTime, colLength, colCharset, colETag,
+	colLastModified, colRedirect, colError, colTruncated, colDepth,
+}
+
+// Fetch is the record of the latest fetch of a URL and its frontier state:
+// the fetch family of its row.
+type Fetch struct {
+	URL          string    // full URL with scheme (the final one after same-row redirects)
+	Status       int       // HTTP status; 0 when no response came
+	Time         time.Time // when the fetch was made (whole milliseconds, UTC)
+	Length       int64     // body bytes received (after any cut at the size limit)
+	Charset      string    // charset named by the response, if any
+	ETag         string    // ETag response header
+	LastModified string    // Last-Modified response header
+	Redirect     string    // target URL when the page redirected to another row
+	Error        string    // why the fetch failed; "" on success
+	Truncated    bool      // the body was cut at the size limit
+	Depth        int       // link hops from a seed
+	State        State     // frontier state
+
+	// SHA256 is the contents:sha256 of the newest stored version of the
+	// page ("" when none). It is not part of the fetch family; LastFetch
+	// fills it in for conditional recrawls.
+	SHA256 string
+}
+
+// Fetched reports whether the record describes a fetch that was made (as
+// opposed to a frontier entry that was only queued).
+func (f Fetch) Fetched() bool { return !f.Time.IsZero() }
+
+// timestamp is t in whole milliseconds, as bigtable microseconds.
+func timestamp(t time.Time) bigtable.Timestamp {
+	return bigtable.Time(t.Truncate(time.Millisecond))
+}
+
+// formatTime is how fetch:time is stored: RFC 3339 with milliseconds, UTC.
+func formatTime(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+}
+
+// setFetchRecord adds the fetch record of f (without its state) to m.
+func setFetchRecord(m *bigtable.Mutation, f Fetch, ts bigtable.Timestamp) {
+	set := func(col, v string) { m.Set(FamilyFetch, col, ts, []byte(v)) }
+	set(colURL, f.URL)
+	set(colStatus, strconv.Itoa(f.Status))
+	set(colTime, formatTime(f.Time))
+	set(colLength, strconv.FormatInt(f.Length, 10))
+	set(colCharset, f.Charset)
+	set(colETag, f.ETag)
+	set(colLastModified, f.LastModified)
+	set(colRedirect, f.Redirect)
+	set(colError, f.Error)
+	set(colTruncated, strconv.FormatBool(f.Truncated))
+	set(colDepth, strconv.Itoa(f.Depth))
+}
+
+// parseFetch reads the fetch family of a row. Unparseable numbers are
+// reported with the row and column, never silently read as zero.
+func parseFetch(row bigtable.Row) (Fetch, error) {
+	var f Fetch
+	for _, it := range row[FamilyFetch] {
+		v := string(it.Value)
+		var err error
+		switch qualifier(it.Column) {
+		case colURL:
+			f.URL = v
+		case colStatus:
+			f.Status, err = strconv.Atoi(v)
+		case colTime:
+			if v != "" {
+				f.Time, err = time.Parse(time.RFC3339Nano, v)
+			}
+		case colLength:
+			f.Length, err = strconv.ParseInt(v, 10, 64)
+		case colCharset:
+			f.Charset = v
+		case colETag:
+			f.ETag = v
+		case colLastModified:
+			f.LastModified = v
+		case colRedirect:
+			f.Redirect = v
+		case colError:
+			f.Error = v
+		case colTruncated:
+			f.Truncated, err = strconv.ParseBool(v)
+		case colDepth:
+			f.Depth, err = strconv.Atoi(v)
+		case colState:
+			f.State = State(v)
+		}
+		if err != nil {
+			return f, fmt.Errorf("webtable: row %q column %s holds %q: %w", row.Key(), it.Column, v, err)
+		}
+	}
+	return f, nil
+}
+
+// qualifier is the part of a "family:qualifier" column name after the colon.
+func qualifier(column string) string {
+	for i := 0; i < len(column); i++ {
+		if column[i] == ':' {
+			return column[i+1:]
+		}
+	}
+	return column
+}

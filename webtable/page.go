@@ -1,0 +1,137 @@
+package webtable
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/urlkey"
+)
+
+// Page is one fetch of a URL, as [WebTable.RecordFetch] stores it.
+type Page struct {
+	// Fetch is the fetch record; Fetch.URL names the row. Its State is
+	// ignored here: see [WebTable.SetState].
+	Fetch Fetch
+	// MIME is the media type without parameters; "" leaves mime:type as it was.
+	MIME string
+	// KeepBody says Body is to be kept as a contents:html version (HTML
+	// pages, or any page when the crawler stores everything). A 304 or a
+	// failed fetch keeps none.
+	KeepBody bool
+	// Body is the page as fetched: raw bytes, before any charset conversion.
+	Body []byte
+}
+
+// Stored says what [WebTable.RecordFetch] did with a page's body.
+type Stored int
+
+const (
+	// NoBody means the page had no body to keep.
+	NoBody Stored = iota
+	// NewVersion means the body differed from the newest stored version (or
+	// there was none) and was stored as a new contents:html version.
+	NewVersion
+	// Unchanged means the body equalled the newest stored version, so only
+	// the fetch record was written.
+	Unchanged
+)
+
+// RecordFetch writes one fetch of a page into its row in a single atomic
+// mutation: the fetch record, mime:type and, when the body's SHA-256
+// differs from the newest stored contents:sha256, a new contents:html
+// version with its contents:sha256 and contents:status. The frontier state
+// is left alone; the caller sets it once the page's links are stored.
+func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
+	key, err := urlkey.Key(p.Fetch.URL)
+	if err != nil {
+		return NoBody, fmt.Errorf("webtable: storing fetch: %w", err)
+	}
+	ts := timestamp(p.Fetch.Time)
+	record := bigtable.NewMutation()
+	setFetchRecord(record, p.Fetch, ts)
+	if p.MIME != "" {
+		record.Set(FamilyMIME, "type", ts, []byte(p.MIME))
+	}
+	if !p.KeepBody {
+		if err := w.tbl.Apply(ctx, key, record); err != nil {
+			return NoBody, fmt.Errorf("webtable: storing fetch of %s: %w", p.Fetch.URL, err)
+		}
+		return NoBody, nil
+	}
+
+	sum := sha256.Sum256(p.Body)
+	hexSum := hex.EncodeToString(sum[:])
+	withBody := bigtable.NewMutation()
+	setFetchRecord(withBody, p.Fetch, ts)
+	if p.MIME != "" {
+		withBody.Set(FamilyMIME, "type", ts, []byte(p.MIME))
+	}
+	withBody.Set(FamilyContents, "html", ts, p.Body)
+	withBody.Set(FamilyContents, "sha256", ts, []byte(hexSum))
+	withBody.Set(FamilyContents, "status", ts, []byte(strconv.Itoa(p.Fetch.Status)))
+
+	// The newest contents:sha256 equals this body's: only the record goes in.
+	sameAsNewest := bigtable.ChainFilters(
+		bigtable.FamilyFilter(FamilyContents),
+		bigtable.ColumnFilter("sha256"),
+		bigtable.LatestNFilter(1),
+		bigtable.ValueFilter(regexp.QuoteMeta(hexSum)),
+	)
+	var unchanged bool
+	cond := bigtable.NewCondMutation(sameAsNewest, record, withBody)
+	if err := w.tbl.Apply(ctx, key, cond, bigtable.GetCondMutationResult(&unchanged)); err != nil {
+		return NoBody, fmt.Errorf("webtable: storing page %s: %w", p.Fetch.URL, err)
+	}
+	if unchanged {
+		return Unchanged, nil
+	}
+	return NewVersion, nil
+}
+
+// SetState sets the frontier state of a URL's row at time t (whole
+// milliseconds). The crawler marks a page done only after its row and its
+// links are stored.
+func (w *WebTable) SetState(ctx context.Context, rawURL string, state State, t bigtable.Timestamp) error {
+	key, err := urlkey.Key(rawURL)
+	if err != nil {
+		return fmt.Errorf("webtable: setting state: %w", err)
+	}
+	m := bigtable.NewMutation()
+	m.Set(FamilyFetch, colState, t, []byte(state))
+	if err := w.tbl.Apply(ctx, key, m); err != nil {
+		return fmt.Errorf("webtable: marking %s %s: %w", rawURL, state, err)
+	}
+	return nil
+}
+
+// LastFetch returns the fetch record and frontier state of a URL; ok is
+// false when the table knows nothing of it.
+func (w *WebTable) LastFetch(ctx context.Context, rawURL string) (f Fetch, ok bool, err error) {
+	key, err := urlkey.Key(rawURL)
+	if err != nil {
+		return Fetch{}, false, fmt.Errorf("webtable: reading fetch record: %w", err)
+	}
+	row, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.InterleaveFilters(
+		bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), bigtable.LatestNFilter(1)),
+		bigtable.ChainFilters(bigtable.FamilyFilter(FamilyContents), bigtable.ColumnFilter("sha256"), bigtable.LatestNFilter(1)),
+	)))
+	if err != nil {
+		return Fetch{}, false, fmt.Errorf("webtable: reading fetch record of %s: %w", rawURL, err)
+	}
+	if len(row[FamilyFetch]) == 0 {
+		return Fetch{}, false, nil
+	}
+	f, err = parseFetch(row)
+	if err != nil {
+		return Fetch{}, false, err
+	}
+	if sums := row[FamilyContents]; len(sums) > 0 {
+		f.SHA256 = string(sums[0].Value)
+	}
+	return f, true, nil
+}

@@ -1,0 +1,226 @@
+package webtable
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/urlkey"
+)
+
+// MaxKeyLen is the longest row key, in bytes.
+const MaxKeyLen = 4096
+
+// RowKey turns a command-line argument into a row key: an argument holding
+// "://" is a URL and goes through urlkey.Key; anything else is taken as a
+// row key as it is.
+//
+//	http://www.cnn.com/index.html -> com.cnn.www/index.html
+//	com.cnn.www/                  -> com.cnn.www/
+func RowKey(arg string) (string, error) {
+	if strings.Contains(arg, "://") {
+		k, err := urlkey.Key(arg)
+		if err != nil {
+			return "", fmt.Errorf("webtable: %w", err)
+		}
+		return k, nil
+	}
+	if arg == "" || len(arg) > MaxKeyLen {
+		return "", fmt.Errorf("webtable: a row key has 1 to %d bytes, not %d", MaxKeyLen, len(arg))
+	}
+	return arg, nil
+}
+
+// Cell is one version of one column of a row.
+type Cell struct {
+	Family    string
+	Qualifier string
+	Timestamp bigtable.Timestamp // microseconds since the Unix epoch
+	Value     []byte             // nil when only keys were asked for
+}
+
+// Column is the cell's column name, "family:qualifier".
+func (c Cell) Column() string { return c.Family + ":" + c.Qualifier }
+
+// Row is a row of the WebTable: its key and its cells ordered by family,
+// then qualifier, then newest first.
+type Row struct {
+	Key   string
+	Cells []Cell
+}
+
+// Query restricts which cells of a row are read.
+type Query struct {
+	// Family keeps only that family ("" = all).
+	Family string
+	// Column keeps only that column, "family:qualifier" ("" = all).
+	Column string
+	// Versions is how many versions of each column to keep, newest first;
+	// 0 means 1, a negative number all of them.
+	Versions int
+	// At shows the row as it was then: per column, the newest version at or
+	// before At (microseconds; 0 = now).
+	At bigtable.Timestamp
+	// KeysOnly reads row keys only, never values (Scan).
+	KeysOnly bool
+}
+
+// filter builds the bigtable filter of q.
+func (q Query) filter() (bigtable.Filter, error) {
+	var fs []bigtable.Filter
+	family := q.Family
+	if q.Column != "" {
+		fam, qual, ok := strings.Cut(q.Column, ":")
+		if !ok {
+			return nil, fmt.Errorf("webtable: column %q is not family:qualifier", q.Column)
+		}
+		if family != "" && family != fam {
+			return nil, fmt.Errorf("webtable: column %q is not in family %q", q.Column, family)
+		}
+		family = fam
+		fs = append(fs, bigtable.FamilyFilter(regexp.QuoteMeta(fam)), bigtable.ColumnFilter(regexp.QuoteMeta(qual)))
+	} else if family != "" {
+		fs = append(fs, bigtable.FamilyFilter(regexp.QuoteMeta(family)))
+	}
+	if family != "" {
+		if err := checkFamily(family); err != nil {
+			return nil, err
+		}
+	}
+	if q.At > 0 {
+		fs = append(fs, bigtable.TimestampRangeFilterMicros(0, q.At+1))
+	}
+	switch {
+	case q.KeysOnly:
+		fs = append(fs, bigtable.CellsPerRowLimitFilter(1), bigtable.StripValueFilter())
+	case q.Versions >= 0:
+		fs = append(fs, bigtable.LatestNFilter(max(q.Versions, 1)))
+	}
+	if len(fs) == 0 {
+		return bigtable.PassAllFilter(), nil
+	}
+	return bigtable.ChainFilters(fs...), nil
+}
+
+// toRow turns a bigtable row into a Row, cells ordered by family, then
+// qualifier, then newest first (bigtable orders within a family already).
+func toRow(r bigtable.Row, keysOnly bool) Row {
+	out := Row{Key: r.Key()}
+	fams := make([]string, 0, len(r))
+	for f := range r {
+		fams = append(fams, f)
+	}
+	slices.Sort(fams)
+	for _, f := range fams {
+		for _, it := range r[f] {
+			c := Cell{Family: f, Qualifier: qualifier(it.Column), Timestamp: it.Timestamp}
+			if !keysOnly {
+				c.Value = it.Value
+			}
+			out.Cells = append(out.Cells, c)
+		}
+	}
+	return out
+}
+
+// Get reads one row. A row that does not exist, or has no cell that q
+// keeps, is a Row with no cells and no error.
+func (w *WebTable) Get(ctx context.Context, key string, q Query) (Row, error) {
+	f, err := q.filter()
+	if err != nil {
+		return Row{}, err
+	}
+	r, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(f))
+	if err != nil {
+		return Row{}, fmt.Errorf("webtable: reading row %q: %w", key, err)
+	}
+	row := toRow(r, false)
+	row.Key = key
+	return row, nil
+}
+
+// Version is one stored contents:html version of a page.
+type Version struct {
+	Row       string
+	Timestamp bigtable.Timestamp
+	Size      int
+	SHA256    string
+	Status    int
+}
+
+// Versions lists every stored contents:html version of the page at key,
+// newest first, with its size, hash and HTTP status.
+func (w *WebTable) Versions(ctx context.Context, key string) ([]Version, error) {
+	r, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.FamilyFilter(FamilyContents)))
+	if err != nil {
+		return nil, fmt.Errorf("webtable: reading versions of %q: %w", key, err)
+	}
+	facts := map[bigtable.Timestamp]*Version{}
+	var out []Version
+	for _, it := range r[FamilyContents] {
+		if qualifier(it.Column) == "html" {
+			out = append(out, Version{Row: key, Timestamp: it.Timestamp, Size: len(it.Value)})
+		}
+	}
+	for i := range out {
+		facts[out[i].Timestamp] = &out[i]
+	}
+	for _, it := range r[FamilyContents] {
+		v := facts[it.Timestamp]
+		if v == nil {
+			continue
+		}
+		switch qualifier(it.Column) {
+		case "sha256":
+			v.SHA256 = string(it.Value)
+		case "status":
+			n, err := strconv.Atoi(string(it.Value))
+			if err != nil {
+				return nil, fmt.Errorf("webtable: row %q contents:status holds %q: %w", key, it.Value, err)
+			}
+			v.Status = n
+		}
+	}
+	slices.SortFunc(out, func(a, b Version) int { return cmp.Compare(b.Timestamp, a.Timestamp) })
+	return out, nil
+}
+
+// rowSet turns key ranges into a bigtable row set; no ranges means the
+// whole table.
+func rowSet(ranges []urlkey.Range) bigtable.RowSet {
+	if len(ranges) == 0 {
+		return bigtable.InfiniteRange("")
+	}
+	list := make(bigtable.RowRangeList, len(ranges))
+	for i, r := range ranges {
+		list[i] = bigtable.NewRange(r.Start, r.End)
+	}
+	return list
+}
+
+// Scan calls fn with every row in ranges (all rows when ranges is empty),
+// in key order, until fn returns false or limit rows (0 = no limit) were
+// passed. Rows with no cell that q keeps are skipped. It streams: memory
+// does not grow with the number of rows.
+func (w *WebTable) Scan(ctx context.Context, ranges []urlkey.Range, q Query, limit int64, fn func(Row) bool) error {
+	f, err := q.filter()
+	if err != nil {
+		return err
+	}
+	opts := []bigtable.ReadOption{bigtable.RowFilter(f)}
+	if limit > 0 {
+		opts = append(opts, bigtable.LimitRows(limit))
+	}
+	err = w.tbl.ReadRows(ctx, rowSet(ranges), func(r bigtable.Row) bool {
+		return fn(toRow(r, q.KeysOnly))
+	}, opts...)
+	if err != nil {
+		return fmt.Errorf("webtable: scanning: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,180 @@
+package webtable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/webtable/webtable/bigtable"
+)
+
+// TableName is the name of the bigtable table that holds the WebTable.
+const TableName = "webtable"
+
+// Column families of the WebTable.
+const (
+	FamilyContents = "contents"
+	FamilyAnchor   = "anchor"
+	FamilyMIME     = "mime"
+	FamilyFetch    = "fetch"
+)
+
+// Families lists the WebTable's column families in the order they are shown.
+var Families = []string{FamilyAnchor, FamilyContents, FamilyFetch, FamilyMIME}
+
+// DefaultVersions is how many contents:html versions a page keeps unless
+// [Options.Versions] says otherwise.
+const DefaultVersions = 3
+
+// Sentinel errors callers test with errors.Is.
+var (
+	// ErrNoStore means the store directory does not exist (readers never
+	// create one).
+	ErrNoStore = errors.New("webtable: no store at that path")
+	// ErrNoWebTable means the store exists but holds no WebTable.
+	ErrNoWebTable = errors.New("webtable: the store holds no webtable")
+	// ErrUnknownFamily means a family name is not one of [Families].
+	ErrUnknownFamily = errors.New("webtable: unknown column family")
+)
+
+// Options configure [Open].
+type Options struct {
+	// Versions is how many contents:html versions each page keeps (older
+	// ones are collected). Zero means DefaultVersions.
+	Versions int
+	// Store holds options passed to bigtable.Open.
+	Store []bigtable.Option
+}
+
+// Table is what the WebTable needs of a bigtable table. *bigtable.Table
+// implements it; so can a client of another store with the same data model.
+type Table interface {
+	Apply(ctx context.Context, row string, m *bigtable.Mutation, opts ...bigtable.ApplyOption) error
+	ApplyBulk(ctx context.Context, rows []string, muts []*bigtable.Mutation) ([]error, error)
+	ReadRow(ctx context.Context, row string, opts ...bigtable.ReadOption) (bigtable.Row, error)
+	ReadRows(ctx context.Context, rs bigtable.RowSet, f func(bigtable.Row) bool, opts ...bigtable.ReadOption) error
+}
+
+// WebTable is an open WebTable. Its methods are safe for concurrent use.
+type WebTable struct {
+	db  *bigtable.DB
+	tbl Table
+}
+
+// Open opens the WebTable in the store at dir for reading and writing,
+// creating the store, the table and its column families (with their GC
+// policies) when absent. It is what the crawler uses.
+func Open(ctx context.Context, dir string, opts Options) (*WebTable, error) {
+	db, err := bigtable.Open(dir, opts.Store...)
+	if err != nil {
+		return nil, fmt.Errorf("webtable: opening store %s: %w", dir, err)
+	}
+	if err := ensureSchema(ctx, db, opts); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &WebTable{db: db, tbl: db.Open(TableName)}, nil
+}
+
+// OpenExisting opens an existing WebTable without creating anything: a
+// missing directory gives ErrNoStore, a store without the table
+// ErrNoWebTable. With readOnly the store is opened read-only (see
+// bigtable.WithReadOnly for when that is refused).
+func OpenExisting(ctx context.Context, dir string, readOnly bool, opts ...bigtable.Option) (*WebTable, error) {
+	if _, err := os.Stat(dir); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s does not exist", ErrNoStore, dir)
+		}
+		return nil, fmt.Errorf("webtable: %w", err)
+	}
+	if readOnly {
+		opts = append(opts, bigtable.WithReadOnly(true))
+	}
+	db, err := bigtable.Open(dir, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("webtable: opening store %s: %w", dir, err)
+	}
+	tables, err := db.Tables(ctx)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("webtable: listing tables in %s: %w", dir, err)
+	}
+	if !slices.Contains(tables, TableName) {
+		db.Close()
+		return nil, fmt.Errorf("%w: %s has no table %q", ErrNoWebTable, dir, TableName)
+	}
+	return &WebTable{db: db, tbl: db.Open(TableName)}, nil
+}
+
+// ensureSchema creates the table and families that are missing and sets
+// every family's GC policy.
+func ensureSchema(ctx context.Context, db *bigtable.DB, opts Options) error {
+	tables, err := db.Tables(ctx)
+	if err != nil {
+		return fmt.Errorf("webtable: listing tables: %w", err)
+	}
+	if !slices.Contains(tables, TableName) {
+		if err := db.CreateTable(ctx, TableName); err != nil {
+			return fmt.Errorf("webtable: creating table: %w", err)
+		}
+	}
+	versions := opts.Versions
+	if versions <= 0 {
+		versions = DefaultVersions
+	}
+	policies := map[string]bigtable.GCPolicy{
+		FamilyContents: bigtable.MaxVersionsPolicy(versions),
+		FamilyAnchor:   bigtable.MaxVersionsPolicy(1),
+		FamilyMIME:     bigtable.MaxVersionsPolicy(1),
+		FamilyFetch:    bigtable.MaxVersionsPolicy(1),
+	}
+	for _, fam := range Families {
+		err := db.CreateColumnFamily(ctx, TableName, fam)
+		if err != nil && !errors.Is(err, bigtable.ErrExists) {
+			return fmt.Errorf("webtable: creating family %s: %w", fam, err)
+		}
+		if err := db.SetGCPolicy(ctx, TableName, fam, policies[fam]); err != nil {
+			return fmt.Errorf("webtable: setting GC policy of %s: %w", fam, err)
+		}
+	}
+	return nil
+}
+
+// Close closes the store.
+func (w *WebTable) Close() error {
+	if err := w.db.Close(); err != nil {
+		return fmt.Errorf("webtable: closing store: %w", err)
+	}
+	return nil
+}
+
+// checkFamily reports ErrUnknownFamily for a name that is not a WebTable
+// family.
+func checkFamily(family string) error {
+	if !slices.Contains(Families, family) {
+		return fmt.Errorf("%w %q (the families are %v)", ErrUnknownFamily, family, Families)
+	}
+	return nil
+}
+
+// OpenForRead opens an existing WebTable for reading, the way the query
+// tool does: read-only, never creating anything. Badger cannot open a store
+// read-only after a crash left its log unreplayed; then, and only then, the
+// store is opened for writing once, which replays the log and changes no
+// data, closed, and opened read-only again.
+func OpenForRead(ctx context.Context, dir string) (*WebTable, error) {
+	w, err := OpenExisting(ctx, dir, true)
+	if !errors.Is(err, bigtable.ErrNeedsRecovery) {
+		return w, err
+	}
+	rw, err := OpenExisting(ctx, dir, false)
+	if err != nil {
+		return nil, fmt.Errorf("webtable: replaying the log of %s: %w", dir, err)
+	}
+	if err := rw.Close(); err != nil {
+		return nil, fmt.Errorf("webtable: replaying the log of %s: %w", dir, err)
+	}
+	return OpenExisting(ctx, dir, true)
+}

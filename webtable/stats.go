@@ -1,0 +1,126 @@
+package webtable
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/urlkey"
+)
+
+// Stats summarises the rows of a range of the WebTable.
+type Stats struct {
+	Rows     int64            // rows (pages fetched, queued, or only linked to)
+	Fetched  int64            // rows with a fetch record: pages the crawler fetched
+	Failed   int64            // rows whose last fetch failed (fetch:state failed)
+	Queued   int64            // rows waiting in the frontier
+	Versions int64            // contents:html versions stored
+	Bytes    map[string]int64 // value bytes per family
+	Cells    map[string]int64 // cells per family (all versions)
+}
+
+// Stats scans ranges (the whole table when empty) and counts rows, fetches,
+// failures, versions and bytes per family. It reads every value once and
+// keeps none of them.
+func (w *WebTable) Stats(ctx context.Context, ranges []urlkey.Range) (Stats, error) {
+	s := Stats{Bytes: map[string]int64{}, Cells: map[string]int64{}}
+	for _, f := range Families {
+		s.Bytes[f], s.Cells[f] = 0, 0
+	}
+	var ferr error
+	err := w.tbl.ReadRows(ctx, rowSet(ranges), func(r bigtable.Row) bool {
+		s.Rows++
+		for fam, items := range r {
+			for _, it := range items {
+				s.Bytes[fam] += int64(len(it.Value))
+				s.Cells[fam]++
+				if fam == FamilyContents && qualifier(it.Column) == "html" {
+					s.Versions++
+				}
+			}
+		}
+		f, err := parseFetch(latest(r, FamilyFetch))
+		if err != nil {
+			ferr = err
+			return false
+		}
+		if f.Fetched() {
+			s.Fetched++
+		}
+		switch f.State {
+		case StateFailed:
+			s.Failed++
+		case StateQueued:
+			s.Queued++
+		}
+		return true
+	})
+	if err != nil {
+		return s, fmt.Errorf("webtable: counting: %w", err)
+	}
+	return s, ferr
+}
+
+// latest keeps only the newest cell of each column of one family of r.
+func latest(r bigtable.Row, family string) bigtable.Row {
+	var items []bigtable.ReadItem
+	for i, it := range r[family] {
+		if i == 0 || it.Column != r[family][i-1].Column {
+			items = append(items, it)
+		}
+	}
+	if len(items) == 0 {
+		return bigtable.Row{}
+	}
+	return bigtable.Row{family: items}
+}
+
+// Failure is a URL whose last fetch failed.
+type Failure struct {
+	Row   string
+	Fetch Fetch
+}
+
+// Errors calls fn, in key order, for every row in ranges (the whole table
+// when empty) whose last fetch failed, until fn returns false or limit
+// failures (0 = no limit) were passed.
+func (w *WebTable) Errors(ctx context.Context, ranges []urlkey.Range, limit int, fn func(Failure) bool) error {
+	n := 0
+	var ferr error
+	err := w.tbl.ReadRows(ctx, rowSet(ranges), func(r bigtable.Row) bool {
+		f, err := parseFetch(r)
+		if err != nil {
+			ferr = err
+			return false
+		}
+		if f.State != StateFailed {
+			return true
+		}
+		n++
+		return fn(Failure{Row: r.Key(), Fetch: f}) && (limit <= 0 || n < limit)
+	}, bigtable.RowFilter(bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), bigtable.LatestNFilter(1))))
+	if err != nil {
+		return fmt.Errorf("webtable: listing errors: %w", err)
+	}
+	return ferr
+}
+
+// Tablet is one tablet of the WebTable: a range of rows stored together.
+type Tablet struct {
+	Start, End string // row keys; Start inclusive, End exclusive, "" = unbounded
+	Bytes      int64  // approximate size on disk
+	Rows       int64  // approximate number of rows
+}
+
+// Tablets lists the tablets of the WebTable in key order.
+func (w *WebTable) Tablets(ctx context.Context) ([]Tablet, error) {
+	infos, err := w.db.Tablets(ctx, TableName)
+	if err != nil {
+		return nil, fmt.Errorf("webtable: listing tablets: %w", err)
+	}
+	out := make([]Tablet, len(infos))
+	for i, t := range infos {
+		out[i] = Tablet{Start: t.Start, End: t.End, Bytes: t.Bytes, Rows: t.Rows}
+	}
+	return out, nil
+}
