@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/net/publicsuffix"
+
+	"github.com/webtable/webtable/urlkey"
 )
 
 // Version is the crawler's version, named in the default User-Agent.
@@ -156,3 +158,6 @@ func domainAllowed(host string, domains []string) bool {
 	}
 	return false
 }
+
+// parseCanonical is urlkey.Canonical, for tests in this package.
+var parseCanonical = urlkey.Canonical

@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -134,9 +135,6 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Stats, error) {
 		domains = normDomains(domains)
 	}
 
-	c.domainsMu.Lock()
-	c.domains = domains
-	c.domainsMu.Unlock()
 	r := &run{
 		c:       c,
 		domains: domains,
@@ -156,6 +154,9 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Stats, error) {
 	if err := r.load(runCtx, seedURLs); err != nil {
 		return r.stats.snapshot(r.sched), err
 	}
+	c.domainsMu.Lock()
+	c.domains = r.domains
+	c.domainsMu.Unlock()
 
 	var wg sync.WaitGroup
 	for range c.cfg.Concurrency {
@@ -207,11 +208,18 @@ func (r *run) fatal() error {
 }
 
 // load fills the frontier: first the store's queued entries (resume), then
-// the seeds not yet done (all of them with Recrawl).
+// the seeds not yet done (all of them with Recrawl). A run without seeds
+// or allowed domains resumes every queued entry and allows their domains.
 func (r *run) load(ctx context.Context, seeds []*url.URL) error {
+	anyDomain := len(r.domains) == 0
 	err := r.c.store.Queued(ctx, func(e Entry) bool {
 		u, err := urlkey.Canonical(e.URL)
-		if err != nil || !domainAllowed(u.Hostname(), r.domains) {
+		if err != nil {
+			return true
+		}
+		if anyDomain {
+			r.domains = append(r.domains, RegistrableDomain(u.Hostname()))
+		} else if !domainAllowed(u.Hostname(), r.domains) {
 			return true // left queued for a run that allows it
 		}
 		if r.sched.markSeen(urlkey.KeyOf(u)) {
@@ -225,6 +233,7 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 		}
 		return fmt.Errorf("%w: reading queued entries: %w", ErrStore, err)
 	}
+	r.domains = normDomains(r.domains)
 	if len(seeds) == 0 {
 		return nil
 	}
@@ -296,8 +305,10 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 	hdr := http.Header{}
 	hdr.Set("User-Agent", r.c.cfg.UserAgent)
 	hdr.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
+	var last Fetch
 	if r.c.cfg.Recrawl {
-		last, ok, err := r.c.store.LastFetch(r.storeCtx, p.URL)
+		var ok bool
+		last, ok, err = r.c.store.LastFetch(r.storeCtx, p.URL)
 		if err != nil {
 			r.fail(fmt.Errorf("%w: last fetch of %s: %w", ErrStore, p.URL, err))
 			return false
@@ -320,6 +331,11 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 		return false // never reached the wire, or stopped between hops: stays queued
 	}
 	r.fill(p, u, capt, err)
+	if p.NotModified {
+		// A 304 need not repeat the validators; keep those of the content.
+		p.ETag = cmp.Or(p.ETag, last.ETag)
+		p.LastModified = cmp.Or(p.LastModified, last.LastModified)
+	}
 	return r.save(p, u)
 }
 

@@ -153,6 +153,9 @@ func (s *scheduler) queued() (queued, held int) {
 // is finished).
 func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 	for {
+		if ctx.Err() != nil {
+			return Entry{}, "", false
+		}
 		s.mu.Lock()
 		if s.closed || s.pending == 0 || (s.budget == 0 && s.held() == 0) {
 			if !s.closed {
