@@ -329,7 +329,9 @@ func TestRedirects(t *testing.T) {
 	mux.HandleFunc("/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(rw, "User-agent: *\nDisallow: /private\n")
 	})
-	mux.HandleFunc("/old", func(rw http.ResponseWriter, r *http.Request) { http.Redirect(rw, r, "/new", http.StatusMovedPermanently) })
+	mux.HandleFunc("/old", func(rw http.ResponseWriter, r *http.Request) {
+		http.Redirect(rw, r, "/new", http.StatusMovedPermanently)
+	})
 	mux.HandleFunc("/new", func(rw http.ResponseWriter, r *http.Request) { fmt.Fprint(rw, page("new")) })
 	mux.HandleFunc("/same", func(rw http.ResponseWriter, r *http.Request) {
 		if r.Host == "a.test" { // the same row key with a trailing dot: not a redirect
@@ -352,9 +354,15 @@ func TestRedirects(t *testing.T) {
 		}
 		http.Redirect(rw, r, fmt.Sprintf("/ten/%d", n+1), http.StatusFound)
 	})
-	mux.HandleFunc("/ftp", func(rw http.ResponseWriter, r *http.Request) { http.Redirect(rw, r, "ftp://a.test/file", http.StatusFound) })
-	mux.HandleFunc("/file", func(rw http.ResponseWriter, r *http.Request) { http.Redirect(rw, r, "file:///etc/passwd", http.StatusFound) })
-	mux.HandleFunc("/away", func(rw http.ResponseWriter, r *http.Request) { http.Redirect(rw, r, "http://elsewhere.test/", http.StatusFound) })
+	mux.HandleFunc("/ftp", func(rw http.ResponseWriter, r *http.Request) {
+		http.Redirect(rw, r, "ftp://a.test/file", http.StatusFound)
+	})
+	mux.HandleFunc("/file", func(rw http.ResponseWriter, r *http.Request) {
+		http.Redirect(rw, r, "file:///etc/passwd", http.StatusFound)
+	})
+	mux.HandleFunc("/away", func(rw http.ResponseWriter, r *http.Request) {
+		http.Redirect(rw, r, "http://elsewhere.test/", http.StatusFound)
+	})
 	mux.HandleFunc("/priv", func(rw http.ResponseWriter, r *http.Request) { http.Redirect(rw, r, "/private/1", http.StatusFound) })
 	w.handle("a.test", mux)
 	w.handle("a.test.", mux)
@@ -753,7 +761,7 @@ func TestTruncation(t *testing.T) {
 			zw := gzip.NewWriter(rw)
 			zw.Write([]byte(page(`<a href="/next">n</a>`)))
 			zeros := make([]byte, 1<<20)
-			for range 64 { // 64 MiB of zeros, ~64 KiB on the wire
+			for range 16 { // 16 MiB of zeros, ~16 KiB on the wire
 				zw.Write(zeros)
 			}
 			zw.Close()
