@@ -11,7 +11,7 @@ import (
 // Stats summarises the rows of a range of the WebTable.
 type Stats struct {
 	Rows     int64            // rows (pages fetched, queued, or only linked to)
-	Fetched  int64            // rows with a fetch record: pages the crawler fetched
+	Fetched  int64            // rows whose last fetch succeeded (fetch:state done)
 	Failed   int64            // rows whose last fetch failed (fetch:state failed)
 	Queued   int64            // rows waiting in the frontier
 	Versions int64            // contents:html versions stored
@@ -44,10 +44,9 @@ func (w *WebTable) Stats(ctx context.Context, ranges []urlkey.Range) (Stats, err
 			ferr = err
 			return false
 		}
-		if f.Fetched() {
-			s.Fetched++
-		}
 		switch f.State {
+		case StateDone:
+			s.Fetched++
 		case StateFailed:
 			s.Failed++
 		case StateQueued:

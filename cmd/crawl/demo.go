@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/webtable/webtable/internal/demoweb"
+)
+
+// demoPasses is how many times the demo crawls its sample web; the home
+// page of www.cnn.com changes between passes, so it ends with that many
+// contents:html versions.
+const demoPasses = 3
+
+// demoDelay is the per-host delay of the demo unless --delay is given: the
+// sample web is local, so there is no one to be polite to, but keeping a
+// delay shows the politeness at work.
+const demoDelay = 50 * time.Millisecond
+
+// runDemo serves the built-in sample web on 127.0.0.1 and crawls it three
+// times, through the crawler's own proxy setting so that the row keys are
+// the real ones (com.cnn.www/), into a store that is recreated each time.
+func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) error {
+	if err := resetDemoStore(o); err != nil {
+		return err
+	}
+	srv, err := demoweb.Start()
+	if err != nil {
+		return fail(exitUsage, "starting the sample web: %v", err)
+	}
+	defer srv.Close()
+	w, err := openStore(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+
+	cfg := o.cfg
+	cfg.Proxy = srv.ProxyURL()
+	if !o.delaySet {
+		cfg.Delay = demoDelay
+	}
+	fmt.Fprintf(stderr, "serving the sample web (%v) on %s; crawling it %d times into %s\n",
+		demoweb.Hosts(), srv.URL(), demoPasses, o.db)
+	for pass := 1; pass <= demoPasses; pass++ {
+		srv.SetPass(pass)
+		cfg.Recrawl = pass > 1 // later passes fetch every page again
+		label := fmt.Sprintf("pass %d/%d: ", pass, demoPasses)
+		if _, err := crawlOnce(ctx, cfg, w, srv.Seeds(), stderr, label); err != nil {
+			return err
+		}
+	}
+	db := o.db
+	fmt.Fprintf(stdout, `
+The demo crawl is in %[1]s. Try:
+
+  go run ./cmd/query --db %[1]s get http://www.cnn.com/
+  go run ./cmd/query --db %[1]s versions http://www.cnn.com/
+  go run ./cmd/query --db %[1]s scan --domain cnn.com --keys-only
+  go run ./cmd/query --db %[1]s get http://www.cnn.com/ --column contents:html --raw
+  go run ./cmd/query --db %[1]s stats
+`, db)
+	return nil
+}
+
+// resetDemoStore removes the demo store of an earlier run. It only ever
+// removes the default demo directory; a --db given with --demo must be new
+// or empty, so that the demo never deletes a store of real crawls.
+func resetDemoStore(o *options) error {
+	entries, err := os.ReadDir(o.db)
+	switch {
+	case os.IsNotExist(err) || (err == nil && len(entries) == 0):
+		return nil
+	case err != nil:
+		return fail(exitUsage, "cannot read %s: %v", o.db, err)
+	case filepath.Clean(o.db) == filepath.Clean(defaultDemoDB):
+		if err := os.RemoveAll(o.db); err != nil {
+			return fail(exitUsage, "cannot remove the old demo store %s: %v", o.db, err)
+		}
+		return nil
+	default:
+		return fail(exitUsage, "--demo recreates its store, and %s is not empty: name a new directory with --db, or leave --db out to use %s", o.db, defaultDemoDB)
+	}
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/webtable"
+)
+
+// Default store directories.
+const (
+	defaultDB     = "./webtable.db"
+	defaultDemoDB = "./webtable-demo.db"
+)
+
+// options is the command line: one crawler.Config, mapped one-to-one from
+// flags, plus what the command itself needs.
+type options struct {
+	cfg       crawler.Config
+	db        string
+	dbSet     bool // --db was given
+	delaySet  bool // --delay was given
+	seedsFile string
+	seeds     []string // URLs given as arguments
+	versions  int
+	demo      bool
+}
+
+const usageText = `crawl fetches web pages into a WebTable: one row per page, keyed by the URL
+with its host reversed (http://www.cnn.com/a -> com.cnn.www/a).
+
+Usage:
+  crawl [flags] [URL ...]
+  crawl --demo
+
+Examples:
+  crawl --demo                                  crawl a built-in sample web (no network)
+  crawl --seeds seeds/default.txt --depth 1     a few well-known sites, one hop deep
+  crawl http://example.org/ --max-pages 100     one site, 100 pages at most
+  crawl --recrawl --seeds my-seeds.txt          fetch stored pages again, keep changed versions
+
+Seeds come from --seeds FILE (one URL per line, # comments) and from the
+arguments. A crawl that was stopped (Ctrl-C, or killed) carries on where it
+stopped the next time it runs on the same --db.
+
+Flags:
+`
+
+// parseFlags reads the command line. Errors are usage errors (exit 2).
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	o := &options{cfg: crawler.DefaultConfig()}
+	fs := flag.NewFlagSet("crawl", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	c := &o.cfg
+	fs.StringVar(&o.db, "db", defaultDB, "the store `DIR`ectory (created if absent)")
+	fs.StringVar(&o.seedsFile, "seeds", "", "read seed URLs from `FILE`, one per line")
+	fs.IntVar(&c.Depth, "depth", c.Depth, "follow links at most `N` hops from a seed")
+	fs.IntVar(&c.MaxPages, "max-pages", c.MaxPages, "stop after `N` successful fetches in this run (0 = no limit)")
+	fs.IntVar(&c.Concurrency, "concurrency", c.Concurrency, "at most `N` fetches in flight overall")
+	fs.IntVar(&c.PerHost, "per-host", c.PerHost, "at most `N` fetches in flight to one host")
+	fs.DurationVar(&c.Delay, "delay", c.Delay, "wait `DUR` between two requests to one host (a longer robots.txt Crawl-delay wins)")
+	fs.StringVar(&c.Proxy, "proxy", "", "send every fetch through this HTTP proxy `URL` (default: HTTP_PROXY, HTTPS_PROXY, NO_PROXY)")
+	fs.BoolVar(&c.IgnoreRobots, "ignore-robots", false, "do not read or obey robots.txt")
+	fs.StringVar(&c.UserAgent, "user-agent", c.UserAgent, "the User-Agent `S`tring sent")
+	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, "give up on one fetch after `DUR`")
+	fs.Func("max-body", fmt.Sprintf("keep at most `BYTES` of a page (e.g. 10MiB, 500KB, 65536; default %s); longer pages are cut and marked truncated", formatBytes(c.MaxBody)), func(s string) error {
+		n, err := parseBytes(s)
+		c.MaxBody = n
+		return err
+	})
+	fs.Func("allow-domain", "crawl only this `D`omain and its subdomains (repeatable; default: each seed's registrable domain)", func(s string) error {
+		s = strings.TrimSpace(strings.ToLower(s))
+		if s == "" || strings.ContainsAny(s, "/:@ ") {
+			return fmt.Errorf("%q is not a domain name (want e.g. example.org)", s)
+		}
+		c.AllowDomains = append(c.AllowDomains, s)
+		return nil
+	})
+	fs.BoolVar(&c.Recrawl, "recrawl", false, "fetch pages already stored again (conditional requests; a new version only when changed)")
+	fs.BoolVar(&c.StoreAll, "store-all", false, "keep the bodies of non-HTML responses too")
+	fs.IntVar(&o.versions, "versions", webtable.DefaultVersions, "keep `N` versions of each page's HTML")
+	fs.BoolVar(&o.demo, "demo", false, "crawl a built-in sample web (www.cnn.com, cnnsi.com, my.look.ca on 127.0.0.1) 3 times into "+defaultDemoDB)
+
+	var positional []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stderr, usageText)
+				fs.SetOutput(stderr)
+				fs.PrintDefaults()
+				return nil, err
+			}
+			return nil, err
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if rest[0] == "--" {
+			positional = append(positional, rest[1:]...)
+			break
+		}
+		positional = append(positional, rest[0])
+		rest = rest[1:]
+	}
+	o.seeds = positional
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "db":
+			o.dbSet = true
+		case "delay":
+			o.delaySet = true
+		}
+	})
+	if o.versions < 1 {
+		return nil, fmt.Errorf("--versions %d: keep at least 1 version", o.versions)
+	}
+	if o.demo && (o.seedsFile != "" || len(o.seeds) > 0) {
+		return nil, fmt.Errorf("--demo crawls its own sample web: leave out --seeds and seed URLs")
+	}
+	if o.demo && !o.dbSet {
+		o.db = defaultDemoDB
+	}
+	return o, nil
+}
+
+// parseBytes reads a size: a number of bytes, optionally with a unit
+// (B, KB, KiB, MB, MiB, GB, GiB).
+func parseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"B", 1}}
+	mult := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(strings.ToUpper(t), strings.ToUpper(u.suffix)) && (u.suffix != "B" || !strings.HasSuffix(t, "iB")) {
+			t, mult = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 1 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("%q is not a size in bytes (want e.g. 10MiB, 500KB or 65536)", s)
+	}
+	return n * mult, nil
+}
+
+// formatBytes shows a byte count with a binary unit when it divides evenly.
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}

@@ -1,0 +1,24 @@
+// Command crawl fetches web pages from a seed list into a WebTable. Run
+// "crawl --help" for the flags, or "crawl --demo" to crawl a built-in
+// sample web.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	// The first Ctrl-C stops the crawl gracefully (pages in flight are
+	// stored); a second one, after stop() restores the default, kills it.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

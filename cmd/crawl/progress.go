@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/schollz/progressbar/v3"
+	"github.com/webtable/webtable/crawler"
+)
+
+// progress shows a crawl as it goes: a bar on a terminal, a plain line
+// every few seconds otherwise, and a summary at the end.
+type progress struct {
+	w     io.Writer
+	label string
+	bar   *progressbar.ProgressBar // nil when w is not a terminal
+	every time.Duration
+	last  time.Time
+}
+
+// plainEvery is how often plain progress lines are written.
+const plainEvery = 5 * time.Second
+
+func newProgress(w io.Writer, label string) *progress {
+	p := &progress{w: w, label: label, every: plainEvery, last: time.Now()}
+	if isTerminal(w) {
+		p.bar = progressbar.NewOptions64(-1,
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetDescription(label+"starting"),
+			progressbar.OptionSpinnerType(14),
+			progressbar.OptionSetWidth(10),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+	}
+	return p
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// status is the one-line state of a crawl.
+func status(s crawler.Stats) string {
+	return fmt.Sprintf("fetched %d, queued %d, errors %d, %.1f pages/s", s.Fetched, s.Queued, s.Errors, s.PagesPerSecond())
+}
+
+// update is the crawler's Progress callback (never called concurrently).
+func (p *progress) update(s crawler.Stats) {
+	if s.Done {
+		return
+	}
+	if p.bar != nil {
+		p.bar.Describe(p.label + status(s))
+		p.bar.Set64(s.Fetched)
+		return
+	}
+	if now := time.Now(); now.Sub(p.last) >= p.every {
+		p.last = now
+		fmt.Fprintf(p.w, "%s%s\n", p.label, status(s))
+	}
+}
+
+// finish clears the bar and prints the summary.
+func (p *progress) finish(s crawler.Stats) {
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+	fmt.Fprint(p.w, summary(p.label, s))
+}
+
+// summary is the closing report of a crawl.
+func summary(label string, s crawler.Stats) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%scrawled %d pages in %s (%.1f pages/s)\n", label, s.Fetched, s.Elapsed.Round(time.Millisecond), s.PagesPerSecond())
+	fmt.Fprintf(&b, "  new versions  %d\n", s.NewVersions)
+	fmt.Fprintf(&b, "  unchanged     %d\n", s.Unchanged)
+	fmt.Fprintf(&b, "  errors        %d", s.Errors)
+	if len(s.ErrorsByKind) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(s.ErrorsByKind)) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, s.ErrorsByKind[k]))
+		}
+		fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(&b, "\n  bytes         %s\n", humanize.IBytes(uint64(max(s.Bytes, 0))))
+	if s.Queued > 0 {
+		fmt.Fprintf(&b, "  still queued  %d (run again to continue)\n", s.Queued)
+	}
+	return b.String()
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/seeds"
+	"github.com/webtable/webtable/webtable"
+)
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitStoreFailed = 1   // the store failed during the crawl
+	exitUsage       = 2   // bad flags, seeds or store
+	exitInterrupted = 130 // stopped by Ctrl-C; the next run resumes
+)
+
+// exitError carries an exit status and the one line that explains it.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func fail(code int, format string, args ...any) error {
+	return &exitError{code: code, err: fmt.Errorf(format, args...)}
+}
+
+// run is the whole program: it returns the exit status. ctx is cancelled
+// by Ctrl-C (see main).
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	err := crawl(ctx, args, stdout, stderr)
+	var ee *exitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &ee):
+		fmt.Fprintf(stderr, "crawl: %v\n", ee.err)
+		return ee.code
+	default:
+		fmt.Fprintf(stderr, "crawl: %v\n", err)
+		return exitStoreFailed
+	}
+}
+
+func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	if err != nil {
+		return fail(exitUsage, "%v (see crawl --help)", err)
+	}
+	if o.demo {
+		return runDemo(ctx, o, stdout, stderr)
+	}
+	seedURLs, err := loadSeeds(o, stderr)
+	if err != nil {
+		return err
+	}
+	w, err := openStore(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	if len(seedURLs) == 0 {
+		queued := false
+		if err := w.Queued(ctx, func(webtable.Entry) bool { queued = true; return false }); err != nil {
+			return fail(exitStoreFailed, "reading the frontier of %s: %v", o.db, err)
+		}
+		if !queued {
+			return fail(exitUsage, "no seeds: give URLs, --seeds FILE (e.g. --seeds seeds/default.txt), or try --demo")
+		}
+		fmt.Fprintf(stderr, "no seeds given: resuming the crawl queued in %s\n", o.db)
+	}
+	_, err = crawlOnce(ctx, o.cfg, w, seedURLs, stderr, "")
+	return err
+}
+
+// crawlOnce runs one crawl into w and prints its summary. label names the
+// pass in the demo.
+func crawlOnce(ctx context.Context, cfg crawler.Config, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
+	p := newProgress(stderr, label)
+	cfg.Progress = p.update
+	c, err := crawler.New(cfg, newStore(w))
+	if err != nil {
+		return crawler.Stats{}, fail(exitUsage, "%v", err)
+	}
+	defer c.Close()
+	st, err := c.Run(ctx, seedURLs)
+	p.finish(st)
+	switch {
+	case err == nil:
+		return st, nil
+	case errors.Is(err, crawler.ErrSeed) || errors.Is(err, crawler.ErrConfig):
+		return st, fail(exitUsage, "%v", err)
+	case ctx.Err() != nil && !errors.Is(err, crawler.ErrStore):
+		return st, fail(exitInterrupted, "stopped; pages in flight were stored, and running the same command again resumes the crawl")
+	default:
+		return st, fail(exitStoreFailed, "the crawl stopped because the store failed: %v", err)
+	}
+}
+
+// loadSeeds reads --seeds and the seed arguments. Bad lines are reported
+// and skipped; an unreadable or empty file is an error.
+func loadSeeds(o *options, stderr io.Writer) ([]string, error) {
+	var all []seeds.Seed
+	report := func(bad []*seeds.LineError) {
+		for _, b := range bad {
+			fmt.Fprintf(stderr, "crawl: skipping bad seed: %v\n", b)
+		}
+	}
+	if o.seedsFile != "" {
+		s, bad, err := seeds.Load(o.seedsFile)
+		report(bad)
+		if err != nil {
+			return nil, fail(exitUsage, "%v", err)
+		}
+		all = append(all, s...)
+	}
+	if len(o.seeds) > 0 {
+		s, bad, err := seeds.Parse(strings.NewReader(strings.Join(o.seeds, "\n")), "arguments")
+		report(bad)
+		if err != nil && len(all) == 0 {
+			return nil, fail(exitUsage, "no usable seed URL among the arguments (want e.g. http://example.org/)")
+		}
+		all = append(all, s...)
+	}
+	return seeds.URLs(all), nil
+}
+
+// openStore opens (or creates) the WebTable of the crawl.
+func openStore(ctx context.Context, o *options) (*webtable.WebTable, error) {
+	w, err := webtable.Open(ctx, o.db, webtable.Options{Versions: o.versions})
+	switch {
+	case err == nil:
+		return w, nil
+	case errors.Is(err, bigtable.ErrInUse):
+		return nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
+	default:
+		return nil, fail(exitUsage, "cannot open the store %s: %v", o.db, err)
+	}
+}

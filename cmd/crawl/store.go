@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/webtable"
+)
+
+// store adapts the WebTable to the crawler's Store interface: the crawler
+// speaks its own types, the WebTable its schema, and this is the only place
+// that knows both.
+type store struct {
+	w *webtable.WebTable
+	// now is the clock of frontier state changes (tests may replace it).
+	now func() time.Time
+}
+
+var _ crawler.Store = (*store)(nil)
+
+func newStore(w *webtable.WebTable) *store { return &store{w: w, now: time.Now} }
+
+// stamp is a time in whole milliseconds, as the WebTable writes them.
+func stamp(t time.Time) bigtable.Timestamp {
+	return bigtable.Time(t.Truncate(time.Millisecond))
+}
+
+// Queued implements crawler.Store.
+func (s *store) Queued(ctx context.Context, fn func(crawler.Entry) bool) error {
+	return s.w.Queued(ctx, func(e webtable.Entry) bool {
+		return fn(crawler.Entry{URL: e.URL, Depth: e.Depth})
+	})
+}
+
+// LastFetch implements crawler.Store: only a fetch that was made counts,
+// not a frontier entry.
+func (s *store) LastFetch(ctx context.Context, url string) (crawler.Fetch, bool, error) {
+	f, ok, err := s.w.LastFetch(ctx, url)
+	if err != nil || !ok || !f.Fetched() {
+		return crawler.Fetch{}, false, err
+	}
+	return crawler.Fetch{
+		URL:          f.URL,
+		State:        crawler.ParseState(string(f.State)),
+		Depth:        f.Depth,
+		Status:       f.Status,
+		Time:         f.Time,
+		ETag:         f.ETag,
+		LastModified: f.LastModified,
+		SHA256:       f.SHA256,
+	}, true, nil
+}
+
+// Enqueue implements crawler.Store.
+func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry) ([]crawler.State, error) {
+	states, err := s.w.Enqueue(ctx, toEntries(entries), stamp(s.now()))
+	return toStates(states), err
+}
+
+// SavePage implements crawler.Store in the order the contract asks for:
+// the page's rows, then its links and discovered entries, then its state.
+func (s *store) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResult, error) {
+	var res crawler.SaveResult
+	record := webtable.Fetch{
+		URL:          p.FinalURL,
+		Status:       p.Status,
+		Time:         p.Time,
+		Length:       p.Length,
+		Charset:      p.Charset,
+		ETag:         p.ETag,
+		LastModified: p.LastModified,
+		Error:        p.Err,
+		Truncated:    p.Truncated,
+		Depth:        p.Depth,
+	}
+	if record.URL == "" {
+		record.URL = p.URL
+	}
+	if p.Redirected {
+		// The source row records only the fetch and where it led.
+		source := webtable.Fetch{URL: p.URL, Status: p.Status, Time: p.Time, Redirect: p.FinalURL, Depth: p.Depth, Error: p.Err}
+		if _, err := s.w.RecordFetch(ctx, &webtable.Page{Fetch: source}); err != nil {
+			return res, err
+		}
+	}
+	stored, err := s.w.RecordFetch(ctx, &webtable.Page{
+		Fetch:    record,
+		MIME:     p.MediaType,
+		KeepBody: p.Body != nil,
+		Body:     p.Body,
+	})
+	if err != nil {
+		return res, err
+	}
+	res.NewVersion = stored == webtable.NewVersion
+
+	anchors := make([]webtable.Anchor, len(p.Links))
+	for i, l := range p.Links {
+		anchors[i] = webtable.Anchor{URL: l.URL, Text: l.Text}
+	}
+	at := stamp(p.Time)
+	states, err := s.w.AddLinks(ctx, record.URL, anchors, toEntries(p.Discovered), at)
+	if err != nil {
+		return res, err
+	}
+	res.States = toStates(states)
+
+	state := webtable.State(p.State().String())
+	now := stamp(s.now())
+	if p.Redirected {
+		if err := s.w.SetState(ctx, record.URL, state, now); err != nil {
+			return res, err
+		}
+	}
+	if err := s.w.SetState(ctx, p.URL, state, now); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func toEntries(es []crawler.Entry) []webtable.Entry {
+	out := make([]webtable.Entry, len(es))
+	for i, e := range es {
+		out[i] = webtable.Entry{URL: e.URL, Depth: e.Depth}
+	}
+	return out
+}
+
+func toStates(ss []webtable.State) []crawler.State {
+	out := make([]crawler.State, len(ss))
+	for i, s := range ss {
+		out[i] = crawler.ParseState(string(s))
+	}
+	return out
+}

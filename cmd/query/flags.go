@@ -1,0 +1,108 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/webtable"
+)
+
+// errUsage marks an error in how the command was called (exit status 2).
+var errUsage = errors.New("usage")
+
+// usageError is a mistake in the command line: exit status 2, one line.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Unwrap() error { return errUsage }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// newFlagSet makes a flag set that reports errors to the caller instead of
+// printing and exiting, with the --db flag every subcommand accepts.
+func newFlagSet(name string, db *string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(db, "db", defaultDB, "the store `DIR`ectory")
+	return fs
+}
+
+// parseArgs parses flags that may come before or after the positional
+// arguments ("get URL --raw" and "get --raw URL"); "--" ends the flags.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usagef("%s: %v", fs.Name(), err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		if args[0] == "--" {
+			return append(positional, args[1:]...), nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+// parseAt reads the --at time: an integer is microseconds since the Unix
+// epoch; otherwise RFC 3339 (2026-01-02T15:04:05Z) or a date (2026-01-02,
+// meaning the end of that day, UTC).
+func parseAt(s string) (bigtable.Timestamp, error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n <= 0 {
+			return 0, usagef("--at %s: a time in microseconds must be positive", s)
+		}
+		return bigtable.Timestamp(n), nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return bigtable.Time(t), nil
+	}
+	if d, err := time.Parse(time.DateOnly, s); err == nil {
+		return bigtable.Time(d.Add(24*time.Hour - time.Microsecond)), nil
+	}
+	return 0, usagef("--at %q: want microseconds since 1970 (1700000000000000), RFC 3339 (2026-01-02T15:04:05Z) or a date (2026-01-02)", s)
+}
+
+// formatTime shows a timestamp as RFC 3339 UTC with milliseconds.
+func formatTime(ts bigtable.Timestamp) string {
+	return ts.Time().UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// oneArg checks that exactly one positional argument was given.
+func oneArg(cmd string, args []string, what string) (string, error) {
+	switch len(args) {
+	case 1:
+		return args[0], nil
+	case 0:
+		return "", usagef("%s: missing %s (see query %s --help)", cmd, what, cmd)
+	default:
+		return "", usagef("%s: one %s expected, got %d: %s", cmd, what, len(args), strings.Join(args, " "))
+	}
+}
+
+// timeJSON is the layout of "time" fields in --json output.
+const timeJSON = time.RFC3339Nano
+
+// rowKey turns an argument into a row key: a URL (it holds "://") through
+// urlkey, anything else as it is.
+func rowKey(arg string) (string, error) {
+	k, err := webtable.RowKey(arg)
+	if err != nil {
+		return "", usagef("%v", err)
+	}
+	return k, nil
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/webtable/webtable/webtable"
+)
+
+// Human output fits a terminal 100 columns wide.
+const (
+	lineWidth   = 100
+	columnWidth = 28
+	timeWidth   = 24
+	valueWidth  = lineWidth - 2 - columnWidth - 1 - timeWidth - 1
+)
+
+// output writes records either for people (aligned text) or as JSON Lines.
+type output struct {
+	w    *bufio.Writer
+	json *json.Encoder
+}
+
+func newOutput(w io.Writer, asJSON bool) *output {
+	o := &output{w: bufio.NewWriter(w)}
+	if asJSON {
+		o.json = json.NewEncoder(o.w)
+		o.json.SetEscapeHTML(false)
+	}
+	return o
+}
+
+func (o *output) flush() error { return o.w.Flush() }
+
+// jsonCell is a cell in --json output: value when it is valid UTF-8,
+// value_base64 otherwise.
+type jsonCell struct {
+	Column      string  `json:"column"`
+	Timestamp   int64   `json:"timestamp"`
+	Value       *string `json:"value,omitempty"`
+	ValueBase64 *string `json:"value_base64,omitempty"`
+}
+
+type jsonRow struct {
+	Row   string     `json:"row"`
+	Cells []jsonCell `json:"cells,omitempty"`
+}
+
+// row writes one row: its key and its cells.
+func (o *output) row(r webtable.Row, keysOnly bool) error {
+	if o.json != nil {
+		jr := jsonRow{Row: r.Key}
+		if !keysOnly {
+			jr.Cells = make([]jsonCell, len(r.Cells))
+			for i, c := range r.Cells {
+				jc := jsonCell{Column: c.Column(), Timestamp: int64(c.Timestamp)}
+				if utf8.Valid(c.Value) {
+					s := string(c.Value)
+					jc.Value = &s
+				} else {
+					s := base64.StdEncoding.EncodeToString(c.Value)
+					jc.ValueBase64 = &s
+				}
+				jr.Cells[i] = jc
+			}
+		}
+		return o.json.Encode(jr)
+	}
+	if keysOnly {
+		_, err := fmt.Fprintln(o.w, printable(r.Key))
+		return err
+	}
+	fmt.Fprintln(o.w, printable(r.Key))
+	for _, c := range r.Cells {
+		col := printable(c.Column())
+		if len(col) > columnWidth {
+			// A long column name (a referrer URL) gets its own line.
+			fmt.Fprintf(o.w, "  %s\n  %-*s", col, columnWidth, "")
+		} else {
+			fmt.Fprintf(o.w, "  %-*s", columnWidth, col)
+		}
+		if _, err := fmt.Fprintf(o.w, " %-*s %s\n", timeWidth, formatTime(c.Timestamp), describe(c.Value, valueWidth)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// describe shows a value in at most width characters: short printable text
+// as it is; a longer single line cut with its size; multi-line text (HTML)
+// or binary as its size, hash and first line, never dumped whole.
+func describe(v []byte, width int) string {
+	text := utf8.Valid(v) && isPrintable(string(v))
+	if text && len(v) <= width {
+		return string(v)
+	}
+	if text && !strings.ContainsAny(string(v), "\r\n") {
+		tail := fmt.Sprintf("… (%s)", size(int64(len(v))))
+		return cut(string(v), width-utf8.RuneCountInString(tail)) + tail
+	}
+	sum := sha256.Sum256(v)
+	head := fmt.Sprintf("%s, sha256 %s", size(int64(len(v))), hex.EncodeToString(sum[:4]))
+	if !utf8.Valid(v) {
+		return head + ", binary"
+	}
+	first := printable(strings.TrimSpace(firstLine(string(v))))
+	room := width - len(head) - 2
+	if first == "" || room < 8 {
+		return head
+	}
+	if utf8.RuneCountInString(first) > room {
+		first = cut(first, room-1) + "…"
+	}
+	return head + ": " + first
+}
+
+// cut keeps the first n runes of s.
+func cut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:max(n, 0)])
+}
+
+func firstLine(s string) string {
+	for _, line := range strings.Split(s, "\n") {
+		if strings.TrimSpace(line) != "" {
+			return line
+		}
+	}
+	return ""
+}
+
+// isPrintable reports whether s has only printable characters, newlines
+// and tabs.
+func isPrintable(s string) bool {
+	for _, r := range s {
+		if !unicode.IsPrint(r) && r != '\n' && r != '\r' && r != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// printable escapes what a terminal would not show (control bytes, invalid
+// UTF-8) in a key or column name, Go-style.
+func printable(s string) string {
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return s
+	}
+	q := fmt.Sprintf("%+q", s)
+	return q[1 : len(q)-1]
+}
+
+// size shows a byte count for people: 950 B, 12.3 KiB, 4.0 MiB.
+func size(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/webtable/webtable/urlkey"
+	"github.com/webtable/webtable/webtable"
+)
+
+const scanHelp = `query scan [--domain D | --host H | --prefix P | --start K --end K] [flags]
+
+Lists rows in key order, the latest version of each column. With no range,
+the whole table. A scan that matches nothing prints nothing.
+
+Ranges:
+  --domain D   a domain with its subdomains and ports: --domain cnn.com covers
+               com.cnn/..., com.cnn.www/..., com.cnn:8080/... but not com.cnnsi/
+  --host H     one host on any port, no subdomains: --host www.cnn.com
+  --prefix P   a URL prefix (http://www.cnn.com/2024/) or a raw key prefix
+               (com.cnn.www/2024/)
+  --start K    first row key (inclusive); --end K: stop before this key
+
+Flags:
+  --family F   only cells of this family (anchor, contents, fetch, mime)
+  --column C   only this column (family:qualifier)
+  --limit N    stop after N rows
+  --keys-only  list row keys only (never reads values)
+  --json       JSON Lines, one row per line
+  --db DIR     the store (default ./webtable.db)
+
+Examples:
+  query --db webtable-demo.db scan --domain cnn.com --keys-only
+  query --db webtable-demo.db scan --host www.cnn.com --family anchor
+`
+
+func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var (
+		db, domain, host, prefix, start, end, family, column string
+		limit                                                int64
+		keysOnly, asJSON                                     bool
+	)
+	fs := newFlagSet("scan", &db)
+	fs.StringVar(&domain, "domain", "", "")
+	fs.StringVar(&host, "host", "", "")
+	fs.StringVar(&prefix, "prefix", "", "")
+	fs.StringVar(&start, "start", "", "")
+	fs.StringVar(&end, "end", "", "")
+	fs.StringVar(&family, "family", "", "")
+	fs.StringVar(&column, "column", "", "")
+	fs.Int64Var(&limit, "limit", 0, "")
+	fs.BoolVar(&keysOnly, "keys-only", false, "")
+	fs.BoolVar(&asJSON, "json", false, "")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("scan takes no arguments, got %q (did you mean --prefix %s?)", strings.Join(pos, " "), pos[0])
+	}
+	if limit < 0 {
+		return usagef("--limit %d: want 0 (no limit) or more", limit)
+	}
+	ranges, err := scanRanges(domain, host, prefix, start, end)
+	if err != nil {
+		return err
+	}
+	q := webtable.Query{Family: family, Column: column, KeysOnly: keysOnly}
+	w, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	out := newOutput(stdout, asJSON)
+	var werr error
+	err = w.Scan(ctx, ranges, q, limit, func(r webtable.Row) bool {
+		werr = out.row(r, keysOnly)
+		return werr == nil
+	})
+	if err == nil {
+		err = werr
+	}
+	if ferr := out.flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// scanRanges turns the range flags into row-key ranges; at most one kind
+// of range may be given.
+func scanRanges(domain, host, prefix, start, end string) ([]urlkey.Range, error) {
+	given := 0
+	for _, s := range []string{domain, host, prefix, start + end} {
+		if s != "" {
+			given++
+		}
+	}
+	if given > 1 {
+		return nil, usagef("give one of --domain, --host, --prefix or --start/--end")
+	}
+	switch {
+	case domain != "":
+		rs := urlkey.DomainRanges(domain)
+		if len(rs) == 0 {
+			return nil, usagef("--domain %q is not a domain name (want e.g. cnn.com)", domain)
+		}
+		return rs, nil
+	case host != "":
+		rs := urlkey.HostRanges(host)
+		if len(rs) == 0 {
+			return nil, usagef("--host %q is not a host name (want e.g. www.cnn.com)", host)
+		}
+		return rs, nil
+	case prefix != "":
+		if strings.Contains(prefix, "://") {
+			r, err := urlkey.PrefixRange(prefix)
+			if err != nil {
+				return nil, usagef("--prefix: %v", err)
+			}
+			return []urlkey.Range{r}, nil
+		}
+		return []urlkey.Range{{Start: prefix, End: prefixEnd(prefix)}}, nil
+	case start != "" || end != "":
+		if end != "" && start >= end {
+			return nil, usagef("--start %q must sort before --end %q", start, end)
+		}
+		return []urlkey.Range{{Start: start, End: end}}, nil
+	}
+	return nil, nil
+}
+
+// prefixEnd is the first key after every key starting with prefix ("" when
+// there is none: the prefix is all 0xFF bytes).
+func prefixEnd(prefix string) string {
+	b := []byte(prefix)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xFF {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return ""
+}

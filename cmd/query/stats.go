@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/webtable/webtable/urlkey"
+	"github.com/webtable/webtable/webtable"
+)
+
+const statsHelp = `query stats [--domain D] [--json]
+
+Counts, for the whole table or one domain: rows, pages fetched, pages whose
+last fetch failed, pages still queued, stored HTML versions, and the bytes
+and cells of each column family.
+
+Example:
+  query --db webtable-demo.db stats --domain cnn.com
+`
+
+const errorsHelp = `query errors [--domain D] [--limit N] [--json]
+
+Lists the URLs whose last fetch failed, in key order, with the HTTP status
+(0 when no response came) and the error.
+
+Example:
+  query --db webtable-demo.db errors --domain cnn.com
+`
+
+type jsonStats struct {
+	Domain   string           `json:"domain,omitempty"`
+	Rows     int64            `json:"rows"`
+	Fetched  int64            `json:"fetched"`
+	Failed   int64            `json:"failed"`
+	Queued   int64            `json:"queued"`
+	Versions int64            `json:"versions"`
+	Bytes    map[string]int64 `json:"bytes"`
+	Cells    map[string]int64 `json:"cells"`
+}
+
+func domainRanges(domain string) ([]urlkey.Range, error) {
+	if domain == "" {
+		return nil, nil
+	}
+	return scanRanges(domain, "", "", "", "")
+}
+
+func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var db, domain string
+	var asJSON bool
+	fs := newFlagSet("stats", &db)
+	fs.StringVar(&domain, "domain", "", "")
+	fs.BoolVar(&asJSON, "json", false, "")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("stats takes no arguments, got %q (did you mean --domain %s?)", pos[0], pos[0])
+	}
+	ranges, err := domainRanges(domain)
+	if err != nil {
+		return err
+	}
+	w, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	s, err := w.Stats(ctx, ranges)
+	if err != nil {
+		return err
+	}
+	out := newOutput(stdout, asJSON)
+	if asJSON {
+		err = out.json.Encode(jsonStats{Domain: domain, Rows: s.Rows, Fetched: s.Fetched, Failed: s.Failed,
+			Queued: s.Queued, Versions: s.Versions, Bytes: s.Bytes, Cells: s.Cells})
+		if err != nil {
+			return err
+		}
+		return out.flush()
+	}
+	scope := "whole table"
+	if domain != "" {
+		scope = "domain " + domain
+	}
+	fmt.Fprintf(out.w, "%s\n", scope)
+	fmt.Fprintf(out.w, "  %-10s %d\n  %-10s %d\n  %-10s %d\n  %-10s %d\n  %-10s %d\n",
+		"rows", s.Rows, "fetched", s.Fetched, "failed", s.Failed, "queued", s.Queued, "versions", s.Versions)
+	fmt.Fprintf(out.w, "  %-10s %10s %10s\n", "family", "bytes", "cells")
+	for _, f := range webtable.Families {
+		fmt.Fprintf(out.w, "  %-10s %10s %10d\n", f, size(s.Bytes[f]), s.Cells[f])
+	}
+	return out.flush()
+}
+
+type jsonFailure struct {
+	Row    string `json:"row"`
+	URL    string `json:"url"`
+	Status int    `json:"status"`
+	Time   string `json:"time"`
+	Error  string `json:"error"`
+}
+
+func runErrors(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var db, domain string
+	var limit int
+	var asJSON bool
+	fs := newFlagSet("errors", &db)
+	fs.StringVar(&domain, "domain", "", "")
+	fs.IntVar(&limit, "limit", 0, "")
+	fs.BoolVar(&asJSON, "json", false, "")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("errors takes no arguments, got %q", pos[0])
+	}
+	if limit < 0 {
+		return usagef("--limit %d: want 0 (no limit) or more", limit)
+	}
+	ranges, err := domainRanges(domain)
+	if err != nil {
+		return err
+	}
+	w, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	out := newOutput(stdout, asJSON)
+	var werr error
+	err = w.Errors(ctx, ranges, limit, func(f webtable.Failure) bool {
+		t := ""
+		if f.Fetch.Fetched() {
+			t = f.Fetch.Time.UTC().Format(timeJSON)
+		}
+		if asJSON {
+			werr = out.json.Encode(jsonFailure{Row: f.Row, URL: f.Fetch.URL, Status: f.Fetch.Status, Time: t, Error: f.Fetch.Error})
+		} else {
+			_, werr = fmt.Fprintf(out.w, "%s\n  status %d  %s  %s\n", printable(f.Fetch.URL), f.Fetch.Status, t, printable(f.Fetch.Error))
+		}
+		return werr == nil
+	})
+	if err == nil {
+		err = werr
+	}
+	if ferr := out.flush(); err == nil {
+		err = ferr
+	}
+	return err
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+const tabletsHelp = `query tablets [--json]
+
+Lists the tablets of the WebTable: the row ranges that are stored, split and
+scanned as units. A table starts as one tablet and splits as it grows.
+
+Example:
+  query --db webtable-demo.db tablets
+`
+
+type jsonTablet struct {
+	Start string `json:"start"`
+	End   string `json:"end"`
+	Bytes int64  `json:"bytes"`
+	Rows  int64  `json:"rows"`
+}
+
+func runTablets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var db string
+	var asJSON bool
+	fs := newFlagSet("tablets", &db)
+	fs.BoolVar(&asJSON, "json", false, "")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("tablets takes no arguments, got %q", pos[0])
+	}
+	w, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	tablets, err := w.Tablets(ctx)
+	if err != nil {
+		return err
+	}
+	out := newOutput(stdout, asJSON)
+	if !asJSON {
+		fmt.Fprintf(out.w, "%-32s %-32s %10s %10s\n", "START", "END", "SIZE", "ROWS")
+	}
+	for _, t := range tablets {
+		if asJSON {
+			err = out.json.Encode(jsonTablet{Start: t.Start, End: t.End, Bytes: t.Bytes, Rows: t.Rows})
+		} else {
+			_, err = fmt.Fprintf(out.w, "%-32s %-32s %10s %10d\n", bound(t.Start, "(first)"), bound(t.End, "(last)"), size(t.Bytes), t.Rows)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return out.flush()
+}
+
+// bound shows a tablet boundary, naming the unbounded ends.
+func bound(key, unbounded string) string {
+	if key == "" {
+		return unbounded
+	}
+	return printable(key)
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+const versionsHelp = `query versions URL|ROWKEY [--json]
+
+Lists every stored version of a page's HTML (contents:html), newest first:
+when it was fetched (RFC 3339, UTC), its size, its SHA-256 and HTTP status.
+A crawl stores a new version only when the page changed.
+
+Example:
+  query --db webtable-demo.db versions http://www.cnn.com/
+`
+
+type jsonVersion struct {
+	Row       string `json:"row"`
+	Timestamp int64  `json:"timestamp"`
+	Time      string `json:"time"`
+	Size      int    `json:"size"`
+	SHA256    string `json:"sha256"`
+	Status    int    `json:"status"`
+}
+
+func runVersions(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var db string
+	var asJSON bool
+	fs := newFlagSet("versions", &db)
+	fs.BoolVar(&asJSON, "json", false, "")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	arg, err := oneArg("versions", pos, "URL or row key")
+	if err != nil {
+		return err
+	}
+	key, err := rowKey(arg)
+	if err != nil {
+		return err
+	}
+	w, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	vs, err := w.Versions(ctx, key)
+	if err != nil {
+		return err
+	}
+	if len(vs) == 0 {
+		return fmt.Errorf("%w: row %q has no stored HTML", errNotFound, key)
+	}
+	out := newOutput(stdout, asJSON)
+	if !asJSON {
+		fmt.Fprintf(out.w, "%-24s %10s  %-64s  %s\n", "TIME", "SIZE", "SHA256", "STATUS")
+	}
+	for _, v := range vs {
+		if asJSON {
+			err = out.json.Encode(jsonVersion{Row: v.Row, Timestamp: int64(v.Timestamp),
+				Time: v.Timestamp.Time().UTC().Format(timeJSON), Size: v.Size, SHA256: v.SHA256, Status: v.Status})
+		} else {
+			_, err = fmt.Fprintf(out.w, "%-24s %10s  %-64s  %d\n", formatTime(v.Timestamp), size(int64(v.Size)), v.SHA256, v.Status)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return out.flush()
+}
