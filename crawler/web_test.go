@@ -3,10 +3,12 @@ package crawler
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -25,6 +27,7 @@ type vweb struct {
 	maxInflight map[string]int
 	maxTotal    int
 	total       int
+	conns       atomic.Int64 // connections accepted
 }
 
 type hit struct {
@@ -37,7 +40,13 @@ func newVWeb(t *testing.T) *vweb {
 	t.Helper()
 	clearProxyEnv(t)
 	w := &vweb{hosts: map[string]http.Handler{}, inflight: map[string]int{}, maxInflight: map[string]int{}}
-	w.srv = httptest.NewServer(http.HandlerFunc(w.serve))
+	w.srv = httptest.NewUnstartedServer(http.HandlerFunc(w.serve))
+	w.srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			w.conns.Add(1)
+		}
+	}
+	w.srv.Start()
 	t.Cleanup(w.srv.Close)
 	return w
 }
