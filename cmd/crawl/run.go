@@ -116,28 +116,33 @@ func crawlOnce(ctx context.Context, cfg crawler.Config, w *webtable.WebTable, se
 // and skipped; an unreadable or empty file is an error.
 func loadSeeds(o *options, stderr io.Writer) ([]string, error) {
 	var all []seeds.Seed
-	report := func(bad []*seeds.LineError) {
-		for _, b := range bad {
-			fmt.Fprintf(stderr, "crawl: skipping bad seed: %v\n", b)
-		}
-	}
+	var skipped []*seeds.LineError
 	if o.seedsFile != "" {
 		s, bad, err := seeds.Load(o.seedsFile)
-		report(bad)
 		if err != nil {
-			return nil, fail(exitUsage, "%v", err)
+			return nil, fail(exitUsage, "%v%s", err, firstBad(bad))
 		}
-		all = append(all, s...)
+		all, skipped = append(all, s...), append(skipped, bad...)
 	}
 	if len(o.seeds) > 0 {
 		s, bad, err := seeds.Parse(strings.NewReader(strings.Join(o.seeds, "\n")), "arguments")
-		report(bad)
 		if err != nil && len(all) == 0 {
-			return nil, fail(exitUsage, "no usable seed URL among the arguments (want e.g. http://example.org/)")
+			return nil, fail(exitUsage, "no usable seed URL among the arguments (want e.g. http://example.org/)%s", firstBad(bad))
 		}
-		all = append(all, s...)
+		all, skipped = append(all, s...), append(skipped, bad...)
+	}
+	for _, b := range skipped {
+		fmt.Fprintf(stderr, "crawl: skipping bad seed: %v\n", b)
 	}
 	return seeds.URLs(all), nil
+}
+
+// firstBad names the first bad seed line, to explain why none was usable.
+func firstBad(bad []*seeds.LineError) string {
+	if len(bad) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d bad line(s), the first: %v", len(bad), bad[0])
 }
 
 // openStore opens (or creates) the WebTable of the crawl.

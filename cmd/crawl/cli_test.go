@@ -1,0 +1,318 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/urlkey"
+	"github.com/webtable/webtable/webtable"
+)
+
+// runCrawl runs the program in-process and returns its exit status and
+// output.
+func runCrawl(ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(ctx, args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestParseFlagsMapsOneToOne(t *testing.T) {
+	o, err := parseFlags([]string{
+		"--db", "x.db", "--depth", "5", "--max-pages", "7", "--concurrency", "3", "--per-host", "1",
+		"--delay", "250ms", "--proxy", "http://127.0.0.1:3128", "--ignore-robots", "--user-agent", "me/1",
+		"--timeout", "4s", "--max-body", "2MiB", "--allow-domain", "cnn.com", "--allow-domain", "CNNSI.com",
+		"--recrawl", "--store-all", "http://www.cnn.com/", "--versions", "5",
+	}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := crawler.DefaultConfig()
+	want.Depth, want.MaxPages, want.Concurrency, want.PerHost = 5, 7, 3, 1
+	want.Delay, want.Proxy, want.IgnoreRobots, want.UserAgent = 250*time.Millisecond, "http://127.0.0.1:3128", true, "me/1"
+	want.Timeout, want.MaxBody, want.AllowDomains = 4*time.Second, 2<<20, []string{"cnn.com", "cnnsi.com"}
+	want.Recrawl, want.StoreAll = true, true
+	if diff := cmp.Diff(want, o.cfg, cmp.Comparer(func(a, b func(crawler.Stats)) bool { return true })); diff != "" {
+		t.Errorf("Config (-want +got):\n%s", diff)
+	}
+	if o.db != "x.db" || o.versions != 5 || len(o.seeds) != 1 || o.seeds[0] != "http://www.cnn.com/" {
+		t.Errorf("options = db %q versions %d seeds %v", o.db, o.versions, o.seeds)
+	}
+}
+
+func TestParseFlagsDefaults(t *testing.T) {
+	o, err := parseFlags(nil, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(crawler.DefaultConfig(), o.cfg, cmp.Comparer(func(a, b func(crawler.Stats)) bool { return true })); diff != "" {
+		t.Errorf("default Config (-want +got):\n%s", diff)
+	}
+	if o.db != defaultDB {
+		t.Errorf("default --db = %q, want %q", o.db, defaultDB)
+	}
+	if o, _ := parseFlags([]string{"--demo"}, &bytes.Buffer{}); o.db != defaultDemoDB {
+		t.Errorf("--demo store = %q, want %q (never the user's %s)", o.db, defaultDemoDB, defaultDB)
+	}
+}
+
+func TestParseBytes(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+	}{{"65536", 65536}, {"10MiB", 10 << 20}, {"500KB", 500000}, {"1kib", 1024}, {"3 GiB", 3 << 30}, {"12B", 12}} {
+		if got, err := parseBytes(tc.in); got != tc.want || err != nil {
+			t.Errorf("parseBytes(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "0", "-5", "ten", "5XB", "99999999999GiB"} {
+		if _, err := parseBytes(bad); err == nil {
+			t.Errorf("parseBytes(%q): no error", bad)
+		}
+	}
+}
+
+// TestUsageErrors: every bad command line exits 2 with one clear line.
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	emptySeeds := filepath.Join(dir, "empty.txt")
+	os.WriteFile(emptySeeds, []byte("# nothing here\n\n"), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown flag", []string{"--depht", "2"}, "flag provided but not defined: -depht"},
+		{"bad number", []string{"--depth", "two"}, `invalid value "two" for flag -depth`},
+		{"bad duration", []string{"--delay", "5"}, "invalid value \"5\" for flag -delay"},
+		{"bad size", []string{"--max-body", "lots"}, `"lots" is not a size in bytes`},
+		{"bad domain", []string{"--allow-domain", "http://x.com/"}, "is not a domain name"},
+		{"no seeds", []string{"--db", filepath.Join(dir, "a.db")}, "no seeds: give URLs, --seeds FILE (e.g. --seeds seeds/default.txt), or try --demo"},
+		{"missing seed file", []string{"--db", filepath.Join(dir, "b.db"), "--seeds", filepath.Join(dir, "nope.txt")}, "no such file"},
+		{"empty seed file", []string{"--db", filepath.Join(dir, "c.db"), "--seeds", emptySeeds}, "seeds: no seeds in"},
+		{"only bad seed arguments", []string{"--db", filepath.Join(dir, "d.db"), "mailto:x@y.z"}, "no usable seed URL"},
+		{"negative concurrency", []string{"--db", filepath.Join(dir, "e.db"), "--concurrency", "0", "http://127.0.0.1:1/"}, "concurrency 0 is below 1"},
+		{"demo with seeds", []string{"--demo", "http://x.com/"}, "--demo crawls its own sample web"},
+		{"versions", []string{"--versions", "0"}, "keep at least 1 version"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCrawl(context.Background(), tc.args...)
+			if code != exitUsage {
+				t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitUsage, stderr)
+			}
+			if !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("stderr = %q, want one line containing %q", stderr, tc.want)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	code, _, stderr := runCrawl(context.Background(), "--help")
+	if code != exitOK {
+		t.Errorf("--help exit status %d, want 0", code)
+	}
+	for _, want := range []string{"crawl --demo", "-max-pages", "-allow-domain", "-recrawl", "Examples:"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("--help does not mention %q:\n%s", want, stderr)
+		}
+	}
+}
+
+// TestStoreInUse: a second crawl on a store held by another gets exit 2
+// and a line that says so, and the held store is left alone.
+func TestStoreInUse(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	w, err := webtable.Open(context.Background(), dir, webtable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	code, _, stderr := runCrawl(context.Background(), "--db", dir, "http://127.0.0.1:1/")
+	if code != exitUsage || !strings.Contains(stderr, "in use by another process") {
+		t.Errorf("exit %d, stderr %q; want 2 and 'in use by another process'", code, stderr)
+	}
+}
+
+// TestDemo runs the README's first command and checks the BigTable
+// paper's example row.
+func TestDemo(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	dir := filepath.Join(t.TempDir(), "demo.db")
+	code, stdout, stderr := runCrawl(context.Background(), "--demo", "--db", dir)
+	if code != exitOK {
+		t.Fatalf("crawl --demo exit %d\nstderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "query --db "+dir+" get http://www.cnn.com/") {
+		t.Errorf("demo does not print the query commands to try with its --db:\n%s", stdout)
+	}
+	for pass := 1; pass <= demoPasses; pass++ {
+		if !strings.Contains(stderr, fmt.Sprintf("pass %d/%d: crawled", pass, demoPasses)) {
+			t.Errorf("no summary of pass %d in:\n%s", pass, stderr)
+		}
+	}
+	w, err := webtable.OpenForRead(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ctx := context.Background()
+	row, err := w.Get(ctx, "com.cnn.www/", webtable.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := map[string]string{}
+	for _, c := range row.Cells {
+		cells[c.Column()] = string(c.Value)
+	}
+	for col, want := range map[string]string{"anchor:cnnsi.com": "CNN", "anchor:my.look.ca": "CNN.com", "mime:type": "text/html", "fetch:state": "done"} {
+		if cells[col] != want {
+			t.Errorf("com.cnn.www/ %s = %q, want %q", col, cells[col], want)
+		}
+	}
+	vs, err := w.Versions(ctx, "com.cnn.www/")
+	if err != nil || len(vs) != 3 {
+		t.Errorf("com.cnn.www/ has %d contents:html versions (err %v), want 3", len(vs), err)
+	}
+	// Running the demo again recreates its store.
+	if code, _, stderr := runCrawl(context.Background(), "--demo", "--db", dir); code != exitUsage || !strings.Contains(stderr, "is not empty") {
+		t.Errorf("demo over a non-empty explicit --db: exit %d, %q; want 2 and a refusal", code, stderr)
+	}
+}
+
+// site is a generated web on loopback: page i links to pages i+1..i+fan.
+// onRequest, when set, is called with the number of page requests so far.
+func site(t *testing.T, pages, fan int, onRequest func(n int64)) *httptest.Server {
+	t.Helper()
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var i int
+		if _, err := fmt.Sscanf(r.URL.Path, "/p/%d", &i); err != nil || i >= pages {
+			http.NotFound(w, r)
+			return
+		}
+		if onRequest != nil {
+			onRequest(n.Add(1))
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<title>page %d</title>", i)
+		for j := i + 1; j <= i+fan && j < pages; j++ {
+			fmt.Fprintf(w, `<a href="/p/%d">page %d</a>`, j, j)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// rowStates reads the frontier state of every row.
+func rowStates(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	w, err := webtable.OpenForRead(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	out := map[string]string{}
+	err = w.Scan(context.Background(), nil, webtable.Query{Column: "fetch:state"}, 0, func(r webtable.Row) bool {
+		out[r.Key] = string(r.Cells[0].Value)
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestInterruptAndResume: Ctrl-C (a cancelled context) stops the crawl
+// with exit 130 after storing the pages in flight; running again with no
+// seeds resumes the queued frontier and finishes the site.
+func TestInterruptAndResume(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	const pages = 60
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var once sync.Once
+	srv := site(t, pages, 3, func(n int64) {
+		if n == 10 {
+			once.Do(cancel)
+		}
+	})
+	dir := filepath.Join(t.TempDir(), "db")
+	seed := srv.URL + "/p/0"
+	args := []string{"--db", dir, "--delay", "0", "--depth", "100", "--concurrency", "2"}
+	code, _, stderr := runCrawl(ctx, append(args, seed)...)
+	if code != exitInterrupted {
+		t.Fatalf("interrupted crawl exit %d, want %d\n%s", code, exitInterrupted, stderr)
+	}
+	if !strings.Contains(stderr, "crawled") || !strings.Contains(stderr, "resumes") {
+		t.Errorf("interrupted crawl printed no summary or resume hint:\n%s", stderr)
+	}
+	before := rowStates(t, dir)
+	done := 0
+	for _, s := range before {
+		if s == "done" {
+			done++
+		}
+	}
+	if done == 0 || done == pages {
+		t.Fatalf("after the interrupt %d of %d pages are done; want some but not all", done, pages)
+	}
+
+	code, _, stderr = runCrawl(context.Background(), args...)
+	if code != exitOK {
+		t.Fatalf("resumed crawl exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "resuming") {
+		t.Errorf("resumed crawl does not say it resumes:\n%s", stderr)
+	}
+	after := rowStates(t, dir)
+	if len(after) != pages {
+		t.Errorf("after resuming the table has %d rows, want %d", len(after), pages)
+	}
+	for i := range pages {
+		k, _ := urlkey.Key(fmt.Sprintf("%s/p/%d", srv.URL, i))
+		if after[k] != "done" {
+			t.Errorf("row %s state %q, want done", k, after[k])
+		}
+	}
+	// Pages done before the interrupt were not fetched again.
+	if strings.Contains(stderr, fmt.Sprintf("crawled %d pages", pages)) {
+		t.Errorf("the resumed crawl fetched every page again:\n%s", stderr)
+	}
+}
+
+// TestMaxPagesLeavesTheRestQueued: --max-pages stops the run; what it did
+// not fetch stays queued for the next run.
+func TestMaxPagesLeavesTheRestQueued(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	srv := site(t, 20, 2, nil)
+	dir := filepath.Join(t.TempDir(), "db")
+	code, _, stderr := runCrawl(context.Background(), "--db", dir, "--delay", "0", "--depth", "50", "--max-pages", "5", srv.URL+"/p/0")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	states := rowStates(t, dir)
+	var done, queued int
+	for _, s := range states {
+		switch s {
+		case "done":
+			done++
+		case "queued":
+			queued++
+		}
+	}
+	if done != 5 || queued == 0 {
+		t.Errorf("after --max-pages 5: %d done, %d queued; want 5 done and the rest queued", done, queued)
+	}
+}

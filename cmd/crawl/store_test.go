@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/webtable"
+)
+
+func openTestTable(t *testing.T) *webtable.WebTable {
+	t.Helper()
+	w, err := webtable.Open(context.Background(), filepath.Join(t.TempDir(), "db"), webtable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+// TestStoreContract runs the crawler's Store contract against the WebTable
+// adapter, the same suite the in-memory store passes.
+func TestStoreContract(t *testing.T) {
+	crawlertest.StoreContract(t, func(t *testing.T) crawler.Store { return newStore(openTestTable(t)) })
+}
+
+// TestSavePageWritesAnchorsAndRedirects checks what the contract cannot
+// see through the interface: anchors in the targets' rows, and a redirect
+// between keys putting the content in the target's row and the redirect in
+// the source's.
+func TestSavePageWritesAnchorsAndRedirects(t *testing.T) {
+	ctx := context.Background()
+	w := openTestTable(t)
+	s := newStore(w)
+	at := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
+	body := []byte("<a href=http://www.cnn.com/>CNN</a>")
+	p := &crawler.Page{
+		URL: "http://cnnsi.com/", FinalURL: "http://www.cnnsi.com/", Redirected: true,
+		Time: at, Status: 200, MediaType: "text/html", Body: body, SHA256: crawler.SHA256Hex(body), Length: int64(len(body)),
+		Links:      []crawler.Link{{URL: "http://www.cnn.com/", Text: "CNN"}, {URL: "http://www.cnn.com/nofollow", Text: "x", NoFollow: true}},
+		Discovered: []crawler.Entry{{URL: "http://www.cnn.com/", Depth: 1}},
+	}
+	if _, err := s.Enqueue(ctx, []crawler.Entry{{URL: p.URL}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.SavePage(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.NewVersion {
+		t.Errorf("SavePage NewVersion = false, want true for a first fetch")
+	}
+	anchors, err := w.Get(ctx, "com.cnn.www/", webtable.Query{Family: webtable.FamilyAnchor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The referrer is the page the content came from: the redirect target.
+	if len(anchors.Cells) != 1 || anchors.Cells[0].Qualifier != "www.cnnsi.com" || string(anchors.Cells[0].Value) != "CNN" {
+		t.Errorf("anchors of com.cnn.www/ = %+v, want anchor:www.cnnsi.com = CNN", anchors.Cells)
+	}
+	nofollow, _ := w.Get(ctx, "com.cnn.www/nofollow", webtable.Query{Family: webtable.FamilyAnchor})
+	if len(nofollow.Cells) != 1 {
+		t.Errorf("a nofollow link's anchor is still stored: got %+v", nofollow.Cells)
+	}
+	src, ok, err := w.LastFetch(ctx, "http://cnnsi.com/")
+	if err != nil || !ok || src.Redirect != "http://www.cnnsi.com/" || src.State != webtable.StateDone {
+		t.Errorf("source row fetch = %+v (ok %v, err %v), want redirect to http://www.cnnsi.com/ and done", src, ok, err)
+	}
+	if vs, _ := w.Versions(ctx, "com.cnnsi/"); len(vs) != 0 {
+		t.Errorf("source row holds %d content versions, want none", len(vs))
+	}
+	dst, ok, err := w.LastFetch(ctx, "http://www.cnnsi.com/")
+	if err != nil || !ok || dst.URL != "http://www.cnnsi.com/" || dst.State != webtable.StateDone {
+		t.Errorf("target row fetch = %+v (ok %v, err %v), want the page, done", dst, ok, err)
+	}
+	if vs, _ := w.Versions(ctx, "com.cnnsi.www/"); len(vs) != 1 {
+		t.Errorf("target row holds %d content versions, want 1", len(vs))
+	}
+}
