@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,6 +55,10 @@ func crashCells(i int) (row string, cells []cellOut) {
 		val := strings.Repeat(string(rune('a'+(i+k)%26)), size)
 		cells = append(cells, cellOut{Fam: crashFamilies[k%2], Qual: "q" + strconv.Itoa(k), TS: 1000, Value: val})
 	}
+	// In the order a read returns them (see rowOut).
+	sort.Slice(cells, func(a, b int) bool {
+		return cells[a].Fam < cells[b].Fam || cells[a].Fam == cells[b].Fam && cells[a].Qual < cells[b].Qual
+	})
 	return crashRowKey(i), cells
 }
 

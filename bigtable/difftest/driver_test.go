@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	flagN    = flag.Int("difftest.n", 0, "number of random sequences to run (default 300; 30 with -short)")
+	flagN    = flag.Int("difftest.n", 0, "number of random sequences to run (default: TestDifferential 300, TestReferenceSelfConsistency 100; a tenth with -short)")
 	flagSeed = flag.Int64("difftest.seed", 0, "run only the sequence with this seed (as printed by a failure)")
 	flagOps  = flag.Int("difftest.ops", 60, "maximum number of ops per sequence")
 	flagBase = flag.Int64("difftest.base", 1, "first seed; sequence i uses seed base+i")
@@ -34,6 +34,50 @@ var tableSeq atomic.Int64
 func freshName(prefix string) string { return fmt.Sprintf("%s%d", prefix, tableSeq.Add(1)) }
 
 var cmpOpts = []cmp.Option{cmpopts.IgnoreUnexported(result{}), cmpopts.EquateEmpty()}
+
+// stats counts what the reference answered, to show that the sequences
+// exercise something: reads that return cells, errors, both predicate
+// outcomes.
+type stats struct {
+	ops, reads, readsWithRows, cells, errs, matched, unmatched, bulkErrs, rmw, reopens int
+}
+
+func (s *stats) add(o op, r result) {
+	s.ops++
+	switch {
+	case r.Err:
+		s.errs++
+	case r.Matched == "true":
+		s.matched++
+	case r.Matched == "false":
+		s.unmatched++
+	}
+	for _, b := range r.BulkErrs {
+		if b {
+			s.bulkErrs++
+		}
+	}
+	switch o.kind {
+	case opReadRow, opReadRows:
+		s.reads++
+		if len(r.Rows) > 0 {
+			s.readsWithRows++
+		}
+		for _, row := range r.Rows {
+			s.cells += len(row.Cells)
+		}
+	case opRMW:
+		s.rmw++
+	case opReopen:
+		s.reopens++
+	}
+}
+
+func (s stats) String() string {
+	return fmt.Sprintf("%d ops: %d reads (%d returned rows, %d cells in all), %d errors, "+
+		"conditions matched/unmatched %d/%d, %d failed bulk entries, %d ReadModifyWrites, %d reopens",
+		s.ops, s.reads, s.readsWithRows, s.cells, s.errs, s.matched, s.unmatched, s.bulkErrs, s.rmw, s.reopens)
+}
 
 // mismatch describes the first op on which the two stores disagreed.
 type mismatch struct {
@@ -147,7 +191,7 @@ var fullScan = op{kind: opReadRows, rs: rowSetSpec{kind: rsRange, ranges: []rang
 // runSeed generates and runs one sequence. It returns nil, or the first
 // mismatch with its op log shrunk to a minimal failing one, and the number of
 // ops executed.
-func runSeed(ctx context.Context, t testing.TB, p pair, seed int64, maxOps int) (*mismatch, int) {
+func runSeed(ctx context.Context, t testing.TB, p pair, seed int64, maxOps int, st *stats) *mismatch {
 	t.Helper()
 	w, g, err := p.open(ctx)
 	if err != nil {
@@ -168,13 +212,14 @@ func runSeed(ctx context.Context, t testing.TB, p pair, seed int64, maxOps int) 
 			continue
 		}
 		log = append(log, done)
+		st.add(done, want)
 		if diff := cmp.Diff(want, got, cmpOpts...); diff != "" {
 			m := &mismatch{ops: log, want: want, got: got, wantLabel: p.wantLabel, gotLabel: p.gotLabel, diff: diff}
 			shrink(ctx, t, p, m)
-			return m, len(log)
+			return m
 		}
 	}
-	return nil, len(log)
+	return nil
 }
 
 // replay runs ops on fresh tables and reports the first mismatch, if any.
@@ -254,38 +299,36 @@ func shrink(ctx context.Context, t testing.TB, p pair, m *mismatch) {
 	}
 }
 
-func sequences() int {
+func sequences(normal int) int {
 	if *flagN > 0 {
 		return *flagN
 	}
 	if testing.Short() {
-		return 30
+		return normal / 10
 	}
-	return 300
+	return normal
 }
 
-// runMany runs the configured sequences on p and fails on the first
-// mismatch (by default) with a full report.
-func runMany(t *testing.T, p pair) {
+// runMany runs the configured number of sequences (normal by default) on p
+// and fails on the first mismatch with a full report.
+func runMany(t *testing.T, p pair, normal int) {
 	ctx := context.Background()
+	var st stats
 	if *flagSeed != 0 {
-		m, n := runSeed(ctx, t, p, *flagSeed, *flagOps)
-		if m != nil {
+		if m := runSeed(ctx, t, p, *flagSeed, *flagOps, &st); m != nil {
 			t.Fatal(m.report(t.Name(), *flagSeed))
 		}
-		t.Logf("seed %d: %d ops agree", *flagSeed, n)
+		t.Logf("seed %d: %v; all agree", *flagSeed, st)
 		return
 	}
-	total, count := 0, sequences()
+	count := sequences(normal)
 	for i := range count {
 		seed := *flagBase + int64(i)
-		m, n := runSeed(ctx, t, p, seed, *flagOps)
-		total += n
-		if m != nil {
-			t.Fatalf("after %d sequences (%d ops) agreed:\n%s", i, total, m.report(t.Name(), seed))
+		if m := runSeed(ctx, t, p, seed, *flagOps, &st); m != nil {
+			t.Fatalf("after %d sequences (%d ops) agreed:\n%s", i, st.ops, m.report(t.Name(), seed))
 		}
 	}
-	t.Logf("%d sequences, %d ops: %s and %s agree", count, total, p.wantLabel, p.gotLabel)
+	t.Logf("%d sequences, %v; %s and %s agree", count, st, p.wantLabel, p.gotLabel)
 }
 
 func refFactory(r *reference) factory {
@@ -301,5 +344,5 @@ func refFactory(r *reference) factory {
 // sort instability or timing.
 func TestReferenceSelfConsistency(t *testing.T) {
 	r := newReference(t)
-	runMany(t, pair{want: refFactory(r), got: refFactory(r), wantLabel: "bttest", gotLabel: "bttest-again"})
+	runMany(t, pair{want: refFactory(r), got: refFactory(r), wantLabel: "bttest", gotLabel: "bttest-again"}, 100)
 }
