@@ -151,7 +151,7 @@ func openError(dir string, err error) error {
 	case errors.Is(err, syscall.EWOULDBLOCK) || errors.Is(err, syscall.EAGAIN) ||
 		strings.Contains(msg, "Another process is using this Badger database"):
 		return fmt.Errorf("%w: %s: %v", ErrInUse, dir, err)
-	case errors.Is(err, badger.ErrTruncateNeeded):
+	case errors.Is(err, badger.ErrTruncateNeeded) || strings.Contains(msg, badger.ErrTruncateNeeded.Error()):
 		return fmt.Errorf("%w: %s: %v", ErrNeedsRecovery, dir, err)
 	}
 	return fmt.Errorf("bigtable: open %s: %w", dir, err)

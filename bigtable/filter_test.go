@@ -168,8 +168,8 @@ func TestFilterStrings(t *testing.T) {
 
 func TestLatin1(t *testing.T) {
 	for _, tc := range []struct{ pattern, in string }{
-		{"é", "é"},       // UTF-8 pattern matches its bytes
-		{"..", "é"},      // two bytes, two characters
+		{"é", "é"},        // UTF-8 pattern matches its bytes
+		{"..", "é"},       // two bytes, two characters
 		{`\xc3\xa9`, "é"}, // escapes name bytes
 		{"[\x80-\xff]+", "\x80\xfe\xff"},
 	} {

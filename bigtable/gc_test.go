@@ -1,0 +1,199 @@
+package bigtable
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// gcModel is the reference for GC: a column is a slice of versions, newest
+// first; writes prune the columns they touch, as the store promises.
+type gcModel struct {
+	policy GCPolicy
+	cols   map[string][]modelCell // "row/qualifier" -> versions
+}
+
+type modelCell struct {
+	ts    Timestamp
+	value string
+}
+
+func (m *gcModel) prune(col string, now Timestamp) {
+	var kept []modelCell
+	for i, c := range m.cols[col] {
+		if !m.policy.collects(i, c.ts, now) {
+			kept = append(kept, c)
+		}
+	}
+	m.cols[col] = kept
+}
+
+func (m *gcModel) set(col string, ts Timestamp, v string, now Timestamp) {
+	cs := slices.DeleteFunc(m.cols[col], func(c modelCell) bool { return c.ts == ts })
+	cs = append(cs, modelCell{ts, v})
+	slices.SortFunc(cs, func(a, b modelCell) int { return int(b.ts - a.ts) })
+	m.cols[col] = cs
+	m.prune(col, now)
+}
+
+func (m *gcModel) deleteRange(col string, start, end Timestamp, now Timestamp) {
+	m.prune(col, now)
+	m.cols[col] = slices.DeleteFunc(m.cols[col], func(c modelCell) bool {
+		return c.ts >= start && (end == 0 || c.ts < end)
+	})
+	m.prune(col, now)
+}
+
+// visible renders what a read must return at now.
+func (m *gcModel) visible(now Timestamp) []string {
+	var out []string
+	for _, col := range slices.Sorted(mapsKeys(m.cols)) {
+		for i, c := range m.cols[col] {
+			if !m.policy.collects(i, c.ts, now) {
+				out = append(out, fmt.Sprintf("%s@%d=%s", col, c.ts, c.value))
+			}
+		}
+	}
+	return out
+}
+
+func mapsKeys(m map[string][]modelCell) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func TestGCAgainstModel(t *testing.T) {
+	ctx := context.Background()
+	hour := time.Hour
+	for _, policy := range []GCPolicy{
+		MaxVersionsPolicy(2),
+		MaxAgePolicy(hour),
+		UnionPolicy(MaxVersionsPolicy(3), MaxAgePolicy(hour)),
+		IntersectionPolicy(MaxVersionsPolicy(1), MaxAgePolicy(hour)),
+		IntersectionPolicy(UnionPolicy(MaxVersionsPolicy(2)), MaxAgePolicy(hour)),
+		NoGcPolicy(),
+	} {
+		t.Run(policy.String(), func(t *testing.T) {
+			db := openTestDB(t, WithGCInterval(0))
+			tbl := db.mustTable("t", "f")
+			if err := db.SetGCPolicy(ctx, "t", "f", policy); err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, uint64(len(policy.String()))))
+			model := &gcModel{policy: policy, cols: map[string][]modelCell{}}
+			now := Now()
+			// Old cells are two hours old, young ones a few seconds: the
+			// test's own running time cannot move a cell across the line.
+			pickTS := func() Timestamp {
+				if rng.IntN(2) == 0 {
+					return now - Timestamp(2*hour/time.Microsecond) - Timestamp(rng.IntN(5))
+				}
+				return now - Timestamp(rng.IntN(5))
+			}
+			for step := range 300 {
+				row := fmt.Sprintf("r%d", rng.IntN(3))
+				q := fmt.Sprintf("q%d", rng.IntN(2))
+				col := row + "/" + q
+				m := NewMutation()
+				switch rng.IntN(5) {
+				case 0:
+					ts := pickTS()
+					end := ts + Timestamp(rng.IntN(3)) + 1
+					m.DeleteTimestampRange("f", q, ts, end)
+					mustApply(t, tbl, row, m)
+					model.deleteRange(col, ts, end, Now())
+					continue
+				default:
+					ts, v := pickTS(), fmt.Sprint(step)
+					m.Set("f", q, ts, []byte(v))
+					mustApply(t, tbl, row, m)
+					model.set(col, ts, v, Now())
+				}
+			}
+			var got []string
+			for _, r := range readAll(t, tbl, InfiniteRange("")) {
+				for _, it := range r["f"] {
+					got = append(got, fmt.Sprintf("%s/%s@%d=%s", it.Row, it.Column[2:], it.Timestamp, it.Value))
+				}
+			}
+			want := model.visible(Now())
+			if !slices.Equal(got, want) {
+				t.Fatalf("read =\n%q\nmodel =\n%q", got, want)
+			}
+			if err := db.GC(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n := rawCells(t, db.DB); n != len(want) {
+				t.Errorf("after GC %d cells on disk, %d visible", n, len(want))
+			}
+		})
+	}
+}
+
+// rawCells counts the cell keys in Badger.
+func rawCells(t *testing.T, db *DB) int {
+	n := 0
+	err := db.bdb.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{dataSpace}})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestGCPolicyStrings(t *testing.T) {
+	for _, tc := range []struct {
+		p    GCPolicy
+		want string
+	}{
+		{MaxVersionsPolicy(3), "versions() > 3"},
+		{MaxAgePolicy(48 * time.Hour), "age() > 2d"},
+		{MaxAgePolicy(90 * time.Minute), "age() > 90m"},
+		{MaxAgePolicy(1500 * time.Millisecond), "age() > 1500000"},
+		{UnionPolicy(MaxVersionsPolicy(1), MaxAgePolicy(time.Hour)), "(versions() > 1 || age() > 1h)"},
+		{IntersectionPolicy(MaxVersionsPolicy(1), MaxAgePolicy(time.Hour)), "(versions() > 1 && age() > 1h)"},
+		{NoGcPolicy(), ""},
+	} {
+		if got := tc.p.String(); got != tc.want {
+			t.Errorf("String() = %q, want %q", got, tc.want)
+		}
+	}
+	if err := validatePolicy(MaxVersionsPolicy(-1)); err == nil {
+		t.Errorf("negative versions accepted")
+	}
+}
+
+// TestGCPruneOnWrite: a MaxVersions family never holds more versions on
+// disk than it keeps, without any GC pass.
+func TestGCPruneOnWrite(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, WithGCInterval(0))
+	tbl := db.mustTable("t", "f")
+	db.SetGCPolicy(ctx, "t", "f", MaxVersionsPolicy(2))
+	for i := range 20 {
+		mustApply(t, tbl, "r", set("f", "q", Timestamp(i), "v"))
+		errs, err := tbl.ApplyBulk(ctx, []string{"s"}, []*Mutation{set("f", "q", Timestamp(i), "v")})
+		if err != nil || errs != nil {
+			t.Fatal(err, errs)
+		}
+	}
+	if n := rawCells(t, db.DB); n != 4 {
+		t.Errorf("%d cells on disk, want 4", n)
+	}
+}

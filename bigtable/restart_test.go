@@ -1,0 +1,123 @@
+package bigtable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"syscall"
+	"testing"
+)
+
+func TestRestartKeepsDataAndSchema(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t)
+	tbl := db.mustTable("webtable", "anchor", "contents")
+	db.mustTable("empty")
+	if err := db.SetGCPolicy(ctx, "webtable", "contents", UnionPolicy(MaxVersionsPolicy(3), MaxAgePolicy(1e6*3600e6))); err != nil {
+		t.Fatal(err)
+	}
+	m := NewMutation()
+	m.Set("contents", "", 5, []byte("<html>5"))
+	m.Set("contents", "", 3, []byte("<html>3"))
+	m.Set("anchor", "cnnsi.com", 9, []byte("CNN"))
+	mustApply(t, tbl, "com.cnn.www", m)
+	mustApply(t, tbl, "com.cnn.www/", set("anchor", "x", 1, "y"))
+	before := cellStrings(readAll(t, tbl, InfiniteRange("")))
+
+	db.MustReopen()
+	tbl = db.DB.Open("webtable")
+	if got := cellStrings(readAll(t, tbl, InfiniteRange(""))); !slices.Equal(got, before) {
+		t.Errorf("after reopen: %q, want %q", got, before)
+	}
+	names, _ := db.Tables(ctx)
+	if !slices.Equal(names, []string{"empty", "webtable"}) {
+		t.Errorf("Tables after reopen = %q", names)
+	}
+	fams, _ := db.Families(ctx, "webtable")
+	if got := fams["contents"].String(); got != "(versions() > 3 || age() > 1000h)" {
+		t.Errorf("policy after reopen = %q", got)
+	}
+	if got := fams["anchor"].String(); got != "" {
+		t.Errorf("anchor policy after reopen = %q", got)
+	}
+	// A table created after the restart gets a fresh id: no cells leak.
+	if err := db.DeleteTable(ctx, "webtable"); err != nil {
+		t.Fatal(err)
+	}
+	db.MustReopen()
+	tbl = db.mustTable("webtable", "anchor")
+	if got := readAll(t, tbl, InfiniteRange("")); len(got) != 0 {
+		t.Errorf("re-created table after restart holds %q", cellStrings(got))
+	}
+}
+
+const crashEnv = "BIGTABLE_CRASH_DIR"
+
+// TestCrashChild is the child of TestKillNine: it writes and kills itself.
+func TestCrashChild(t *testing.T) {
+	dir := os.Getenv(crashEnv)
+	if dir == "" {
+		t.Skip("run by TestKillNine")
+	}
+	db, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := db.CreateTable(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateColumnFamily(ctx, "t", "f"); err != nil {
+		t.Fatal(err)
+	}
+	tbl := db.Open("t")
+	for i := range 500 {
+		m := NewMutation()
+		m.Set("f", "a", 1, []byte(fmt.Sprint(i)))
+		m.Set("f", "b", 1, []byte(fmt.Sprint(i)))
+		if err := tbl.Apply(ctx, fmt.Sprintf("row%03d", i), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGKILL)
+}
+
+// TestKillNine checks that every Apply that returned survives kill -9, and
+// that a read-only open of the crashed store asks for recovery.
+func TestKillNine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a subprocess")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
+	cmd.Env = append(os.Environ(), crashEnv+"="+dir)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("child did not die by SIGKILL: %v\n%s", err, out)
+	}
+	if _, err := Open(dir, WithReadOnly(true)); !errors.Is(err, ErrNeedsRecovery) {
+		t.Errorf("read-only Open after a crash = %v, want ErrNeedsRecovery", err)
+	}
+	db, err := Open(dir)
+	if err != nil {
+		t.Fatalf("Open after crash: %v", err)
+	}
+	defer db.Close()
+	n := 0
+	for r, err := range db.Open("t").Rows(context.Background(), InfiniteRange("")) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r["f"]) != 2 || string(r["f"][0].Value) != string(r["f"][1].Value) {
+			t.Errorf("row %q torn: %v", r.Key(), cellStrings([]Row{r}))
+		}
+		n++
+	}
+	if n != 500 {
+		t.Errorf("after kill -9: %d rows, want 500", n)
+	}
+}
