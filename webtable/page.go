@@ -135,3 +135,17 @@ func (w *WebTable) LastFetch(ctx context.Context, rawURL string) (f Fetch, ok bo
 	}
 	return f, true, nil
 }
+
+// Content returns the newest stored contents:html of a URL's row; ok is
+// false when none is stored.
+func (w *WebTable) Content(ctx context.Context, rawURL string) (body []byte, ok bool, err error) {
+	key, err := urlkey.Key(rawURL)
+	if err != nil {
+		return nil, false, fmt.Errorf("webtable: reading content: %w", err)
+	}
+	row, err := w.Get(ctx, key, Query{Column: FamilyContents + ":html"})
+	if err != nil || len(row.Cells) == 0 {
+		return nil, false, err
+	}
+	return row.Cells[0].Value, true, nil
+}

@@ -77,10 +77,10 @@ func (q Query) filter() (bigtable.Filter, error) {
 	if q.Column != "" {
 		fam, qual, ok := strings.Cut(q.Column, ":")
 		if !ok {
-			return nil, fmt.Errorf("webtable: column %q is not family:qualifier", q.Column)
+			return nil, fmt.Errorf("%w: column %q is not family:qualifier (e.g. contents:html)", ErrBadColumn, q.Column)
 		}
 		if family != "" && family != fam {
-			return nil, fmt.Errorf("webtable: column %q is not in family %q", q.Column, family)
+			return nil, fmt.Errorf("%w: column %q is not in family %q", ErrBadColumn, q.Column, family)
 		}
 		family = fam
 		fs = append(fs, bigtable.FamilyFilter(regexp.QuoteMeta(fam)), bigtable.ColumnFilter(regexp.QuoteMeta(qual)))

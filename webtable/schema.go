@@ -37,6 +37,8 @@ var (
 	ErrNoWebTable = errors.New("webtable: the store holds no webtable")
 	// ErrUnknownFamily means a family name is not one of [Families].
 	ErrUnknownFamily = errors.New("webtable: unknown column family")
+	// ErrBadColumn means a column name is not "family:qualifier".
+	ErrBadColumn = errors.New("webtable: bad column name")
 )
 
 // Options configure [Open].

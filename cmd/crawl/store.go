@@ -53,6 +53,11 @@ func (s *store) LastFetch(ctx context.Context, url string) (crawler.Fetch, bool,
 	}, true, nil
 }
 
+// Content implements crawler.Store.
+func (s *store) Content(ctx context.Context, url string) ([]byte, bool, error) {
+	return s.w.Content(ctx, url)
+}
+
 // Enqueue implements crawler.Store.
 func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry) ([]crawler.State, error) {
 	states, err := s.w.Enqueue(ctx, toEntries(entries), stamp(s.now()))

@@ -159,7 +159,8 @@ func splitCommand(args []string) (string, []string, error) {
 // isSetupError reports errors that mean the store cannot be used at all.
 func isSetupError(err error) bool {
 	return errors.Is(err, webtable.ErrNoStore) || errors.Is(err, webtable.ErrNoWebTable) ||
-		errors.Is(err, webtable.ErrUnknownFamily) || errors.Is(err, bigtable.ErrInUse) ||
+		errors.Is(err, webtable.ErrUnknownFamily) || errors.Is(err, webtable.ErrBadColumn) ||
+		errors.Is(err, bigtable.ErrInUse) ||
 		errors.Is(err, errSetup)
 }
 

@@ -56,14 +56,14 @@ func runVersions(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	out := newOutput(stdout, asJSON)
 	if !asJSON {
-		fmt.Fprintf(out.w, "%-24s %10s  %-64s  %s\n", "TIME", "SIZE", "SHA256", "STATUS")
+		fmt.Fprintf(out.w, "%-24s  %10s  %-20s  %s\n", "TIME", "SIZE", "SHA256 (--json: in full)", "STATUS")
 	}
 	for _, v := range vs {
 		if asJSON {
 			err = out.json.Encode(jsonVersion{Row: v.Row, Timestamp: int64(v.Timestamp),
 				Time: v.Timestamp.Time().UTC().Format(timeJSON), Size: v.Size, SHA256: v.SHA256, Status: v.Status})
 		} else {
-			_, err = fmt.Fprintf(out.w, "%-24s %10s  %-64s  %d\n", formatTime(v.Timestamp), size(int64(v.Size)), v.SHA256, v.Status)
+			_, err = fmt.Fprintf(out.w, "%-24s  %10s  %-24s  %d\n", formatTime(v.Timestamp), size(int64(v.Size)), cut(v.SHA256, 23)+"…", v.Status)
 		}
 		if err != nil {
 			return err

@@ -1,0 +1,344 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/webtable"
+)
+
+// TestGolden checks the human output of each subcommand on the demo table.
+func TestGolden(t *testing.T) {
+	needDemo(t)
+	for _, tc := range []struct {
+		file string
+		args []string
+	}{
+		{"get.golden", []string{"--db", demoDB, "get", "http://www.cnn.com/"}},
+		{"get-anchor.golden", []string{"get", "com.cnn.www/", "--family", "anchor", "--db", demoDB}},
+		{"get-all-versions.golden", []string{"--db", demoDB, "get", "http://www.cnn.com/", "--column", "contents:sha256", "--all-versions"}},
+		{"versions.golden", []string{"--db", demoDB, "versions", "http://www.cnn.com/"}},
+		{"scan-domain.golden", []string{"--db", demoDB, "scan", "--domain", "cnn.com", "--column", "fetch:status"}},
+		{"scan-keys.golden", []string{"--db", demoDB, "scan", "--keys-only"}},
+		{"stats.golden", []string{"--db", demoDB, "stats"}},
+		{"errors.golden", []string{"--db", demoDB, "errors"}},
+		{"help.golden", []string{"--help"}},
+		{"help-get.golden", []string{"get", "--help"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			code, stdout, stderr := runQuery(tc.args...)
+			if code != exitOK {
+				t.Fatalf("query %v: exit %d\n%s", tc.args, code, stderr)
+			}
+			golden(t, tc.file, stdout)
+			for i, line := range strings.Split(stdout, "\n") {
+				if n := len([]rune(line)); n > lineWidth {
+					t.Errorf("line %d is %d columns wide, over %d: %q", i+1, n, lineWidth, line)
+				}
+			}
+		})
+	}
+}
+
+// TestDemoRowAsAUserSeesIt: the paper's row, whatever the crawl times.
+func TestDemoRowAsAUserSeesIt(t *testing.T) {
+	needDemo(t)
+	_, out, _ := runQuery("--db", demoDB, "get", "http://www.cnn.com/")
+	for _, want := range []string{"com.cnn.www/\n", "anchor:cnnsi.com", " CNN\n", "anchor:my.look.ca", " CNN.com\n", "mime:type", "text/html", "contents:html", "<!DOCTYPE html>"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("get http://www.cnn.com/ lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "</html>") {
+		t.Errorf("get dumped the whole HTML:\n%s", out)
+	}
+}
+
+func TestRawWritesTheBytesAlone(t *testing.T) {
+	needDemo(t)
+	w, err := webtable.OpenForRead(context.Background(), demoDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, err := w.Get(context.Background(), "com.cnn.www/", webtable.Query{Column: "contents:html", Versions: -1})
+	w.Close()
+	if err != nil || len(row.Cells) != 3 {
+		t.Fatalf("demo row has %d versions (err %v), want 3", len(row.Cells), err)
+	}
+	code, out, stderr := runQuery("get", "http://www.cnn.com/", "--column", "contents:html", "--raw", "--db", demoDB)
+	if code != exitOK || out != string(row.Cells[0].Value) {
+		t.Errorf("--raw: exit %d, %d bytes; want the newest version's %d bytes\n%s", code, len(out), len(row.Cells[0].Value), stderr)
+	}
+	// --at the oldest version's time gives the oldest version.
+	oldest := row.Cells[2]
+	at := oldest.Timestamp.Time().UTC().Format(time.RFC3339Nano)
+	code, out, _ = runQuery("--db", demoDB, "get", "http://www.cnn.com/", "--column", "contents:html", "--raw", "--at", at)
+	if code != exitOK || out != string(oldest.Value) {
+		t.Errorf("--raw --at %s: exit %d, got a different version", at, code)
+	}
+	code, _, stderr = runQuery("--db", demoDB, "get", "http://www.cnn.com/", "--column", "contents:html", "--at", "2001-01-01")
+	if code != exitNotFound || !strings.Contains(stderr, "has no column contents:html at or before 2001-01-01T23:59:59.999Z") {
+		t.Errorf("--at before any version: exit %d, %q; want 1 and a clear line", code, stderr)
+	}
+}
+
+func TestJSONParsesBack(t *testing.T) {
+	needDemo(t)
+	lines := func(args ...string) []map[string]any {
+		t.Helper()
+		code, out, stderr := runQuery(append([]string{"--db", demoDB}, args...)...)
+		if code != exitOK {
+			t.Fatalf("query %v: exit %d: %s", args, code, stderr)
+		}
+		var objs []map[string]any
+		sc := bufio.NewScanner(strings.NewReader(out))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var o map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
+				t.Fatalf("query %v: line %q is not JSON: %v", args, sc.Text(), err)
+			}
+			objs = append(objs, o)
+		}
+		return objs
+	}
+
+	rows := lines("get", "http://www.cnn.com/", "--json")
+	if len(rows) != 1 || rows[0]["row"] != "com.cnn.www/" {
+		t.Fatalf("get --json = %v, want one row com.cnn.www/", rows)
+	}
+	cells := rows[0]["cells"].([]any)
+	prev := ""
+	found := map[string]string{}
+	for _, c := range cells {
+		cell := c.(map[string]any)
+		col := cell["column"].(string)
+		if col < prev {
+			t.Errorf("cells not ordered by column: %q after %q", col, prev)
+		}
+		prev = col
+		if ts, ok := cell["timestamp"].(float64); !ok || ts < 1e15 {
+			t.Errorf("cell %s timestamp %v is not microseconds since 1970", col, cell["timestamp"])
+		}
+		v, _ := cell["value"].(string)
+		found[col] = v
+	}
+	if found["anchor:cnnsi.com"] != "CNN" || found["anchor:my.look.ca"] != "CNN.com" || !strings.Contains(found["contents:html"], "<title>") {
+		t.Errorf("get --json cells = %v", found)
+	}
+
+	vs := lines("versions", "http://www.cnn.com/", "--json")
+	if len(vs) != 3 {
+		t.Fatalf("versions --json gave %d lines, want 3", len(vs))
+	}
+	for i, v := range vs {
+		if v["row"] != "com.cnn.www/" || v["status"] != float64(200) || len(v["sha256"].(string)) != 64 || v["size"].(float64) <= 0 {
+			t.Errorf("version %d = %v", i, v)
+		}
+		if _, err := time.Parse(time.RFC3339, v["time"].(string)); err != nil {
+			t.Errorf("version %d time %q: %v", i, v["time"], err)
+		}
+		if i > 0 && v["timestamp"].(float64) >= vs[i-1]["timestamp"].(float64) {
+			t.Errorf("versions not newest first: %v then %v", vs[i-1]["timestamp"], v["timestamp"])
+		}
+	}
+
+	keys := lines("scan", "--domain", "cnn.com", "--keys-only", "--json")
+	for _, k := range keys {
+		if len(k) != 1 || !strings.HasPrefix(k["row"].(string), "com.cnn") {
+			t.Errorf("scan --keys-only --json line = %v, want only a com.cnn row", k)
+		}
+	}
+	if len(keys) == 0 {
+		t.Errorf("scan --domain cnn.com found no rows")
+	}
+	st := lines("stats", "--json")
+	if len(st) != 1 || st[0]["rows"].(float64) < 10 || st[0]["versions"].(float64) < 3 {
+		t.Errorf("stats --json = %v", st)
+	}
+	tab := lines("tablets", "--json")
+	if len(tab) < 1 || tab[0]["start"] != "" || tab[len(tab)-1]["end"] != "" {
+		t.Errorf("tablets --json = %v, want tablets covering the whole key space", tab)
+	}
+	errs := lines("errors", "--json")
+	if len(errs) == 0 || !strings.Contains(errs[0]["error"].(string), "robots.txt") {
+		t.Errorf("errors --json = %v, want the demo's robots.txt refusals", errs)
+	}
+}
+
+// TestBinaryValueIsBase64 stores a value that is not UTF-8 and reads it
+// back through --json.
+func TestBinaryValueIsBase64(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	ctx := context.Background()
+	w, err := webtable.Open(ctx, dir, webtable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := []byte{0xff, 0xfe, 'h', 'i', 0x00}
+	if _, err := w.RecordFetch(ctx, &webtable.Page{Fetch: webtable.Fetch{URL: "http://x.example/", Status: 200, Time: time.UnixMilli(1700000000000)}, MIME: "application/octet-stream", KeepBody: true, Body: raw}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	code, out, stderr := runQuery("--db", dir, "get", "http://x.example/", "--column", "contents:html", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var row struct {
+		Cells []struct {
+			Value       *string `json:"value"`
+			ValueBase64 string  `json:"value_base64"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal([]byte(out), &row); err != nil || len(row.Cells) != 1 {
+		t.Fatalf("%q: %v", out, err)
+	}
+	got, err := base64.StdEncoding.DecodeString(row.Cells[0].ValueBase64)
+	if row.Cells[0].Value != nil || err != nil || string(got) != string(raw) {
+		t.Errorf("binary value came back as %+v", row.Cells[0])
+	}
+	code, out, _ = runQuery("--db", dir, "get", "http://x.example/", "--column", "contents:html")
+	if code != exitOK || !strings.Contains(out, "binary") {
+		t.Errorf("human output of a binary value: %q", out)
+	}
+}
+
+// TestErrors: each failure has its exit status and one clear line.
+func TestErrors(t *testing.T) {
+	needDemo(t)
+	tmp := t.TempDir()
+	other := filepath.Join(tmp, "other.db")
+	db, err := bigtable.Open(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.CreateTable(context.Background(), "not-the-webtable")
+	db.Close()
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no subcommand", nil, exitUsage, "missing subcommand"},
+		{"unknown subcommand", []string{"fetch"}, exitUsage, `unknown subcommand "fetch"`},
+		{"unknown flag", []string{"--db", demoDB, "get", "http://www.cnn.com/", "--colum", "x"}, exitUsage, "flag provided but not defined: -colum"},
+		{"unknown flag before subcommand", []string{"--verbose", "get"}, exitUsage, "unknown flag --verbose"},
+		{"missing argument", []string{"--db", demoDB, "get"}, exitUsage, "missing URL or row key"},
+		{"two arguments", []string{"--db", demoDB, "versions", "a", "b"}, exitUsage, "one URL or row key expected, got 2"},
+		{"missing store", []string{"--db", filepath.Join(tmp, "nope"), "get", "com.cnn.www/"}, exitUsage, "does not exist"},
+		{"store without webtable", []string{"--db", other, "get", "com.cnn.www/"}, exitUsage, "has no table \"webtable\""},
+		{"unknown family", []string{"--db", demoDB, "get", "com.cnn.www/", "--family", "anchr"}, exitUsage, `unknown column family "anchr"`},
+		{"bad column", []string{"--db", demoDB, "get", "com.cnn.www/", "--column", "html"}, exitUsage, `column "html" is not family:qualifier`},
+		{"bad time", []string{"--db", demoDB, "get", "com.cnn.www/", "--at", "yesterday"}, exitUsage, `--at "yesterday": want microseconds`},
+		{"bad URL", []string{"--db", demoDB, "get", "http://exa mple.com/"}, exitUsage, "urlkey"},
+		{"not http", []string{"--db", demoDB, "get", "ftp://www.cnn.com/"}, exitUsage, "scheme"},
+		{"raw without column", []string{"--db", demoDB, "get", "com.cnn.www/", "--raw"}, exitUsage, "name it with --column"},
+		{"two ranges", []string{"--db", demoDB, "scan", "--domain", "cnn.com", "--host", "www.cnn.com"}, exitUsage, "give one of"},
+		{"bad domain", []string{"--db", demoDB, "scan", "--domain", "exa mple.com"}, exitUsage, "not a domain name"},
+		{"start after end", []string{"--db", demoDB, "scan", "--start", "b", "--end", "a"}, exitUsage, "must sort before"},
+		{"no such row", []string{"--db", demoDB, "get", "http://www.cnn.com/nothing-here"}, exitNotFound, `no row "com.cnn.www/nothing-here"`},
+		{"no such column", []string{"--db", demoDB, "get", "http://www.cnn.com/", "--column", "anchor:nobody"}, exitNotFound, "has no column anchor:nobody"},
+		{"no versions", []string{"--db", demoDB, "versions", "com.cnn.www/private/drafts.html"}, exitNotFound, "has no stored HTML"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runQuery(tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, stderr)
+			}
+			if !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("stderr = %q, want one line containing %q", stderr, tc.want)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "nope")); !os.IsNotExist(err) {
+		t.Errorf("query created the missing store directory")
+	}
+}
+
+func TestEmptyScanPrintsNothing(t *testing.T) {
+	needDemo(t)
+	code, out, stderr := runQuery("--db", demoDB, "scan", "--domain", "nowhere.test")
+	if code != exitOK || out != "" || stderr != "" {
+		t.Errorf("empty scan: exit %d, stdout %q, stderr %q; want 0 and nothing", code, out, stderr)
+	}
+}
+
+// TestStoreHeldByACrawl: while another process (here, this test) holds the
+// store for writing, query says so and exits 2.
+func TestStoreHeldByACrawl(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	w, err := webtable.Open(context.Background(), dir, webtable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	code, _, stderr := runQuery("--db", dir, "stats")
+	if code != exitUsage || !strings.Contains(stderr, "in use by another process") || !strings.Contains(stderr, "wait for it to finish or stop it") {
+		t.Errorf("exit %d, %q; want 2 naming the other process and what to do", code, stderr)
+	}
+}
+
+// TestQueryChangesNothing: reading never modifies the store's files.
+func TestQueryChangesNothing(t *testing.T) {
+	needDemo(t)
+	before := snapshot(t, demoDB)
+	for _, args := range [][]string{{"get", "com.cnn.www/"}, {"scan"}, {"stats"}, {"tablets"}, {"errors"}, {"versions", "com.cnn.www/"}} {
+		runQuery(append([]string{"--db", demoDB}, args...)...)
+	}
+	if after := snapshot(t, demoDB); after != before {
+		t.Errorf("query changed the store's files:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.Walk(dir, func(path string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			b.WriteString(path + ":" + fi.ModTime().String() + ":" + string(rune(fi.Size())) + " ")
+		}
+		return nil
+	})
+	return b.String()
+}
+
+// TestEndToEnd runs the real binaries as a user would: crawl --demo, then
+// query.
+func TestEndToEnd(t *testing.T) {
+	needDemo(t)
+	query := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(filepath.Join(binDir, "query"), append([]string{"--db", demoDB}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("query %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	if out := query("get", "http://www.cnn.com/"); !strings.Contains(out, "anchor:cnnsi.com") || !strings.Contains(out, "CNN.com") {
+		t.Errorf("query get:\n%s", out)
+	}
+	if out := query("versions", "http://www.cnn.com/"); strings.Count(out, "\n") != 4 {
+		t.Errorf("query versions shows %d lines, want a header and 3 versions:\n%s", strings.Count(out, "\n"), out)
+	}
+	out := query("scan", "--domain", "cnn.com", "--keys-only")
+	if !strings.HasPrefix(out, "com.cnn.www/\n") || strings.Contains(out, "com.cnnsi") {
+		t.Errorf("query scan --domain cnn.com --keys-only:\n%s", out)
+	}
+	if out := query("stats"); !strings.Contains(out, "versions") || !strings.Contains(out, "rows") {
+		t.Errorf("query stats:\n%s", out)
+	}
+	cmd := exec.Command(filepath.Join(binDir, "query"), "--db", demoDB, "get", "http://www.cnn.com/missing")
+	if err := cmd.Run(); err == nil || cmd.ProcessState.ExitCode() != exitNotFound {
+		t.Errorf("query get of a missing page: %v, want exit %d", err, exitNotFound)
+	}
+}
