@@ -332,11 +332,43 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 	}
 	r.fill(p, u, capt, err)
 	if p.NotModified {
-		// A 304 need not repeat the validators; keep those of the content.
-		p.ETag = cmp.Or(p.ETag, last.ETag)
-		p.LastModified = cmp.Or(p.LastModified, last.LastModified)
+		if !r.notModified(p, last) {
+			return false
+		}
 	}
 	return r.save(p, u)
+}
+
+// notModified completes a 304: the validators, media type and charset of
+// the stored content carry over, and the links of the stored content are
+// followed (a recrawl must reach the pages behind an unchanged one). It
+// returns false after a store failure.
+func (r *run) notModified(p *Page, last Fetch) bool {
+	p.ETag = cmp.Or(p.ETag, last.ETag)
+	p.LastModified = cmp.Or(p.LastModified, last.LastModified)
+	p.MediaType = cmp.Or(p.MediaType, last.MediaType)
+	p.Charset = cmp.Or(p.Charset, last.Charset)
+	if !isHTML(p.MediaType, nil) || p.Redirected {
+		return true
+	}
+	body, ok, err := r.c.store.Content(r.storeCtx, p.URL)
+	if err != nil {
+		r.fail(fmt.Errorf("%w: content of %s: %w", ErrStore, p.URL, err))
+		return false
+	}
+	if !ok {
+		return true
+	}
+	ct := "text/html"
+	if p.Charset != "" {
+		ct += "; charset=" + p.Charset
+	}
+	final, err := urlkey.Canonical(p.FinalURL)
+	if err != nil {
+		return true
+	}
+	r.links(p, final, extractLinks(body, ct))
+	return true
 }
 
 // stopped reports whether err comes from the run stopping.

@@ -165,6 +165,21 @@ func (m *MemStore) LastFetch(ctx context.Context, rawURL string) (Fetch, bool, e
 	return f, true, nil
 }
 
+// Content implements Store.
+func (m *MemStore) Content(ctx context.Context, rawURL string) ([]byte, bool, error) {
+	key, err := urlkey.Key(rawURL)
+	if err != nil {
+		return nil, false, fmt.Errorf("crawler: memstore: %w", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.rows[key]
+	if r == nil || len(r.Versions) == 0 {
+		return nil, false, nil
+	}
+	return slices.Clone(r.Versions[0].Body), true, nil
+}
+
 // Enqueue implements Store.
 func (m *MemStore) Enqueue(ctx context.Context, entries []Entry) ([]State, error) {
 	us := make([]*url.URL, len(entries))
@@ -235,7 +250,7 @@ func (m *MemStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
 	// 1. The page's row (and the target's row for a redirect).
 	fetch := Fetch{
 		URL: p.FinalURL, Depth: p.Depth, Status: p.Status, Time: p.Time,
-		ETag: p.ETag, LastModified: p.LastModified,
+		ETag: p.ETag, LastModified: p.LastModified, MediaType: p.MediaType, Charset: p.Charset,
 	}
 	var res SaveResult
 	row := m.row(dst)

@@ -59,6 +59,11 @@ type Store interface {
 	// only the first time.
 	Enqueue(ctx context.Context, entries []Entry) ([]State, error)
 
+	// Content returns the latest stored content (Page.Body of the newest
+	// version) of the URL's row; ok is false when none is stored. The
+	// crawler reads it after a 304 to follow the links of an unchanged page.
+	Content(ctx context.Context, url string) (body []byte, ok bool, err error)
+
 	// SavePage stores one fetch and what it produced, in the order above,
 	// and reports the states the URLs of p.Discovered had before the call
 	// (same order, as Enqueue) and whether a new content version was stored:
@@ -122,6 +127,8 @@ type Fetch struct {
 	ETag         string    // ETag response header, "" if none
 	LastModified string    // Last-Modified response header, "" if none
 	SHA256       string    // hex SHA-256 of the latest stored content, "" if none
+	MediaType    string    // media type of the last fetch
+	Charset      string    // charset of the last fetch
 }
 
 // SaveResult is what SavePage reports back.

@@ -41,6 +41,7 @@ func StoreContract(t *testing.T, newStore func(t *testing.T) crawler.Store) {
 		{"SavePageQueuesDiscovered", testSaveDiscovered},
 		{"NewVersionOnlyWhenHashChanges", testNewVersion},
 		{"NotModifiedKeepsContent", testNotModified},
+		{"ContentIsTheNewestVersion", testContent},
 		{"FailedFetch", testFailed},
 		{"RedirectBetweenKeys", testRedirect},
 		{"SchemesShareARow", testSchemes},
@@ -172,8 +173,9 @@ func testSaveDone(t *testing.T, s crawler.Store) {
 		t.Fatal("LastFetch after SavePage: ok = false")
 	}
 	if f.State != crawler.StateDone || f.Status != 200 || f.SHA256 != p.SHA256 || f.ETag != p.ETag ||
-		f.LastModified != p.LastModified || !f.Time.Equal(p.Time) || f.URL != p.URL {
-		t.Errorf("LastFetch = %+v, want done, 200, sha %s, etag %s, time %v, url %s", f, p.SHA256, p.ETag, p.Time, p.URL)
+		f.LastModified != p.LastModified || !f.Time.Equal(p.Time) || f.URL != p.URL ||
+		f.MediaType != "text/html" || f.Charset != "utf-8" {
+		t.Errorf("LastFetch = %+v, want done, 200, sha %s, etag %s, time %v, url %s, text/html, utf-8", f, p.SHA256, p.ETag, p.Time, p.URL)
 	}
 	if q := queued(t, s); len(q) != 0 {
 		t.Errorf("Queued after the only page is done = %v, want none", q)
@@ -244,6 +246,33 @@ func testNotModified(t *testing.T, s crawler.Store) {
 	f, _ := last(t, s, p.URL)
 	if f.SHA256 != p.SHA256 || f.Status != 304 || !f.Time.Equal(at(2)) || f.State != crawler.StateDone || f.ETag != p.ETag {
 		t.Errorf("LastFetch after 304 = %+v, want content sha kept, status 304, time %v, done", f, at(2))
+	}
+}
+
+func content(t *testing.T, s crawler.Store, url string) (string, bool) {
+	t.Helper()
+	b, ok, err := s.Content(ctx, url)
+	if err != nil {
+		t.Fatalf("Content(%s): %v", url, err)
+	}
+	return string(b), ok
+}
+
+func testContent(t *testing.T, s crawler.Store) {
+	const u = "http://www.cnn.com/"
+	if _, ok := content(t, s, u); ok {
+		t.Error("Content of an unknown URL: ok = true")
+	}
+	save(t, s, html(u, at(1), "v1"))
+	save(t, s, html(u, at(2), "v2"))
+	if got, ok := content(t, s, u); !ok || got != "v2" {
+		t.Errorf("Content = %q, %v; want v2", got, ok)
+	}
+	save(t, s, &crawler.Page{URL: u, FinalURL: u, Time: at(3), Status: 304, NotModified: true})
+	failed := &crawler.Page{URL: u, FinalURL: u, Time: at(4), Err: "refused", ErrKind: crawler.KindNetwork}
+	save(t, s, failed)
+	if got, ok := content(t, s, "https://www.cnn.com/"); !ok || got != "v2" {
+		t.Errorf("Content after a 304 and a failure = %q, %v; want v2 still", got, ok)
 	}
 }
 
