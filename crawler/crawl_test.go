@@ -873,3 +873,34 @@ func TestHTTPErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestTimeouts(t *testing.T) {
+	w := newVWeb(t)
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/slow-body":
+			rw.Header().Set("Content-Type", "text/html")
+			rw.WriteHeader(200)
+			fmt.Fprint(rw, "<html><body>start")
+			rw.(http.Flusher).Flush()
+			<-r.Context().Done() // never finishes: the client must give up
+		case "/slow-headers":
+			<-r.Context().Done()
+		default:
+			http.NotFound(rw, r)
+		}
+	}))
+	store := NewMemStore()
+	cfg := w.config()
+	cfg.Timeout = 300 * time.Millisecond
+	cfg.IgnoreRobots = true
+	st := crawl(t, cfg, store, "http://a.test/slow-body", "http://a.test/slow-headers")
+	if st.ErrorsByKind[KindTimeout] != 2 {
+		t.Errorf("errors by kind = %v, want 2 timeouts", st.ErrorsByKind)
+	}
+	for _, u := range []string{"http://a.test/slow-body", "http://a.test/slow-headers"} {
+		if row, _ := store.Row(u); row.State != StateFailed || row.Err == "" {
+			t.Errorf("%s = %v %q, want failed with an error", u, row.State, row.Err)
+		}
+	}
+}

@@ -388,7 +388,10 @@ func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
 	}
 	resp := capt.resp
 	final := u
-	if resp.Request != nil && resp.Request.URL != nil {
+	// NB: only a followed redirect changes the URL; with one hop the final
+	// URL is the requested one even if colly's URL parser spelled it
+	// differently on the wire.
+	if capt.hops > 1 && resp.Request != nil && resp.Request.URL != nil {
 		if fu, ferr := urlkey.Canonical(resp.Request.URL.String()); ferr == nil {
 			final = fu
 		}
