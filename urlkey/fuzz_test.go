@@ -160,3 +160,34 @@ func FuzzDomainRanges(f *testing.F) {
 		}
 	})
 }
+
+// FuzzURL checks that URL never panics on arbitrary strings, refuses with an
+// *Error wrapping ErrScheme or ErrBadKey, and that whatever it accepts is a
+// row key: Key(URL(key, s)) == key.
+func FuzzURL(f *testing.F) {
+	for _, tc := range keyTests {
+		if tc.err == nil {
+			f.Add(tc.want, "http")
+			f.Add(tc.want, "https")
+		}
+	}
+	f.Add("com.cnn.www:80/", "http")
+	f.Add("[::1/", "http")
+	f.Fuzz(func(t *testing.T, key, scheme string) {
+		u, err := urlkey.URL(key, scheme)
+		if err != nil {
+			var e *urlkey.Error
+			if !errors.As(err, &e) || e.Op != "url" || e.URL != key ||
+				!errors.Is(err, urlkey.ErrBadKey) && !errors.Is(err, urlkey.ErrScheme) {
+				t.Fatalf("URL(%q, %q) error %v, want an *Error{Op: url} wrapping ErrBadKey or ErrScheme", key, scheme, err)
+			}
+			return
+		}
+		if k, err := urlkey.Key(u); err != nil || k != key {
+			t.Fatalf("Key(URL(%q, %q)) = Key(%q) = %q, %v, want the key back", key, scheme, u, k, err)
+		}
+		if !strings.HasPrefix(u, strings.ToLower(scheme)+"://") {
+			t.Fatalf("URL(%q, %q) = %q, want scheme %q", key, scheme, u, scheme)
+		}
+	})
+}
