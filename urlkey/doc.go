@@ -13,7 +13,8 @@
 // URL back from a key and a scheme. [Referrer] gives the form used as the
 // qualifier of an anchor: column (cnnsi.com). [Host] reverses a host;
 // [DomainRanges], [HostRanges] and [PrefixRange] return [Range]s of keys to
-// scan.
+// scan. The package is pure (no I/O, no state) and its functions are safe
+// for concurrent use.
 //
 // # Rules
 //

@@ -2,9 +2,9 @@ package urlkey
 
 import "strconv"
 
-// Range is a range of row keys: Start inclusive, End exclusive; an empty
-// End is unbounded. It has the meaning of Cloud Bigtable's
-// NewRange(begin, end).
+// Range is a range of row keys: Start inclusive, End exclusive. An empty
+// Start is the first key and an empty End is unbounded, so Range{} holds
+// every key. It has the meaning of Cloud Bigtable's NewRange(begin, end).
 type Range struct {
 	Start, End string
 }
@@ -32,7 +32,8 @@ func (r Range) String() string {
 // cnn0.com sort between the two. com.cnnsi/... and com.cnn-money/... are
 // outside both.
 //
-// The domain is canonicalised as a host (IDN such as bücher.de accepted). An
+// The domain is a bare host name, without scheme, port or path, and is
+// canonicalised as the host of a URL (IDN such as bücher.de accepted). An
 // IP address has no subdomains: its ranges are those of [HostRanges]. An
 // invalid domain has no pages: the result is nil.
 func DomainRanges(domain string) []Range {
