@@ -218,10 +218,10 @@ func TestIgnoreRobots(t *testing.T) {
 // checkGaps fails when two requests to one host (robots.txt included)
 // started closer than gap. NB: the scheduler spaces request starts in the
 // client; the server sees arrivals, which loopback jitter can shift by a
-// fraction of a millisecond, hence the small tolerance.
+// few milliseconds on a loaded machine, hence the tolerance.
 func checkGaps(t *testing.T, w *vweb, host string, gap time.Duration) {
 	t.Helper()
-	const tolerance = 3 * time.Millisecond
+	const tolerance = 10 * time.Millisecond
 	hits := w.hitsOf(host)
 	for i := 1; i < len(hits); i++ {
 		if d := hits[i].At.Sub(hits[i-1].At); d < gap-tolerance {
@@ -251,9 +251,11 @@ func TestPolitenessDelay(t *testing.T) {
 		}
 		checkGaps(t, w, h, cfg.Delay)
 	}
-	// Two hosts crawl side by side: 6 requests each need ~5 delays, not 11.
-	if el := time.Since(start); el > 11*cfg.Delay {
-		t.Errorf("crawl took %v, want the hosts in parallel (< %v)", el, 11*cfg.Delay)
+	// The two hosts are crawled side by side, not one after the other.
+	a, b := w.hitsOf("a.test"), w.hitsOf("b.test")
+	if !b[0].At.Before(a[len(a)-1].At) || !a[0].At.Before(b[len(b)-1].At) {
+		t.Errorf("hosts crawled one after the other: a.test %v..%v, b.test %v..%v",
+			a[0].At.Sub(start), a[len(a)-1].At.Sub(start), b[0].At.Sub(start), b[len(b)-1].At.Sub(start))
 	}
 }
 
