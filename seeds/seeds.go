@@ -28,7 +28,8 @@ type Seed struct {
 	Line int
 }
 
-// LineError reports a bad line of a seed list, in the form file:line: message.
+// LineError reports a bad line of a seed list, in the form file:line: message
+// (the message names the offending text).
 type LineError struct {
 	Name string // file name as given to Parse, "" if unknown
 	Line int    // 1-based line number
@@ -41,7 +42,7 @@ func (e *LineError) Error() string {
 	if name == "" {
 		name = "seeds"
 	}
-	return fmt.Sprintf("%s:%d: %q: %v", name, e.Line, e.Text, e.Err)
+	return fmt.Sprintf("%s:%d: %v", name, e.Line, e.Err)
 }
 
 // Unwrap returns the underlying error.
@@ -62,7 +63,7 @@ func Parse(r io.Reader, name string) (seeds []Seed, bad []*LineError, err error)
 			return seeds, bad, fmt.Errorf("seeds: reading %s: %w", displayName(name), rerr)
 		}
 		if tooLong {
-			bad = append(bad, &LineError{Name: name, Line: line, Text: clip(text), Err: errors.New("line too long")})
+			bad = append(bad, &LineError{Name: name, Line: line, Text: clip(text), Err: fmt.Errorf("seeds: line longer than %d bytes", maxLine)})
 		} else if s := stripComment(text); s != "" {
 			if seed, lerr := parseLine(s); lerr != nil {
 				bad = append(bad, &LineError{Name: name, Line: line, Text: clip(s), Err: lerr})
@@ -115,7 +116,7 @@ func URLs(seeds []Seed) []string {
 // parseLine checks one seed (comment already stripped) and returns its canonical URL.
 func parseLine(s string) (string, error) {
 	if strings.ContainsAny(s, " \t") {
-		return "", errors.New("more than one word on the line")
+		return "", fmt.Errorf("seeds: more than one word on the line: %q", clip(s))
 	}
 	u, err := urlkey.Canonical(s)
 	if err != nil {
