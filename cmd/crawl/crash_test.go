@@ -118,7 +118,7 @@ func buildCrawl(t *testing.T, dir string) string {
 type tableState struct {
 	states  map[string]string // row -> fetch:state
 	anchors map[string]string // "row anchor:referrer" -> link text
-	broken []string          // rows with contents:html but no mime:type or fetch record
+	broken  []string          // rows with contents:html but no mime:type or fetch record
 }
 
 func readTable(t *testing.T, dir string) tableState {
