@@ -38,6 +38,16 @@ type cursor struct {
 	index     int
 	item      *badger.Item
 	err       error
+
+	schema *tableSchema  // if set, family strings come from it, and fam is set
+	fam    *familySchema // schema of the current family, nil if undeclared
+	hint   string        // a likely row key, used instead of a new string when it matches
+}
+
+// reset points c at a new iteration, keeping its buffers.
+func (c *cursor) reset(it *badger.Iterator, ranges []keyRange, ts *tableSchema) {
+	*c = cursor{it: it, ranges: ranges, schema: ts, hint: c.hint,
+		rowEnc: c.rowEnc[:0], qualEnc: c.qualEnc[:0]}
 }
 
 // newIterator opens a key-only iterator over ranges, restricted to their
@@ -108,7 +118,11 @@ func (c *cursor) decode(key []byte) error {
 	c.newRow = c.row == "" || !bytes.Equal(rowPart, c.rowEnc)
 	if c.newRow {
 		c.rowEnc = append(c.rowEnc[:0], rowPart...)
-		c.row = string(unescape(rowPart))
+		if raw := unescape(rowPart); string(raw) == c.hint {
+			c.row = c.hint
+		} else {
+			c.row = string(raw)
+		}
 	}
 	rest, famPart, err := splitEscaped(rest)
 	if err != nil {
@@ -121,11 +135,24 @@ func (c *cursor) decode(key []byte) error {
 	newColumn := c.newRow || string(famPart) != c.family || !bytes.Equal(qualPart, c.qualEnc)
 	if newColumn {
 		if c.newRow || string(famPart) != c.family {
-			c.family = string(famPart) // family names hold no 0x00: nothing to unescape
+			// Family names hold no 0x00: nothing to unescape.
+			c.fam = nil
+			if c.schema != nil {
+				c.fam = c.schema.families[string(famPart)]
+			}
+			if c.fam != nil {
+				c.family = c.fam.name
+			} else {
+				c.family = string(famPart)
+			}
 		}
 		c.qualEnc = append(c.qualEnc[:0], qualPart...)
 		c.qualifier = string(unescape(qualPart))
-		c.column = c.family + ":" + c.qualifier
+		if c.qualifier == "" && c.fam != nil {
+			c.column = c.fam.colon
+		} else {
+			c.column = c.family + ":" + c.qualifier
+		}
 		c.index = 0
 	} else {
 		c.index++

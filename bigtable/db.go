@@ -60,8 +60,13 @@ type tableSchema struct {
 
 type familySchema struct {
 	name   string
+	colon  string   // name + ":", the column of the empty qualifier
 	policy GCPolicy // never nil
 	gc     bool     // policy can collect something
+}
+
+func newFamilySchema(name string, p GCPolicy) *familySchema {
+	return &familySchema{name: name, colon: name + ":", policy: p, gc: !isNoGC(p)}
 }
 
 // storedTable is the JSON form of a tableSchema.
@@ -222,7 +227,7 @@ func decodeSchema(name string, v []byte) (*tableSchema, error) {
 			}
 		}
 		p := spec.policy()
-		ts.families[fam] = &familySchema{name: fam, policy: p, gc: !isNoGC(p)}
+		ts.families[fam] = newFamilySchema(fam, p)
 	}
 	return ts, nil
 }

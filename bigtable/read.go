@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"sync"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -67,10 +68,10 @@ func (o limitRowsOption) set(s *readSettings) { s.limit = int64(o) }
 // passes no cell, is a nil Row and no error.
 func (t *Table) ReadRow(ctx context.Context, row string, opts ...ReadOption) (Row, error) {
 	var r Row
-	err := t.ReadRows(ctx, SingleRow(row), func(got Row) bool {
+	err := t.read(ctx, nil, row, opts, func(got Row) bool {
 		r = got
 		return false
-	}, opts...)
+	})
 	return r, err
 }
 
@@ -82,12 +83,17 @@ func (t *Table) ReadRow(ctx context.Context, row string, opts ...ReadOption) (Ro
 // NB: f runs while the read holds its snapshot; calling Close from f
 // deadlocks.
 func (t *Table) ReadRows(ctx context.Context, rs RowSet, f func(Row) bool, opts ...ReadOption) error {
+	if rs == nil {
+		return fmt.Errorf("bigtable: read %q: nil RowSet", t.name)
+	}
+	return t.read(ctx, rs, "", opts, f)
+}
+
+// read reads the rows of rs, or the single row when rs is nil.
+func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadOption, f func(Row) bool) error {
 	var s readSettings
 	for _, o := range opts {
 		o.set(&s)
-	}
-	if rs == nil {
-		return fmt.Errorf("bigtable: read %q: nil RowSet", t.name)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -100,11 +106,26 @@ func (t *Table) ReadRows(ctx context.Context, rs RowSet, f func(Row) bool, opts 
 	if err != nil {
 		return err
 	}
-	rr, err := newRowReader(ts, s.filter)
+	rr, err := getRowReader(ts, s.filter)
 	if err != nil {
 		return err
 	}
-	ranges := normalizeRanges(rs.keyRanges(nil, ts.id))
+	defer rr.release()
+	var ranges []keyRange
+	if rs == nil {
+		if single == "" {
+			return nil
+		}
+		rr.keyBuf = appendRowKey(rr.keyBuf[:0], ts.id, single)
+		n := len(rr.keyBuf)
+		rr.keyBuf = append(rr.keyBuf, rr.keyBuf...)
+		rr.keyBuf[len(rr.keyBuf)-1]++ // rowSuccessor, in place
+		rr.ranges[0] = keyRange{rr.keyBuf[:n:n], rr.keyBuf[n:]}
+		ranges = rr.ranges[:1]
+		rr.cur.hint = single
+	} else {
+		ranges = normalizeRanges(rs.keyRanges(nil, ts.id))
+	}
 	if len(ranges) == 0 {
 		return nil
 	}
@@ -146,6 +167,10 @@ type rowReader struct {
 
 	fam *familySchema // schema of the current family (nil: not declared)
 
+	cur    cursor
+	keyBuf []byte
+	ranges [1]keyRange
+
 	// per row
 	key  string
 	in   []cell
@@ -164,12 +189,40 @@ func newRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
 	return &rowReader{ts: ts, stage: st, whole: f != nil && needsWholeRow(f), now: Now()}, nil
 }
 
+// rowReaders recycles readers, and with them their buffers.
+var rowReaders = sync.Pool{New: func() any { return new(rowReader) }}
+
+// getRowReader is newRowReader from the pool; release it after use.
+func getRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
+	st, err := compileFilter(f)
+	if err != nil {
+		return nil, err
+	}
+	rr := rowReaders.Get().(*rowReader)
+	rr.ts, rr.stage, rr.whole, rr.now = ts, st, f != nil && needsWholeRow(f), Now()
+	return rr, nil
+}
+
+// release returns rr to the pool, dropping every reference it holds to
+// data handed out.
+func (rr *rowReader) release() {
+	if cap(rr.keyBuf) > 64<<10 || cap(rr.in) > 1024 || cap(rr.out) > 1024 {
+		return // do not pool outsized buffers
+	}
+	clear(rr.in[:cap(rr.in)])
+	clear(rr.out[:cap(rr.out)])
+	*rr = rowReader{in: rr.in[:0], out: rr.out[:0], keyBuf: rr.keyBuf[:0],
+		cur: cursor{rowEnc: rr.cur.rowEnc[:0], qualEnc: rr.cur.qualEnc[:0]}}
+	rowReaders.Put(rr)
+}
+
 // scan reads the rows of ranges and calls emit for each non-empty one until
 // emit returns false.
 func (rr *rowReader) scan(ctx context.Context, txn *badger.Txn, ranges []keyRange, emit func(Row) bool) error {
 	it := newIterator(txn, ranges)
 	defer it.Close()
-	c := newCursor(it, ranges)
+	c := &rr.cur
+	c.reset(it, ranges, rr.ts)
 	started := false
 	family := ""
 	for n := 0; c.next(); n++ {
@@ -194,7 +247,7 @@ func (rr *rowReader) scan(ctx context.Context, txn *badger.Txn, ranges []keyRang
 		}
 		if c.family != family {
 			family = c.family
-			rr.fam = rr.ts.families[family]
+			rr.fam = c.fam
 		}
 		if rr.fam == nil {
 			continue // a deleted family whose cells are not yet reclaimed

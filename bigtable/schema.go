@@ -112,7 +112,7 @@ func (db *DB) CreateColumnFamily(ctx context.Context, table, family string) erro
 			return nil, fmt.Errorf("%w: family %q in table %q", ErrExists, family, table)
 		}
 		ts := old.clone()
-		ts.families[family] = &familySchema{name: family, policy: noGcPolicy{}}
+		ts.families[family] = newFamilySchema(family, noGcPolicy{})
 		return ts, nil
 	})
 }
@@ -164,7 +164,7 @@ func (db *DB) SetGCPolicy(ctx context.Context, table, family string, p GCPolicy)
 			return nil, fmt.Errorf("%w %q in table %q", ErrUnknownFamily, family, table)
 		}
 		ts := old.clone()
-		ts.families[family] = &familySchema{name: family, policy: p, gc: !isNoGC(p)}
+		ts.families[family] = newFamilySchema(family, p)
 		return ts, nil
 	})
 }

@@ -146,6 +146,24 @@ func (g *gen) filter(depth int, c fctx) (*filterSpec, fctx, bool) {
 			}
 			return f, cur, strips
 		}
+		if g.chance(0.2) {
+			// ConditionFilter: bttest evaluates the predicate on a copy of
+			// the row and applies one branch (nil: no cells) to the row.
+			pred, _, _ := g.filter(depth-1, c)
+			f := &filterSpec{kind: fCondition, subs: []*filterSpec{pred, nil, nil}}
+			out, strips := fctx{single: true}, false
+			for i := 1; i <= 2; i++ {
+				if g.chance(0.15) {
+					continue
+				}
+				s, sout, st := g.filter(depth-1, c)
+				f.subs[i] = s
+				out.single = out.single && sout.single
+				out.mixed = out.mixed || sout.mixed
+				strips = strips || st
+			}
+			return f, out, strips
+		}
 		f := &filterSpec{kind: fInterleave}
 		out, strips := c, false
 		for range n {

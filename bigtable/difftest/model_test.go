@@ -77,6 +77,7 @@ const (
 	fCellsPerRowOffset
 	fPassAll
 	fBlockAll
+	fCondition // subs = [predicate, true filter, false filter]; the last two may be nil
 )
 
 // filterSpec is a filter tree.
@@ -125,6 +126,8 @@ func (f *filterSpec) String() string {
 		return fmt.Sprintf("CellsPerRowLimitFilter(%d)", f.n)
 	case fCellsPerRowOffset:
 		return fmt.Sprintf("CellsPerRowOffsetFilter(%d)", f.n)
+	case fCondition:
+		return fmt.Sprintf("ConditionFilter(%s, %s, %s)", f.subs[0], f.subs[1], f.subs[2])
 	case fPassAll:
 		return "PassAllFilter()"
 	case fBlockAll:

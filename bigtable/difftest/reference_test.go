@@ -127,6 +127,14 @@ func btFilter(f *filterSpec) bigtable.Filter {
 		return bigtable.CellsPerRowLimitFilter(f.n)
 	case fCellsPerRowOffset:
 		return bigtable.CellsPerRowOffsetFilter(f.n)
+	case fCondition:
+		var sub [3]bigtable.Filter
+		for i, s := range f.subs {
+			if s != nil {
+				sub[i] = btFilter(s)
+			}
+		}
+		return bigtable.ConditionFilter(sub[0], sub[1], sub[2])
 	case fPassAll:
 		return bigtable.PassAllFilter()
 	case fBlockAll:

@@ -37,6 +37,24 @@ func checkFilter(f *filterSpec, c fctx) (out fctx, strips, ok bool) {
 		}
 		out.mixed = out.mixed || strips
 		return out, strips, true
+	case fCondition:
+		if _, _, ok := checkFilter(f.subs[0], c); !ok {
+			return c, false, false
+		}
+		out = fctx{single: true}
+		for _, s := range f.subs[1:] {
+			if s == nil {
+				continue
+			}
+			o, st, ok := checkFilter(s, c)
+			if !ok {
+				return c, false, false
+			}
+			out.single = out.single && o.single
+			out.mixed = out.mixed || o.mixed
+			strips = strips || st
+		}
+		return out, strips, true
 	case fFamily:
 		out = c
 		for _, fam := range families {
@@ -68,10 +86,31 @@ func filterOK(f *filterSpec) bool {
 // filterSimplifications lists f with one part removed: a composite replaced
 // by one of its subs, one sub dropped, or a sub simplified.
 func filterSimplifications(f *filterSpec) []*filterSpec {
+	var out []*filterSpec
+	if f.kind == fCondition {
+		for i, s := range f.subs {
+			if s == nil {
+				continue
+			}
+			out = append(out, s)
+			if i > 0 {
+				c := *f
+				c.subs = append([]*filterSpec{}, f.subs...)
+				c.subs[i] = nil
+				out = append(out, &c)
+			}
+			for _, ss := range filterSimplifications(s) {
+				c := *f
+				c.subs = append([]*filterSpec{}, f.subs...)
+				c.subs[i] = ss
+				out = append(out, &c)
+			}
+		}
+		return out
+	}
 	if f.kind != fChain && f.kind != fInterleave {
 		return nil
 	}
-	var out []*filterSpec
 	out = append(out, f.subs...)
 	for i := range f.subs {
 		if len(f.subs) > 2 {
