@@ -420,6 +420,33 @@ func TestRedirects(t *testing.T) {
 			t.Errorf("row = fetch url %q redirect %q", row.Fetch.URL, row.Redirect)
 		}
 	})
+	t.Run("target met in the run is not fetched twice", func(t *testing.T) {
+		before := len(w.hitsOf("a.test"))
+		mux.HandleFunc("/both", func(rw http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(rw, page(`<a href="/old">old</a> <a href="/new">new</a>`))
+		})
+		store := NewMemStore()
+		st := crawl(t, w.config(), store, "http://a.test/both")
+		n := 0
+		for _, h := range w.hitsOf("a.test")[before:] {
+			if h.Path == "/new" {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("/new fetched %d times, want 1", n)
+		}
+		old, _ := store.Row("http://a.test/old")
+		if old.State != StateDone || old.Redirect != "http://a.test/new" || old.Fetch.Status != http.StatusMovedPermanently || len(old.Versions) != 0 {
+			t.Errorf("/old = state %v redirect %q status %d, want done, redirect to /new, 301", old.State, old.Redirect, old.Fetch.Status)
+		}
+		if nw, _ := store.Row("http://a.test/new"); len(nw.Versions) != 1 {
+			t.Errorf("/new has %d versions, want 1", len(nw.Versions))
+		}
+		if st.Redirects != 1 {
+			t.Errorf("Redirects = %d, want 1", st.Redirects)
+		}
+	})
 	// The loop stops after MaxRedirects hops: 1 request + 10 redirects followed.
 	n := 0
 	for _, h := range w.hitsOf("a.test") {

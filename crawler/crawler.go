@@ -421,7 +421,13 @@ func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
 		p.Err, p.ErrKind = fmt.Sprintf("http status %d %s", resp.StatusCode, http.StatusText(resp.StatusCode)), KindHTTP
 		return
 	case resp.StatusCode >= 300:
-		// A redirect we did not follow (no Location): recorded, no content.
+		// A redirect not followed: its target was met in this run (see
+		// checkRedirect), or it had no usable Location. No content.
+		if loc, err := resp.Location(); err == nil {
+			if lu, err := urlkey.Canonical(loc.String()); err == nil && urlkey.KeyOf(lu) != urlkey.KeyOf(final) {
+				p.Location = lu.String()
+			}
+		}
 		return
 	}
 	html := isHTML(p.MediaType, capt.body)
@@ -573,7 +579,7 @@ func isTrap(u *url.URL, s string) bool {
 // checkRedirect vets each redirect hop (colly calls it through
 // SetRedirectHandler): at most MaxRedirects, http and https only, a
 // canonical URL within the allowed domains and not a trap, allowed by
-// robots.txt.
+// robots.txt, and not met before in this run.
 func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > MaxRedirects {
 		return &redirectError{fmt.Sprintf("more than %d redirects", MaxRedirects)}
@@ -597,6 +603,15 @@ func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 	if !c.cfg.IgnoreRobots {
 		if err := c.rob.allowed(req.Context(), u); err != nil {
 			return &redirectError{fmt.Sprintf("redirect to %s: %v", u, err)}
+		}
+	}
+	// At most one fetch per URL per run: a target already met (fetched or
+	// queued) is not fetched through the redirect; the 3xx is recorded with
+	// its Location. A target with the requested URL's key (http -> https)
+	// is the same page and always followed.
+	if orig, err := urlkey.Canonical(via[0].URL.String()); err != nil || urlkey.KeyOf(orig) != urlkey.KeyOf(u) {
+		if !c.sched.markSeen(urlkey.KeyOf(u)) {
+			return http.ErrUseLastResponse
 		}
 	}
 	return nil

@@ -266,7 +266,7 @@ func (m *MemStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
 	}
 	row.Fetch = fetch
 	row.URL = p.FinalURL
-	row.Err, row.Truncated, row.Redirect = p.Err, p.Truncated, ""
+	row.Err, row.Truncated, row.Redirect = p.Err, p.Truncated, p.Location
 	if p.MediaType != "" || p.Err == "" {
 		row.MediaType = p.MediaType
 	}

@@ -18,6 +18,13 @@ type Page struct {
 	// row records only a fetch with its redirect target. A redirect to the
 	// same row key (http://x/ -> https://x/) is not a redirect.
 	Redirected bool
+	// Location is the canonical target of a redirect the crawler did not
+	// follow because its URL was already met in this run (it is fetched, or
+	// will be, on its own: at most one fetch per URL per run). Status is
+	// then the 3xx, Body is nil, and the store records Location as the
+	// redirect of the row that answered (FinalURL's), leaving the target's
+	// row alone. "" otherwise.
+	Location string
 	// Depth is the frontier depth of URL.
 	Depth int
 	// Time is when the fetch started, truncated to whole milliseconds.

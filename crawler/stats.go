@@ -18,7 +18,8 @@ type Stats struct {
 	// Unchanged counts successful fetches that stored no new version: 304s,
 	// unchanged bodies, and responses without a stored body (non-HTML).
 	Unchanged int64
-	// Redirects counts fetches that ended on a different row key.
+	// Redirects counts fetches answered by a redirect to a different row
+	// key (followed or not).
 	Redirects int64
 	// Errors counts failed fetches, robots.txt refusals included;
 	// ErrorsByKind splits them.
@@ -100,7 +101,7 @@ func (r *statsRecorder) page(p *Page, newVersion bool, sched *scheduler) {
 		r.s.Fetched++
 		r.s.Unchanged++
 	}
-	if p.Redirected {
+	if p.Redirected || p.Location != "" {
 		r.s.Redirects++
 	}
 	r.s.Queued = int64(q)

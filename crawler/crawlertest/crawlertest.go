@@ -44,6 +44,7 @@ func StoreContract(t *testing.T, newStore func(t *testing.T) crawler.Store) {
 		{"ContentIsTheNewestVersion", testContent},
 		{"FailedFetch", testFailed},
 		{"RedirectBetweenKeys", testRedirect},
+		{"RedirectNotFollowed", testLocation},
 		{"SchemesShareARow", testSchemes},
 		{"SavePageIsIdempotent", testIdempotent},
 		{"ConcurrentSaves", testConcurrent},
@@ -313,6 +314,25 @@ func testRedirect(t *testing.T, s crawler.Store) {
 	}
 	if q := queued(t, s); len(q) != 0 {
 		t.Errorf("Queued after a redirect = %v, want none", q)
+	}
+}
+
+func testLocation(t *testing.T, s crawler.Store) {
+	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/old"})
+	p := &crawler.Page{URL: "http://www.cnn.com/old", FinalURL: "http://www.cnn.com/old", Time: at(1),
+		Status: 301, Location: "http://www.cnn.com/new"}
+	if res := save(t, s, p); res.NewVersion {
+		t.Error("SavePage of an unfollowed redirect: NewVersion = true")
+	}
+	f, ok := last(t, s, p.URL)
+	if !ok || f.State != crawler.StateDone || f.Status != 301 {
+		t.Errorf("LastFetch = %+v, %v; want done, 301", f, ok)
+	}
+	if _, ok := last(t, s, p.Location); ok {
+		t.Error("the target of an unfollowed redirect has a fetch record; its row must be left alone")
+	}
+	if st := enqueue(t, s, crawler.Entry{URL: p.Location}); st[0] != crawler.StateNone {
+		t.Errorf("Enqueue of the unfollowed target = %v, want none (unknown)", st[0])
 	}
 }
 
