@@ -24,8 +24,12 @@ import (
 //
 // SavePage must, in this order:
 //  1. store the page's own row (fetch record, media type, content version
-//     when p.Body != nil and changed; for a redirect, the target's row with
-//     the content and the source's row with the redirect) atomically per row;
+//     when p.Body != nil and changed) atomically per row. For a redirect
+//     between keys (p.Redirected) that is two rows: the target's
+//     (FinalURL) with the content and fetch facts, the source's (URL) with
+//     a fetch record naming the target. For an unfollowed redirect
+//     (p.Location != "") only URL's row is written, naming Location;
+//     Location's row is not touched;
 //  2. store every anchor of p.Links and every entry of p.Discovered (in bulk,
 //     not necessarily atomically with each other);
 //  3. only then mark the page (and a redirect target) done or failed.
