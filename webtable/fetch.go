@@ -60,9 +60,10 @@ type Fetch struct {
 	State        State     // frontier state
 
 	// SHA256 is the contents:sha256 of the newest stored version of the
-	// page ("" when none). It is not part of the fetch family; LastFetch
-	// fills it in for conditional recrawls.
+	// page ("" when none) and MIME its mime:type. They are not part of the
+	// fetch family; LastFetch fills them in for conditional recrawls.
 	SHA256 string
+	MIME   string
 }
 
 // Fetched reports whether the record describes a fetch that was made (as

@@ -119,6 +119,7 @@ func (w *WebTable) LastFetch(ctx context.Context, rawURL string) (f Fetch, ok bo
 	row, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.InterleaveFilters(
 		bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), bigtable.LatestNFilter(1)),
 		bigtable.ChainFilters(bigtable.FamilyFilter(FamilyContents), bigtable.ColumnFilter("sha256"), bigtable.LatestNFilter(1)),
+		bigtable.ChainFilters(bigtable.FamilyFilter(FamilyMIME), bigtable.ColumnFilter("type"), bigtable.LatestNFilter(1)),
 	)))
 	if err != nil {
 		return Fetch{}, false, fmt.Errorf("webtable: reading fetch record of %s: %w", rawURL, err)
@@ -132,6 +133,9 @@ func (w *WebTable) LastFetch(ctx context.Context, rawURL string) (f Fetch, ok bo
 	}
 	if sums := row[FamilyContents]; len(sums) > 0 {
 		f.SHA256 = string(sums[0].Value)
+	}
+	if types := row[FamilyMIME]; len(types) > 0 {
+		f.MIME = string(types[0].Value)
 	}
 	return f, true, nil
 }

@@ -109,6 +109,7 @@ func TestLastFetchRoundTrip(t *testing.T) {
 	want.State = StateDone
 	sum := sha256.Sum256([]byte("<p>hi"))
 	want.SHA256 = hex.EncodeToString(sum[:])
+	want.MIME = "text/html"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("LastFetch (-want +got):\n%s", diff)
 	}

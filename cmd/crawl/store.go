@@ -50,6 +50,8 @@ func (s *store) LastFetch(ctx context.Context, url string) (crawler.Fetch, bool,
 		ETag:         f.ETag,
 		LastModified: f.LastModified,
 		SHA256:       f.SHA256,
+		MediaType:    f.MIME,
+		Charset:      f.Charset,
 	}, true, nil
 }
 
