@@ -224,3 +224,23 @@ func (w *WebTable) Scan(ctx context.Context, ranges []urlkey.Range, q Query, lim
 	}
 	return nil
 }
+
+// Page reads the row of the page at rawURL as it was at time at (0 = now):
+// the newest version of each column at or before at.
+func (w *WebTable) Page(ctx context.Context, rawURL string, at bigtable.Timestamp) (Row, error) {
+	key, err := urlkey.Key(rawURL)
+	if err != nil {
+		return Row{}, fmt.Errorf("webtable: %w", err)
+	}
+	return w.Get(ctx, key, Query{At: at})
+}
+
+// ScanDomain calls fn with every row of a domain, its subdomains and their
+// ports (urlkey.DomainRanges), in key order, until fn returns false.
+func (w *WebTable) ScanDomain(ctx context.Context, domain string, q Query, fn func(Row) bool) error {
+	ranges := urlkey.DomainRanges(domain)
+	if len(ranges) == 0 {
+		return fmt.Errorf("webtable: %q is not a domain name", domain)
+	}
+	return w.Scan(ctx, ranges, q, 0, fn)
+}

@@ -355,3 +355,42 @@ func TestRowKey(t *testing.T) {
 		}
 	}
 }
+
+func TestPageAndScanDomain(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	for i, body := range []string{"<p>old", "<p>new"} {
+		if _, err := w.RecordFetch(ctx, htmlPage("http://www.cnn.com/", t0.Add(time.Duration(i)*time.Hour), body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.RecordFetch(ctx, htmlPage("http://cnnsi.com/", t0, "<p>si")); err != nil {
+		t.Fatal(err)
+	}
+	html := func(r Row) string {
+		for _, c := range r.Cells {
+			if c.Column() == "contents:html" {
+				return string(c.Value)
+			}
+		}
+		return ""
+	}
+	now, err := w.Page(ctx, "https://www.cnn.com", 0)
+	if err != nil || html(now) != "<p>new" {
+		t.Errorf("Page(now) html = %q, %v; want <p>new", html(now), err)
+	}
+	then, err := w.Page(ctx, "http://www.cnn.com/", bigtable.Time(t0.Add(time.Minute)))
+	if err != nil || html(then) != "<p>old" {
+		t.Errorf("Page(t0+1m) html = %q, %v; want <p>old", html(then), err)
+	}
+	var keys []string
+	if err := w.ScanDomain(ctx, "cnn.com", Query{KeysOnly: true}, func(r Row) bool { keys = append(keys, r.Key); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"com.cnn.www/"}, keys); diff != "" {
+		t.Errorf("ScanDomain(cnn.com) (-want +got):\n%s", diff)
+	}
+	if err := w.ScanDomain(ctx, "exa mple.com", Query{}, func(Row) bool { return true }); err == nil {
+		t.Errorf("ScanDomain of a bad domain: no error")
+	}
+}
