@@ -45,9 +45,10 @@ type DB struct {
 
 	rowLocks [rowLockStripes]sync.Mutex
 
-	stopGC chan struct{}
-	gcDone sync.WaitGroup
-	gcMu   sync.Mutex // one GC pass at a time
+	stopGC   chan struct{}
+	stopOnce sync.Once
+	gcDone   sync.WaitGroup
+	gcMu     sync.Mutex // one GC pass at a time
 }
 
 // tableSchema is the stored schema of one table. Once published in
@@ -245,11 +246,7 @@ func encodeSchema(ts *tableSchema) []byte {
 // closes the store. Calls after Close return ErrClosed. Closing twice is a no-op.
 func (db *DB) Close() error {
 	if db.stopGC != nil {
-		select {
-		case <-db.stopGC:
-		default:
-			close(db.stopGC)
-		}
+		db.stopOnce.Do(func() { close(db.stopGC) })
 		db.gcDone.Wait()
 	}
 	db.opMu.Lock()

@@ -86,6 +86,13 @@
 //     and family names [_a-zA-Z0-9][-_.a-zA-Z0-9]* up to 64 bytes. One row's
 //     mutation must fit in one Badger transaction (about 15% of
 //     WithMemTableSize, values in the value log counting as pointers).
+//   - A filter containing ConditionFilter reads each whole row, values
+//     included, into memory before filtering it; other filters stream cell
+//     by cell and read only the values of cells they pass.
+//   - Every ServerTime cell of one Apply (or one ApplyBulk call) gets the
+//     same timestamp; two writes in the same microsecond to the same column
+//     with ServerTime replace each other, as same-millisecond writes do in
+//     Cloud Bigtable.
 //   - ReadRows calls its callback while holding a read snapshot; a very long
 //     callback keeps Badger from discarding old versions, and calling Close
 //     from it deadlocks.

@@ -2,7 +2,6 @@ package bigtable
 
 import (
 	"bytes"
-	"fmt"
 	"slices"
 	"strconv"
 )
@@ -215,6 +214,3 @@ func normalizeRanges(rs []keyRange) []keyRange {
 	}
 	return out
 }
-
-// rowSetString describes a RowSet for error messages.
-func rowSetString(rs RowSet) string { return fmt.Sprint(rs) }

@@ -97,7 +97,8 @@ func (m *mismatch) report(test string, seed int64) string {
 		fmt.Fprintf(&b, " (op log shrunk from %d to %d ops in %d replays)", m.shrunkFrom, len(m.ops), m.replays)
 	}
 	fmt.Fprintf(&b, "\nreplay: go test -race -run '^%s$' ./bigtable/difftest/ -difftest.seed=%d -difftest.ops=%d\n", test, seed, *flagOps)
-	b.WriteString("families f, ff, g are declared (u is not); far+N means 4e15+N µs; NOW a wall-clock timestamp\n")
+	b.WriteString("families f, ff, g are declared (u is not); far+N means 4e15+N µs; NOW a wall-clock timestamp;\n")
+	b.WriteString("bigValue is strings.Repeat(\"v\", 299)+\"x\"\n")
 	for i, o := range m.ops {
 		fmt.Fprintf(&b, "  %2d: %s\n", i, o)
 	}
@@ -128,7 +129,7 @@ func fmtResult(r result) string {
 			if j > 0 {
 				b.WriteString(" ")
 			}
-			fmt.Fprintf(&b, "%s:%q@%s=%q", c.Fam, c.Qual, tsString(c.TS), c.Value)
+			fmt.Fprintf(&b, "%s:%q@%s=%s", c.Fam, c.Qual, tsString(c.TS), valueString(c.Value))
 		}
 		b.WriteString("}")
 	}

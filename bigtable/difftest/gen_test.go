@@ -3,6 +3,7 @@ package difftest
 import (
 	"encoding/binary"
 	"math/rand"
+	"strings"
 )
 
 // Small alphabets, so that operations collide: the same rows, columns and
@@ -21,7 +22,11 @@ var (
 	unknownFamily = "u"
 
 	qualAlphabet  = []string{"", "a", "ab", "b", "\x00", "\xff", "a\x00"}
-	valueAlphabet = []string{"", "x", "xy", "y", "\x00", "\xff", "\xc3\xa9", be64(1), be64(-1), be64(7)}
+	valueAlphabet = []string{"", "x", "xy", "y", "\x00", "\xff", "\xc3\xa9", be64(1), be64(-1), be64(7), bigValue}
+	// bigValue is larger than our store's default value threshold (256
+	// bytes), so Badger keeps it in its value log and reads go through the
+	// lazy value path.
+	bigValue = strings.Repeat("v", 299) + "x"
 
 	// Cell timestamps: small ones (1970), 0 included, and future ones (see farBase).
 	setTsAlphabet = []int64{0, 1000, 2000, 3000, 5000, 8000, farBase, farBase + 1000, farBase + 2000}

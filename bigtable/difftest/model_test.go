@@ -35,7 +35,7 @@ type mutOp struct {
 func (m mutOp) String() string {
 	switch m.kind {
 	case mSet:
-		return fmt.Sprintf("Set(%q, %q, %s, %q)", m.fam, m.qual, tsString(m.ts), m.value)
+		return fmt.Sprintf("Set(%q, %q, %s, %s)", m.fam, m.qual, tsString(m.ts), valueString(m.value))
 	case mDelCol:
 		return fmt.Sprintf("DeleteCellsInColumn(%q, %q)", m.fam, m.qual)
 	case mDelTsRange:
@@ -206,7 +206,7 @@ func (r rmwRule) String() string {
 	if r.increment {
 		return fmt.Sprintf("Increment(%q, %q, %d)", r.fam, r.qual, r.delta)
 	}
-	return fmt.Sprintf("AppendValue(%q, %q, %q)", r.fam, r.qual, r.value)
+	return fmt.Sprintf("AppendValue(%q, %q, %s)", r.fam, r.qual, valueString(r.value))
 }
 
 // opKind names one call on a table.
@@ -311,4 +311,17 @@ func tsString(ts int64) string {
 		return "far+" + strconv.FormatInt(ts-farBase, 10)
 	}
 	return strconv.FormatInt(ts, 10)
+}
+
+// valueString quotes v, naming bigValue and shortening other long values.
+func valueString(v string) string {
+	switch {
+	case v == bigValue:
+		return "bigValue"
+	case strings.HasPrefix(v, bigValue):
+		return fmt.Sprintf("bigValue+%q", v[len(bigValue):])
+	case len(v) > 40:
+		return fmt.Sprintf("%q…(%d bytes)", v[:16], len(v))
+	}
+	return strconv.Quote(v)
 }
