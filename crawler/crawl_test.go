@@ -933,3 +933,37 @@ func TestTimeouts(t *testing.T) {
 		}
 	}
 }
+
+// A host with a long Crawl-delay does not hold workers that another host
+// could use: the scheduler hands out entries of hosts that are ready.
+func TestSlowHostDoesNotBlockOthers(t *testing.T) {
+	w := newVWeb(t)
+	slow := map[string]string{"/": page(`<a href="/1">1</a><a href="/2">2</a><a href="/3">3</a>`)}
+	fast := map[string]string{"/": page(`<a href="http://slow.test/">slow</a>` + strings.Repeat(`<a href="/x">x</a>`, 1))}
+	for i := 1; i <= 3; i++ {
+		slow[fmt.Sprintf("/%d", i)] = page("s")
+	}
+	var links strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&links, `<a href="/%d">f</a>`, i)
+		fast[fmt.Sprintf("/%d", i)] = page("f")
+	}
+	fast["/x"] = page(links.String())
+	w.site("slow.test", "User-agent: *\nCrawl-delay: 0.3\n", slow)
+	w.site("fast.test", "", fast)
+	cfg := w.config()
+	cfg.Concurrency = 2
+	cfg.PerHost = 2
+	cfg.AllowDomains = []string{"slow.test", "fast.test"}
+	crawl(t, cfg, NewMemStore(), "http://slow.test/", "http://fast.test/")
+	s, f := w.hitsOf("slow.test"), w.hitsOf("fast.test")
+	if len(s) != 5 || len(f) != 15 {
+		t.Fatalf("requests: slow %d, fast %d; want 5 and 15", len(s), len(f))
+	}
+	// slow.test: robots.txt, /, /1 ... one every 0.3s. All of fast.test is
+	// done long before slow.test's third request (0.6s in).
+	if last := f[len(f)-1].At; !last.Before(s[2].At) {
+		t.Errorf("fast.test finished %v after slow.test's third request: workers waited on the slow host", last.Sub(s[2].At))
+	}
+	checkGaps(t, w, "slow.test", 300*time.Millisecond)
+}

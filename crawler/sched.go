@@ -147,11 +147,19 @@ func (s *scheduler) queued() (queued, held int) {
 	return queued, s.pending - queued
 }
 
-// pop hands out the next entry, waiting while every host with queued
-// entries has PerHost of them held. It returns ok=false when ctx is done,
-// when the run is closed, or when nothing is pending any more (the crawl
-// is finished).
+// pop hands out the next entry, from the host whose next request may start
+// soonest among those with fewer than PerHost entries held. It waits while
+// there is none, or while that host's next start is still ahead (so a
+// worker is not tied to a host with a long Crawl-delay while another host
+// could be served first). It returns ok=false when ctx is done, when the
+// run is closed, or when nothing is pending any more (the crawl is over).
 func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 	for {
 		if ctx.Err() != nil {
 			return Entry{}, "", false
@@ -165,29 +173,42 @@ func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 			s.mu.Unlock()
 			return Entry{}, "", false
 		}
+		var wait time.Duration
 		if s.budget != 0 {
-			if h := s.pick(); h != nil {
-				e = h.queue[h.head]
-				h.queue[h.head] = Entry{}
-				h.head++
-				if h.head == len(h.queue) {
-					h.queue, h.head = h.queue[:0], 0
-					s.deactivate(h)
+			if h, at := s.pick(); h != nil {
+				if wait = time.Until(at); wait <= 0 {
+					e = h.queue[h.head]
+					h.queue[h.head] = Entry{}
+					h.head++
+					if h.head == len(h.queue) {
+						h.queue, h.head = h.queue[:0], 0
+						s.deactivate(h)
+					}
+					h.held++
+					if s.budget > 0 {
+						s.budget--
+					}
+					s.mu.Unlock()
+					return e, h.name, true
 				}
-				h.held++
-				if s.budget > 0 {
-					s.budget--
-				}
-				s.mu.Unlock()
-				return e, h.name, true
 			}
 		}
 		ch := s.changed
 		s.mu.Unlock()
+		var tc <-chan time.Time
+		if wait > 0 {
+			if timer == nil {
+				timer = time.NewTimer(wait)
+			} else {
+				timer.Reset(wait)
+			}
+			tc = timer.C
+		}
 		select {
 		case <-ctx.Done():
 			return Entry{}, "", false
 		case <-ch:
+		case <-tc:
 		}
 	}
 }
@@ -201,21 +222,19 @@ func (s *scheduler) held() int {
 	return n
 }
 
-// pick returns the active host below its PerHost entries whose next request
-// may start soonest. Callers hold s.mu.
-func (s *scheduler) pick() *hostState {
-	var best *hostState
-	var bestAt time.Time
+// pick returns the active host below PerHost entries held whose next
+// request may start soonest, and that time. Callers hold s.mu.
+func (s *scheduler) pick() (best *hostState, at time.Time) {
 	for _, h := range s.active {
 		if h.held >= s.perHost {
 			continue
 		}
-		at := h.last.Add(s.hostDelay(h))
-		if best == nil || at.Before(bestAt) {
-			best, bestAt = h, at
+		next := h.last.Add(s.hostDelay(h))
+		if best == nil || next.Before(at) {
+			best, at = h, next
 		}
 	}
-	return best
+	return best, at
 }
 
 func (s *scheduler) deactivate(h *hostState) {
