@@ -41,7 +41,7 @@ var (
 	rowKeyPatterns = []string{"a", "a.*", ".*", "ab|b", "[ab]+", `a\xff`, `\xff.*`, ".", "..", `b\x00.*`, "\xff\xff", "b\x00"}
 	familyPatterns = []string{"f", "ff", "g", "f.*", "f|g", ".*", "x", "f+"}
 	columnPatterns = []string{"", "a", "ab", "a.*", ".*", `\x00`, "\xff", ".", "[a-b]"}
-	valuePatterns  = []string{"", "x", "x.*", ".*", "y|xy", `\xff`, "\xff", ".", "..", "\xc3\xa9", `\x00.*`}
+	valuePatterns  = []string{"", "x", "x.*", ".*", "y|xy", `\xff`, "\xff", ".", "..", "\xc3\xa9", `\x00.*`, "v+x", ".*x"}
 )
 
 func be64(v int64) string {
