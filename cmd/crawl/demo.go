@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/webtable/webtable/internal/demoweb"
@@ -44,8 +45,8 @@ func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if !o.delaySet {
 		cfg.Delay = demoDelay
 	}
-	fmt.Fprintf(stderr, "serving the sample web (%v) on %s; crawling it %d times into %s\n",
-		demoweb.Hosts(), srv.URL(), demoPasses, o.db)
+	fmt.Fprintf(stderr, "serving the sample web (%s) on %s; crawling it %d times into %s\n",
+		strings.Join(demoweb.Hosts(), ", "), strings.TrimPrefix(srv.URL(), "http://"), demoPasses, o.db)
 	for pass := 1; pass <= demoPasses; pass++ {
 		srv.SetPass(pass)
 		cfg.Recrawl = pass > 1 // later passes fetch every page again
