@@ -71,7 +71,8 @@ type Config struct {
 	// AllowDomains lists the domains that may be fetched, each with its
 	// subdomains (--allow-domain). When empty, the registrable domain of
 	// each seed (golang.org/x/net/publicsuffix), or the seed's host itself
-	// when it has none (an IP address, localhost). The default value is nil.
+	// when it has none (an IP address, localhost). Seeds themselves are
+	// fetched whatever the list says. The default value is nil.
 	AllowDomains []string
 	// Recrawl fetches again pages already done, with conditional requests
 	// (--recrawl). The default value is false.
