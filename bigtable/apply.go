@@ -36,7 +36,7 @@ func (t *Table) Apply(ctx context.Context, row string, m *Mutation, opts ...Appl
 		return err
 	}
 	if err := m.checkTop(ts); err != nil {
-		return fmt.Errorf("%w (row %q of table %q)", err, row, t.name)
+		return fmt.Errorf("%w (row %q)", err, row)
 	}
 	var cond *rowReader
 	if m.isCond {
@@ -265,7 +265,7 @@ func (t *Table) ApplyBulk(ctx context.Context, rows []string, muts []*Mutation) 
 			}
 		}
 		if err != nil {
-			errs[i] = fmt.Errorf("%w (row %q of table %q)", err, row, t.name)
+			errs[i] = fmt.Errorf("%w (row %q)", err, row)
 			failed = true
 			continue
 		}

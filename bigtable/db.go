@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -40,8 +41,10 @@ type DB struct {
 	closed bool
 
 	schemaMu sync.Mutex // serialises schema changes
-	tablesMu sync.RWMutex
-	tables   map[string]*tableSchema // copy-on-write: a *tableSchema is never modified
+	// tables maps names to schemas. It is copy-on-write: writers hold
+	// schemaMu and store a new map; neither a map nor a *tableSchema in it
+	// is modified once stored.
+	tables atomic.Pointer[map[string]*tableSchema]
 
 	rowLocks [rowLockStripes]sync.Mutex
 
@@ -106,7 +109,7 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 	if err != nil {
 		return nil, openError(dir, err)
 	}
-	db = &DB{bdb: bdb, dir: dir, opts: o, tables: map[string]*tableSchema{}}
+	db = &DB{bdb: bdb, dir: dir, opts: o}
 	if err := db.init(); err != nil {
 		bdb.Close()
 		return nil, err
@@ -166,6 +169,8 @@ func openError(dir string, err error) error {
 // init checks the format marker (writing it into a fresh store) and loads
 // the schema.
 func (db *DB) init() error {
+	tables := map[string]*tableSchema{}
+	db.tables.Store(&tables)
 	return db.bdb.Update(func(txn *badger.Txn) error {
 		item, err := txn.Get(metaFormatKey)
 		switch {
@@ -208,7 +213,7 @@ func (db *DB) init() error {
 			if err != nil {
 				return fmt.Errorf("%w: %s: table %q: bad schema record: %v", ErrNotStore, db.dir, name, err)
 			}
-			db.tables[name] = ts
+			tables[name] = ts
 		}
 		return nil
 	})
@@ -285,9 +290,7 @@ func (db *DB) beginWrite() error {
 
 // schema returns the current schema of a table.
 func (db *DB) schema(table string) (*tableSchema, error) {
-	db.tablesMu.RLock()
-	ts := db.tables[table]
-	db.tablesMu.RUnlock()
+	ts := (*db.tables.Load())[table]
 	if ts == nil {
 		return nil, fmt.Errorf("%w %q", ErrNotFound, table)
 	}

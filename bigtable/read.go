@@ -199,7 +199,7 @@ func getRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
 		return nil, err
 	}
 	rr := rowReaders.Get().(*rowReader)
-	rr.ts, rr.stage, rr.whole, rr.now = ts, st, f != nil && needsWholeRow(f), Now()
+	rr.ts, rr.stage, rr.whole, rr.now = ts, st, f != nil && needsWholeRow(f), 0 // now: set on first use
 	return rr, nil
 }
 
@@ -252,8 +252,13 @@ func (rr *rowReader) scan(ctx context.Context, txn *badger.Txn, ranges []keyRang
 		if rr.fam == nil {
 			continue // a deleted family whose cells are not yet reclaimed
 		}
-		if rr.fam.gc && rr.fam.policy.collects(c.index, c.ts, rr.now) {
-			continue
+		if rr.fam.gc {
+			if rr.now == 0 {
+				rr.now = Now()
+			}
+			if rr.fam.policy.collects(c.index, c.ts, rr.now) {
+				continue
+			}
 		}
 		if err := rr.addCell(c); err != nil {
 			return err

@@ -92,9 +92,7 @@ func (db *DB) Tables(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	defer db.opMu.RUnlock()
-	db.tablesMu.RLock()
-	defer db.tablesMu.RUnlock()
-	return slices.Sorted(maps.Keys(db.tables)), nil
+	return slices.Sorted(maps.Keys(*db.tables.Load())), nil
 }
 
 // CreateColumnFamily declares a family in a table, with NoGcPolicy. Writes to
@@ -202,9 +200,7 @@ func (db *DB) changeSchema(ctx context.Context, table string, change func(old *t
 	defer db.opMu.RUnlock()
 	db.schemaMu.Lock()
 	defer db.schemaMu.Unlock()
-	db.tablesMu.RLock()
-	old := db.tables[table]
-	db.tablesMu.RUnlock()
+	old := (*db.tables.Load())[table]
 	var next *tableSchema
 	err := db.bdb.Update(func(txn *badger.Txn) error {
 		var err error
@@ -221,17 +217,16 @@ func (db *DB) changeSchema(ctx context.Context, table string, change func(old *t
 	return nil
 }
 
-// publish replaces the cached schema of a table (nil removes it).
+// publish replaces the cached schema of a table (nil removes it). The
+// caller holds schemaMu.
 func (db *DB) publish(table string, ts *tableSchema) {
-	db.tablesMu.Lock()
-	defer db.tablesMu.Unlock()
-	m := maps.Clone(db.tables)
+	m := maps.Clone(*db.tables.Load())
 	if ts == nil {
 		delete(m, table)
 	} else {
 		m[table] = ts
 	}
-	db.tables = m
+	db.tables.Store(&m)
 }
 
 func (ts *tableSchema) clone() *tableSchema {

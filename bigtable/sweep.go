@@ -24,9 +24,7 @@ func (db *DB) GC(ctx context.Context) error {
 	defer db.opMu.RUnlock()
 	db.gcMu.Lock()
 	defer db.gcMu.Unlock()
-	db.tablesMu.RLock()
-	tables := db.tables
-	db.tablesMu.RUnlock()
+	tables := *db.tables.Load()
 	for _, ts := range tables {
 		if err := db.sweepTable(ctx, ts); err != nil {
 			return err

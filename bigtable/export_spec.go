@@ -1,0 +1,257 @@
+package bigtable
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/webtable/webtable/bigtable/internal/spec"
+)
+
+// NB: this file is the only door to this package's unexported fields for the
+// rest of the module. It describes the sealed types as the plain data of
+// package internal/spec and registers those conversions with it at init, so
+// the Cloud Bigtable adapter (bigtable/cloud) can translate them while this
+// package exports nothing new. A variant added here later must be added to
+// these switches too; until it is, the adapter fails with
+// spec.ErrUnknownVariant instead of translating it wrongly.
+
+func init() {
+	spec.Register(spec.Hooks{
+		Filter:          func(f any) (*spec.Filter, error) { return filterSpec(asFilter(f)) },
+		RowSet:          func(rs any) (spec.RowSet, error) { return rowSetSpec(asRowSet(rs)) },
+		Mutation:        func(m any) (*spec.Mutation, error) { return mutationSpec(m.(*Mutation)) },
+		ApplyOptions:    func(o any) (spec.ApplyOptions, error) { return applyOptionsSpec(o.([]ApplyOption)) },
+		ReadOptions:     func(o any) (spec.ReadSettings, error) { return readOptionsSpec(o.([]ReadOption)) },
+		GCPolicy:        func(p any) (spec.GCPolicy, error) { return gcPolicySpec(asGCPolicy(p)) },
+		ReadModifyWrite: func(m any) (*spec.ReadModifyWrite, error) { return rmwSpec(m.(*ReadModifyWrite)) },
+	})
+}
+
+// asFilter, asRowSet and asGCPolicy accept an untyped nil as well as a nil
+// interface value.
+func asFilter(f any) Filter {
+	if f == nil {
+		return nil
+	}
+	return f.(Filter)
+}
+
+func asRowSet(rs any) RowSet {
+	if rs == nil {
+		return nil
+	}
+	return rs.(RowSet)
+}
+
+func asGCPolicy(p any) GCPolicy {
+	if p == nil {
+		return nil
+	}
+	return p.(GCPolicy)
+}
+
+func unknownVariant(what string, v any) error {
+	return fmt.Errorf("%w: %s %T", spec.ErrUnknownVariant, what, v)
+}
+
+func filterSpec(f Filter) (*spec.Filter, error) {
+	var out spec.Filter
+	switch f := f.(type) {
+	case nil:
+		return nil, nil
+	case chainFilter:
+		return subFilterSpec(spec.Chain, f)
+	case interleaveFilter:
+		return subFilterSpec(spec.Interleave, f)
+	case conditionFilter:
+		out.Kind = spec.Condition
+		var err error
+		if out.Predicate, err = filterSpec(f.pred); err != nil {
+			return nil, err
+		}
+		if out.True, err = filterSpec(f.ifTrue); err != nil {
+			return nil, err
+		}
+		if out.False, err = filterSpec(f.ifFalse); err != nil {
+			return nil, err
+		}
+	case rowKeyFilter:
+		out = spec.Filter{Kind: spec.RowKey, Pattern: string(f)}
+	case familyFilter:
+		out = spec.Filter{Kind: spec.Family, Pattern: string(f)}
+	case columnFilter:
+		out = spec.Filter{Kind: spec.Column, Pattern: string(f)}
+	case valueFilter:
+		out = spec.Filter{Kind: spec.Value, Pattern: string(f)}
+	case valueRangeFilter:
+		out = spec.Filter{Kind: spec.ValueRange, StartValue: f.start, EndValue: f.end}
+	case columnRangeFilter:
+		out = spec.Filter{Kind: spec.ColumnRange, Family: f.family, StartQualifier: f.start, EndQualifier: f.end}
+	case latestNFilter:
+		out = spec.Filter{Kind: spec.LatestN, N: int(f)}
+	case stripValueFilter:
+		out = spec.Filter{Kind: spec.StripValue}
+	case timestampRangeFilter:
+		out = spec.Filter{Kind: spec.TimestampRange, Start: int64(f.start), End: int64(f.end)}
+	case cellsPerRowLimitFilter:
+		out = spec.Filter{Kind: spec.CellsPerRowLimit, N: int(f)}
+	case cellsPerRowOffsetFilter:
+		out = spec.Filter{Kind: spec.CellsPerRowOffset, N: int(f)}
+	case rowSampleFilter:
+		out = spec.Filter{Kind: spec.RowSample, Probability: float64(f)}
+	case passAllFilter:
+		out = spec.Filter{Kind: spec.PassAll}
+	case blockAllFilter:
+		out = spec.Filter{Kind: spec.BlockAll}
+	default:
+		return nil, unknownVariant("filter", f)
+	}
+	return &out, nil
+}
+
+func subFilterSpec(kind spec.FilterKind, subs []Filter) (*spec.Filter, error) {
+	out := &spec.Filter{Kind: kind, Sub: make([]*spec.Filter, len(subs))}
+	for i, s := range subs {
+		var err error
+		if out.Sub[i], err = filterSpec(s); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func boundSpec(b boundType) spec.Bound {
+	switch b {
+	case openBound:
+		return spec.Open
+	case closedBound:
+		return spec.Closed
+	}
+	return spec.Unbounded
+}
+
+func rowRangeSpec(r RowRange) spec.RowRange {
+	return spec.RowRange{StartBound: boundSpec(r.startBound), Start: r.start, EndBound: boundSpec(r.endBound), End: r.end}
+}
+
+func rowSetSpec(rs RowSet) (spec.RowSet, error) {
+	switch rs := rs.(type) {
+	case nil:
+		return spec.RowSet{}, nil
+	case RowList:
+		return spec.RowSet{Kind: spec.ListSet, Keys: rs}, nil
+	case RowRange:
+		return spec.RowSet{Kind: spec.RangeSet, Ranges: []spec.RowRange{rowRangeSpec(rs)}}, nil
+	case RowRangeList:
+		out := spec.RowSet{Kind: spec.RangeListSet, Ranges: make([]spec.RowRange, len(rs))}
+		for i, r := range rs {
+			out.Ranges[i] = rowRangeSpec(r)
+		}
+		return out, nil
+	}
+	return spec.RowSet{}, unknownVariant("row set", rs)
+}
+
+var opKinds = [...]spec.OpKind{
+	opSet:          spec.Set,
+	opDeleteColumn: spec.DeleteCellsInColumn,
+	opDeleteRange:  spec.DeleteTimestampRange,
+	opDeleteFamily: spec.DeleteCellsInFamily,
+	opDeleteRow:    spec.DeleteRow,
+}
+
+func mutationSpec(m *Mutation) (*spec.Mutation, error) {
+	if m == nil {
+		return nil, nil
+	}
+	out := &spec.Mutation{Ops: make([]spec.Op, len(m.ops)), Cond: m.isCond}
+	for i, op := range m.ops {
+		if int(op.kind) >= len(opKinds) {
+			return nil, unknownVariant(fmt.Sprintf("mutation operation %d of", op.kind), m)
+		}
+		out.Ops[i] = spec.Op{Kind: opKinds[op.kind], Family: op.family, Qualifier: op.qualifier,
+			Timestamp: int64(op.ts), Start: int64(op.start), End: int64(op.end), Value: op.value}
+	}
+	if !m.isCond {
+		return out, nil
+	}
+	var err error
+	if out.Predicate, err = filterSpec(m.cond); err != nil {
+		return nil, err
+	}
+	if out.True, err = mutationSpec(m.mtrue); err != nil {
+		return nil, err
+	}
+	if out.False, err = mutationSpec(m.mfalse); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func applyOptionsSpec(opts []ApplyOption) (spec.ApplyOptions, error) {
+	var out spec.ApplyOptions
+	for _, o := range opts {
+		switch o := o.(type) {
+		case condResult:
+			out.CondResults = append(out.CondResults, o.matched)
+		default:
+			return spec.ApplyOptions{}, unknownVariant("apply option", o)
+		}
+	}
+	return out, nil
+}
+
+func readOptionsSpec(opts []ReadOption) (spec.ReadSettings, error) {
+	var s readSettings
+	for _, o := range opts {
+		switch o.(type) {
+		case rowFilterOption, limitRowsOption:
+			o.set(&s)
+		default:
+			return spec.ReadSettings{}, unknownVariant("read option", o)
+		}
+	}
+	f, err := filterSpec(s.filter)
+	if err != nil {
+		return spec.ReadSettings{}, err
+	}
+	return spec.ReadSettings{Filter: f, Limit: s.limit}, nil
+}
+
+func gcPolicySpec(p GCPolicy) (spec.GCPolicy, error) {
+	switch p := p.(type) {
+	case nil, noGcPolicy:
+		return spec.GCPolicy{Kind: spec.NoGC}, nil
+	case maxVersionsPolicy:
+		return spec.GCPolicy{Kind: spec.MaxVersions, Versions: int(p)}, nil
+	case maxAgePolicy:
+		return spec.GCPolicy{Kind: spec.MaxAge, Age: time.Duration(p)}, nil
+	case unionPolicy:
+		return subPolicySpec(spec.Union, p)
+	case intersectionPolicy:
+		return subPolicySpec(spec.Intersection, p)
+	}
+	return spec.GCPolicy{}, unknownVariant("GC policy", p)
+}
+
+func subPolicySpec(kind spec.GCKind, subs []GCPolicy) (spec.GCPolicy, error) {
+	out := spec.GCPolicy{Kind: kind, Sub: make([]spec.GCPolicy, len(subs))}
+	for i, s := range subs {
+		var err error
+		if out.Sub[i], err = gcPolicySpec(s); err != nil {
+			return spec.GCPolicy{}, err
+		}
+	}
+	return out, nil
+}
+
+func rmwSpec(m *ReadModifyWrite) (*spec.ReadModifyWrite, error) {
+	if m == nil {
+		return nil, nil
+	}
+	out := &spec.ReadModifyWrite{Rules: make([]spec.RMWRule, len(m.rules))}
+	for i, r := range m.rules {
+		out.Rules[i] = spec.RMWRule{Family: r.family, Qualifier: r.qualifier, Increment: r.increment, Delta: r.delta, Append: r.appendValue}
+	}
+	return out, nil
+}
