@@ -32,8 +32,9 @@
 // (ChainFilters, InterleaveFilters, RowKeyFilter, FamilyFilter, ColumnFilter,
 // ValueFilter, LatestNFilter, StripValueFilter, TimestampRangeFilterMicros,
 // ColumnRangeFilter, CellsPerRowLimitFilter, CellsPerRowOffsetFilter,
-// PassAllFilter, BlockAllFilter), LimitRows, a callback that stops early, and
-// our iterator form (Rows). Once in a while our store is closed and reopened
+// PassAllFilter, BlockAllFilter, and ConditionFilter, which sends our store
+// down its whole-row filter path), LimitRows, a callback that stops early,
+// and our iterator form (Rows). Once in a while our store is closed and reopened
 // mid-sequence. Every sequence ends with a full unfiltered scan.
 //
 // Per op the test compares: whether an error was returned (not its text),
@@ -46,15 +47,20 @@
 // keys that are prefixes of each other and keys with 0x00 and 0xFF bytes
 // (bttest accepts any non-empty key); families f, ff and g (and the undeclared
 // u); 7 qualifiers including "" and the bytes 0x00 and 0xFF; values including
-// "", 0xFF, a two-byte UTF-8 sequence and 8-byte counters; regular expressions
-// that tell raw-byte matching from UTF-8 matching. Timestamps are multiples
+// "", 0xFF, a two-byte UTF-8 sequence, 8-byte counters and one 300-byte value
+// (beyond our default value threshold, so it is read from Badger's value
+// log); regular expressions that tell raw-byte matching from UTF-8 matching. Timestamps are multiples
 // of 1000 µs (bttest keeps milliseconds): 0, a few in 1970, and a few in the
 // far future.
 //
-// The normal run does 300 sequences of up to 60 ops (-short: 30). Flags:
-// -difftest.n=5000 runs more, -difftest.base=N moves the seeds, and
-// -difftest.seed=N replays one sequence. On a mismatch the test shrinks the
-// op log to a short one that still fails and prints it with the seed.
+// The normal run does 300 sequences of 1 to 60 ops, about 9,500 ops
+// (TestReferenceSelfConsistency: 100 sequences; -short: a tenth of each).
+// Flags: -difftest.n=5000 runs more sequences, -difftest.ops=N makes them
+// longer, -difftest.base=N moves the seeds, and -difftest.seed=N replays one
+// sequence (with the same -difftest.ops). On a mismatch the test shrinks the
+// op log (dropping ops, then parts of ops, keeping within the generator's
+// rules) to a short one that still fails, and prints it with the seed and a
+// replay command.
 //
 // # Excluded nondeterminism
 //
