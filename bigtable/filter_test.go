@@ -189,3 +189,23 @@ func TestLatin1(t *testing.T) {
 		t.Errorf("latin1 = %q", got)
 	}
 }
+
+// TestInterleaveCopiesAreIndependent: two copies of one cell do not share
+// their value's memory.
+func TestInterleaveCopiesAreIndependent(t *testing.T) {
+	tbl := filterFixture(t)
+	for _, f := range []Filter{
+		InterleaveFilters(ColumnFilter("b"), ColumnFilter("b")),
+		ConditionFilter(PassAllFilter(), InterleaveFilters(ColumnFilter("b"), ColumnFilter("b")), nil),
+	} {
+		rows := readAll(t, tbl, SingleRow("r1"), RowFilter(f))
+		items := rows[0]["A"]
+		if len(items) != 2 {
+			t.Fatalf("%v: got %q", f, cellStrings(rows))
+		}
+		items[0].Value[0] = 'X'
+		if string(items[1].Value) != "xyz" {
+			t.Errorf("%v: changing one copy changed the other to %q", f, items[1].Value)
+		}
+	}
+}

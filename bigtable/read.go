@@ -1,6 +1,7 @@
 package bigtable
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"iter"
@@ -316,11 +317,15 @@ func (rr *rowReader) collect(cells []cell) error {
 	for i := range cells {
 		c := &cells[i]
 		var v []byte
-		if !rr.noValues {
+		if !rr.noValues && c.val != nil {
 			var err error
-			if v, err = c.value(); err != nil {
+			if v, err = c.val.get(); err != nil {
 				return err
 			}
+			if c.val.handed && v != nil {
+				v = bytes.Clone(v) // a second copy of one cell (InterleaveFilters)
+			}
+			c.val.handed = true
 		}
 		if rr.row == nil {
 			rr.row = Row{}

@@ -30,6 +30,7 @@ type lazyValue struct {
 	item   *badger.Item
 	v      []byte
 	loaded bool
+	handed bool // v is in a ReadItem already: copy it for another
 }
 
 func (l *lazyValue) get() ([]byte, error) {
