@@ -170,8 +170,8 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Stats, error) {
 	r.sched.close()
 	st := r.stats.finish(r.sched)
 
-	if err := context.Cause(runCtx); err != nil && r.fatal() != nil {
-		return st, r.fatal()
+	if err := r.fatal(); err != nil {
+		return st, err
 	}
 	if err := ctx.Err(); err != nil {
 		return st, fmt.Errorf("crawler: run stopped: %w", err)
