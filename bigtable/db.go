@@ -48,6 +48,11 @@ type DB struct {
 
 	rowLocks [rowLockStripes]sync.Mutex
 
+	// policyEpoch counts SetGCPolicy calls; sweptEpoch is the epoch of the
+	// last full GC pass (-1: none since Open). Guarded by gcMu.
+	policyEpoch atomic.Int64
+	sweptEpoch  int64
+
 	stopGC   chan struct{}
 	stopOnce sync.Once
 	gcDone   sync.WaitGroup
@@ -109,7 +114,7 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 	if err != nil {
 		return nil, openError(dir, err)
 	}
-	db = &DB{bdb: bdb, dir: dir, opts: o}
+	db = &DB{bdb: bdb, dir: dir, opts: o, sweptEpoch: -1}
 	if err := db.init(); err != nil {
 		bdb.Close()
 		return nil, err

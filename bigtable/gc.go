@@ -3,6 +3,7 @@ package bigtable
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -182,6 +183,19 @@ func validatePolicy(p GCPolicy) error {
 		}
 	}
 	return nil
+}
+
+// hasAge reports whether p involves a MaxAgePolicy.
+func hasAge(p GCPolicy) bool {
+	switch p := p.(type) {
+	case maxAgePolicy:
+		return true
+	case unionPolicy:
+		return slices.ContainsFunc(p, hasAge)
+	case intersectionPolicy:
+		return slices.ContainsFunc(p, hasAge)
+	}
+	return false
 }
 
 // isNoGC reports whether p never collects anything, so reads may skip it.

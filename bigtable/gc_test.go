@@ -197,3 +197,30 @@ func TestGCPruneOnWrite(t *testing.T) {
 		t.Errorf("%d cells on disk, want 4", n)
 	}
 }
+
+// TestGCAfterPolicyChange: tightening a version policy collects old
+// versions at once for reads, and GC removes them from disk.
+func TestGCAfterPolicyChange(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, WithGCInterval(0))
+	tbl := db.mustTable("t", "f")
+	for i := range 5 {
+		mustApply(t, tbl, "r", set("f", "q", Timestamp(i+1), "v"))
+	}
+	if err := db.GC(ctx); err != nil { // nothing to do, but a full pass
+		t.Fatal(err)
+	}
+	if err := db.SetGCPolicy(ctx, "t", "f", MaxVersionsPolicy(2)); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := tbl.ReadRow(ctx, "r")
+	if len(r["f"]) != 2 || r["f"][0].Timestamp != 5 {
+		t.Errorf("after policy change read %q", cellStrings([]Row{r}))
+	}
+	if err := db.GC(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := rawCells(t, db.DB); n != 2 {
+		t.Errorf("%d cells on disk after GC, want 2", n)
+	}
+}

@@ -154,6 +154,7 @@ func (db *DB) SetGCPolicy(ctx context.Context, table, family string, p GCPolicy)
 	if err := validatePolicy(p); err != nil {
 		return err
 	}
+	defer db.policyEpoch.Add(1)
 	return db.changeSchema(ctx, table, func(old *tableSchema, _ *badger.Txn) (*tableSchema, error) {
 		if old == nil {
 			return nil, fmt.Errorf("%w %q", ErrNotFound, table)

@@ -24,12 +24,19 @@ func (db *DB) GC(ctx context.Context) error {
 	defer db.opMu.RUnlock()
 	db.gcMu.Lock()
 	defer db.gcMu.Unlock()
+	// NB: writes prune the columns they touch, so a policy that only counts
+	// versions collects nothing new until its column is written; only age
+	// moves cells into collection by itself. Such families need a sweep
+	// once after Open and after a policy change, age policies every time.
+	epoch := db.policyEpoch.Load()
+	full := db.sweptEpoch != epoch
 	tables := *db.tables.Load()
 	for _, ts := range tables {
-		if err := db.sweepTable(ctx, ts); err != nil {
+		if err := db.sweepTable(ctx, ts, full); err != nil {
 			return err
 		}
 	}
+	db.sweptEpoch = epoch
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -46,10 +53,10 @@ func (db *DB) GC(ctx context.Context) error {
 }
 
 // sweepTable prunes every row of a table that holds a collected cell.
-func (db *DB) sweepTable(ctx context.Context, ts *tableSchema) error {
+func (db *DB) sweepTable(ctx context.Context, ts *tableSchema, full bool) error {
 	gc := false
 	for _, f := range ts.families {
-		gc = gc || f.gc
+		gc = gc || f.gc && (full || hasAge(f.policy))
 	}
 	if !gc {
 		return nil
