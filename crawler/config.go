@@ -32,6 +32,10 @@ const (
 	MaxSegmentRepeats = 3
 	// MaxLinks is the most distinct links kept from one page.
 	MaxLinks = 1000
+	// MaxRetries is how often a fetch answered with 429 or a 5xx is tried
+	// again in one run, after the server's Retry-After (capped at
+	// MaxCrawlDelay) or a doubling backoff from 1s.
+	MaxRetries = 2
 	// maxRobotsBody bounds a robots.txt (Google reads 500 KiB).
 	maxRobotsBody = 500 << 10
 )

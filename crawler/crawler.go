@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,10 @@ type Crawler struct {
 
 	running sync.Mutex
 
+	// retryBase is the first backoff before fetching again after a 429 or
+	// 5xx without Retry-After; it doubles with each attempt.
+	retryBase time.Duration
+
 	domainsMu sync.RWMutex
 	domains   []string // allowed domains of the current run
 }
@@ -56,7 +61,7 @@ func New(cfg Config, store Store) (*Crawler, error) {
 		return nil, err
 	}
 	cfg.AllowDomains = normDomains(cfg.AllowDomains)
-	c := &Crawler{cfg: cfg, store: store}
+	c := &Crawler{cfg: cfg, store: store, retryBase: time.Second}
 	c.sched = newScheduler(cfg.PerHost, cfg.Delay, cfg.MaxPages)
 	tr, err := newTransport(&c.cfg, c.sched)
 	if err != nil {
@@ -188,8 +193,9 @@ type run struct {
 	storeCtx context.Context
 	cancel   context.CancelCauseFunc
 
-	mu  sync.Mutex
-	err error // first store failure
+	mu       sync.Mutex
+	err      error          // first store failure
+	attempts map[string]int // row key -> fetches retried in this run
 }
 
 func (r *run) fail(err error) {
@@ -331,6 +337,9 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 		return false // never reached the wire, or stopped between hops: stays queued
 	}
 	r.fill(p, u, capt, err)
+	if r.retry(e, u, p, capt) {
+		return false // queued again; nothing stored yet
+	}
 	if p.NotModified {
 		if !r.notModified(p, last) {
 			return false
@@ -369,6 +378,59 @@ func (r *run) notModified(p *Page, last Fetch) bool {
 	}
 	r.links(p, final, extractLinks(body, ct))
 	return true
+}
+
+// retry decides whether a fetch answered with 429 or a 5xx is tried again
+// in this run (at most MaxRetries times). If so it pauses the host for the
+// server's Retry-After (capped at MaxCrawlDelay) or an exponential backoff
+// from retryBase, queues the entry again and returns true.
+func (r *run) retry(e Entry, u *url.URL, p *Page, capt *capture) bool {
+	if p.Status != http.StatusTooManyRequests && p.Status < 500 {
+		return false
+	}
+	key := urlkey.KeyOf(u)
+	r.mu.Lock()
+	if r.attempts == nil {
+		r.attempts = make(map[string]int)
+	}
+	n := r.attempts[key]
+	if n >= MaxRetries {
+		r.mu.Unlock()
+		return false
+	}
+	r.attempts[key] = n + 1
+	r.mu.Unlock()
+	wait := r.c.retryBase << n
+	if ra, ok := retryAfter(capt.resp.Header.Get("Retry-After"), time.Now()); ok {
+		wait = ra
+	}
+	wait = min(wait, MaxCrawlDelay)
+	final := u
+	if capt.resp.Request != nil && capt.resp.Request.URL != nil {
+		final = capt.resp.Request.URL
+	}
+	r.sched.pauseHost(final.Host, wait)
+	r.sched.retry(u.Host, e)
+	r.stats.retried()
+	return true
+}
+
+// retryAfter parses a Retry-After header: delay-seconds or an HTTP date.
+func retryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		return time.Duration(min(secs, int64(MaxCrawlDelay/time.Second))) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
 }
 
 // stopped reports whether err comes from the run stopping.

@@ -79,6 +79,11 @@
 //   - Only gzip is decoded when a server sends a Content-Encoding it was not
 //     asked for; other encodings are stored as received.
 //   - http.ProxyFromEnvironment reads the environment once per process.
-//   - 5xx and 429 are recorded as failures and retried by the next run, not
-//     within the run (issue 7).
+//   - A 429 or 5xx is fetched again up to [MaxRetries] times in the run,
+//     after Retry-After (capped at [MaxCrawlDelay]) or a doubling backoff
+//     from 1s during which the host gets no request; then it is recorded
+//     as failed and retried by the next run. Network errors and timeouts
+//     are not retried within the run.
+//   - A robots.txt answering 5xx or unreachable disallows its host for the
+//     rest of the run (RFC 9309); the pages fail with kind robots.
 package crawler

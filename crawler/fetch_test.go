@@ -492,8 +492,11 @@ func TestHTTPErrors(t *testing.T) {
 	cfg.AllowDomains = []string{"a.test", "down.test"}
 	cfg.IgnoreRobots = true
 	st := crawl(t, cfg, store, "http://a.test/")
-	if st.Fetched != 1 || st.Errors != 3 || st.ErrorsByKind[KindHTTP] != 3 {
-		t.Errorf("stats = %+v, want 1 fetched and 3 http errors (the proxy answers 502 for down.test)", st)
+	if st.Fetched != 1 || st.Errors != 3 || st.ErrorsByKind[KindHTTP] != 3 || st.Retries != 2*MaxRetries {
+		t.Errorf("stats = %+v, want 1 fetched, 3 http errors (the proxy answers 502 for down.test), %d retries", st, 2*MaxRetries)
+	}
+	if n := len(w.paths("a.test")); n != 3+MaxRetries {
+		t.Errorf("requests to a.test = %d, want %d (404 is not retried, 500 is)", n, 3+MaxRetries)
 	}
 	for _, u := range []string{"http://a.test/404", "http://a.test/500"} {
 		row, _ := store.Row(u)
@@ -530,6 +533,59 @@ func TestTimeouts(t *testing.T) {
 	for _, u := range []string{"http://a.test/slow-body", "http://a.test/slow-headers"} {
 		if row, _ := store.Row(u); row.State != StateFailed || row.Err == "" {
 			t.Errorf("%s = %v %q, want failed with an error", u, row.State, row.Err)
+		}
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	w := newVWeb(t)
+	var calls int
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(rw, r)
+			return
+		}
+		calls++
+		if calls == 1 {
+			rw.Header().Set("Retry-After", "1")
+			http.Error(rw, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(rw, page("ok"))
+	}))
+	store := NewMemStore()
+	cfg := w.config()
+	cfg.IgnoreRobots = true
+	st := crawl(t, cfg, store, "http://a.test/")
+	if st.Fetched != 1 || st.Retries != 1 || st.Errors != 0 {
+		t.Errorf("stats = %+v, want fetched after one retry", st)
+	}
+	checkGaps(t, w, "a.test", time.Second)
+	if row, _ := store.Row("http://a.test/"); row.State != StateDone || len(row.Versions) != 1 {
+		t.Errorf("row = %v with %d versions, want done with the page", row.State, len(row.Versions))
+	}
+}
+
+func TestRetryAfterParse(t *testing.T) {
+	now := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"", 0, false},
+		{"5", 5 * time.Second, true},
+		{" 0 ", 0, true},
+		{"-1", 0, false},
+		{"99999", MaxCrawlDelay, true},
+		{"Mon, 30 Nov 2026 06:00:10 GMT", 10 * time.Second, true},
+		{"Mon, 30 Nov 2026 05:00:00 GMT", 0, true},
+		{"soon", 0, false},
+	}
+	for _, tc := range tests {
+		got, ok := retryAfter(tc.in, now)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("retryAfter(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
 }

@@ -50,6 +50,7 @@ type hostState struct {
 	inflight int           // requests on the wire
 	last     time.Time     // start of the last request
 	crawl    time.Duration // Crawl-delay from robots.txt, capped
+	pause    time.Time     // no request starts before (Retry-After, backoff)
 }
 
 func newScheduler(perHost int, delay time.Duration, maxPages int) *scheduler {
@@ -229,7 +230,7 @@ func (s *scheduler) pick() (best *hostState, at time.Time) {
 		if h.held >= s.perHost {
 			continue
 		}
-		next := h.last.Add(s.hostDelay(h))
+		next := s.nextStart(h)
 		if best == nil || next.Before(at) {
 			best, at = h, next
 		}
@@ -278,6 +279,45 @@ func (s *scheduler) hostDelay(h *hostState) time.Duration {
 	return max(s.delay, h.crawl)
 }
 
+// nextStart is the earliest time a request to h may start. Callers hold s.mu.
+func (s *scheduler) nextStart(h *hostState) time.Time {
+	next := h.last.Add(s.hostDelay(h))
+	if next.Before(h.pause) {
+		return h.pause
+	}
+	return next
+}
+
+// pauseHost keeps requests to host from starting before now+d (a server
+// asked to wait with 429/503, or a backoff).
+func (s *scheduler) pauseHost(host string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.host(host)
+	if t := time.Now().Add(d); t.After(h.pause) {
+		h.pause = t
+	}
+	s.broadcast()
+}
+
+// retry queues e again under host, for an entry handed out by pop whose
+// fetch is to be tried again: call it before done.
+func (s *scheduler) retry(host string, e Entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	h := s.host(host)
+	h.queue = append(h.queue, e)
+	if !h.active {
+		h.active = true
+		s.active = append(s.active, h)
+	}
+	s.pending++
+	s.broadcast()
+}
+
 // setCrawlDelay records a host's robots.txt Crawl-delay, capped at
 // MaxCrawlDelay.
 func (s *scheduler) setCrawlDelay(host string, d time.Duration) {
@@ -303,7 +343,7 @@ func (s *scheduler) acquire(ctx context.Context, stop <-chan struct{}, host stri
 		now := time.Now()
 		var wait time.Duration
 		if h.inflight < s.perHost {
-			next := h.last.Add(s.hostDelay(h))
+			next := s.nextStart(h)
 			if !now.Before(next) {
 				h.inflight++
 				h.last = now

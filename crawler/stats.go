@@ -27,6 +27,8 @@ type Stats struct {
 	ErrorsByKind map[ErrorKind]int64
 	// Traps counts links refused as crawler traps.
 	Traps int64
+	// Retries counts fetches tried again after 429 or a 5xx.
+	Retries int64
 	// Bytes counts body bytes received (after Content-Encoding, at most
 	// MaxBody per response).
 	Bytes int64
@@ -76,6 +78,12 @@ func (r *statsRecorder) end() {
 func (r *statsRecorder) bytes(n int64) {
 	r.mu.Lock()
 	r.s.Bytes += n
+	r.mu.Unlock()
+}
+
+func (r *statsRecorder) retried() {
+	r.mu.Lock()
+	r.s.Retries++
 	r.mu.Unlock()
 }
 

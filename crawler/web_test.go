@@ -152,6 +152,7 @@ func crawl(t *testing.T, cfg Config, store Store, seeds ...string) Stats {
 		t.Fatalf("New: %v", err)
 	}
 	defer c.Close()
+	c.retryBase = 10 * time.Millisecond
 	st, err := c.Run(context.Background(), seeds)
 	if err != nil {
 		t.Fatalf("Run(%q): %v", seeds, err)
