@@ -134,7 +134,8 @@ func (w *writer) apply(ops []mutOp) error {
 			}
 			// NB: Badger keeps the key and value slices until commit, so
 			// each key gets its own buffer.
-			key := appendCellKey(nil, id, w.row, op.family, op.qualifier, ts)
+			n := tablePrefixLen + len(w.row) + len(op.family) + len(op.qualifier) + 3*2 + tsLen
+			key := appendCellKey(make([]byte, 0, n+8), id, w.row, op.family, op.qualifier, ts)
 			if err := w.txn.SetEntry(badger.NewEntry(key, op.value)); err != nil {
 				return err
 			}
