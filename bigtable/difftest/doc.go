@@ -20,7 +20,7 @@
 // # What is compared
 //
 // The op model (model_test.go) is a small data type translated to each API:
-// Apply of 1..4 mutations (Set, DeleteCellsInColumn, DeleteTimestampRange,
+// Apply of 1..4 mutations (Set, with ServerTime too, DeleteCellsInColumn, DeleteTimestampRange,
 // DeleteCellsInFamily, DeleteRow), conditional mutations (NewCondMutation with
 // a random predicate or none, either branch possibly nil, and
 // GetCondMutationResult), ApplyBulk of 1..5 rows (duplicate rows included,
@@ -86,8 +86,10 @@
 //     different granularities. Timestamps within [start-1h, start+48h] are
 //     compared as NOW. A rule on a column whose newest cell is NOW is dropped
 //     (whether two calls share a millisecond decides one cell or two), and
-//     the rules of one ReadModifyWrite name distinct columns. Set with
-//     ServerTime is not generated, for the same reason.
+//     the rules of one ReadModifyWrite name distinct columns. Sets with
+//     ServerTime are generated, but one on a column that already holds a NOW
+//     cell, or a second one on the same column in one op, gets a fixed
+//     timestamp instead, for the same reason.
 //   - ReadModifyWrite failures: bttest applies the rules before a failing
 //     one (undeclared family; Increment of a value that is not 8 bytes) and
 //     then fails. A failing ReadModifyWrite is reduced to its failing rule,

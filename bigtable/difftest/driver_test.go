@@ -160,14 +160,27 @@ func (p pair) open(ctx context.Context) (w, g tableUnderTest, err error) {
 // would need adapting is refused (ok false), which the shrinker uses to
 // discard candidates that are not deterministic.
 func step(ctx context.Context, w, g tableUnderTest, o op, strict bool) (done op, want, got result, ok bool) {
-	if o.kind == opRMW {
-		cur := w.exec(ctx, op{kind: opReadRow, row: o.row})
-		var row rowOut
+	refRow := func(key string) rowOut {
+		cur := w.exec(ctx, op{kind: opReadRow, row: key})
 		if len(cur.Rows) > 0 {
-			row = cur.Rows[0]
+			return cur.Rows[0]
 		}
-		p, keep := prepareRMW(o, row)
+		return rowOut{}
+	}
+	if o.kind == opRMW {
+		p, keep := prepareRMW(o, refRow(o.row))
 		if !keep || (strict && !reflect.DeepEqual(p, o)) {
+			return o, result{}, result{}, false
+		}
+		o = p
+	}
+	if keys := serverTimeRows(o); len(keys) > 0 {
+		rows := map[string]rowOut{}
+		for _, k := range keys {
+			rows[k] = refRow(k)
+		}
+		p := prepareServerTime(o, rows)
+		if strict && !reflect.DeepEqual(p, o) {
 			return o, result{}, result{}, false
 		}
 		o = p

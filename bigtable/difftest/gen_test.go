@@ -69,7 +69,11 @@ func (g *gen) family() string { return pick(g, families) }
 func (g *gen) mut() mutOp {
 	switch x := g.r.Intn(20); {
 	case x < 11:
-		return mutOp{kind: mSet, fam: g.family(), qual: pick(g, qualAlphabet), ts: pick(g, setTsAlphabet), value: pick(g, valueAlphabet)}
+		ts := pick(g, setTsAlphabet)
+		if g.chance(0.07) {
+			ts = serverTime // see prepareServerTime
+		}
+		return mutOp{kind: mSet, fam: g.family(), qual: pick(g, qualAlphabet), ts: ts, value: pick(g, valueAlphabet)}
 	case x < 13:
 		return mutOp{kind: mDelCol, fam: g.family(), qual: pick(g, qualAlphabet)}
 	case x < 17:

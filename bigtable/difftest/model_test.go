@@ -303,8 +303,13 @@ const farBase int64 = 4_000_000_000_000_000
 // granularity (ms in bttest, µs in ours).
 const nowMarker int64 = 1
 
+// serverTime is bigtable.ServerTime: the store stamps the cell with its clock.
+const serverTime int64 = -1
+
 func tsString(ts int64) string {
 	switch {
+	case ts == serverTime:
+		return "ServerTime"
 	case ts == nowMarker:
 		return "NOW"
 	case ts >= farBase:
