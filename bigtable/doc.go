@@ -66,9 +66,8 @@
 //     collected (Cloud Bigtable may, until its background GC runs). Cells
 //     leave the disk when their column is next written (in the same
 //     transaction) or when (*DB).GC runs, which a background goroutine does
-//     every WithGCInterval. Relaxing a policy can make cells that were
-//     collected but not yet removed visible again; run GC first.
-//     IntersectionPolicy with no members collects nothing.
+//     every WithGCInterval; SetGCPolicy sweeps the family before changing
+//     its policy, so a collected cell never comes back. IntersectionPolicy with no members collects nothing.
 //   - A family deleted and re-created before its cells are reclaimed starts
 //     empty only once DeleteColumnFamily returns; DeleteColumnFamily removes
 //     the cells itself.

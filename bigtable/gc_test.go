@@ -224,3 +224,26 @@ func TestGCAfterPolicyChange(t *testing.T) {
 		t.Errorf("%d cells on disk after GC, want 2", n)
 	}
 }
+
+// TestRelaxedPolicyDoesNotResurrect: cells a policy collected stay gone
+// when the policy becomes more lenient.
+func TestRelaxedPolicyDoesNotResurrect(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, WithGCInterval(0))
+	tbl := db.mustTable("t", "f")
+	old := Now() - Timestamp(2*time.Hour/time.Microsecond)
+	m := NewMutation()
+	m.Set("f", "q", old, []byte("old"))
+	m.Set("f", "q", Now(), []byte("new"))
+	mustApply(t, tbl, "r", m)
+	if err := db.SetGCPolicy(ctx, "t", "f", MaxAgePolicy(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetGCPolicy(ctx, "t", "f", NoGcPolicy()); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := tbl.ReadRow(ctx, "r")
+	if len(r["f"]) != 1 || string(r["f"][0].Value) != "new" {
+		t.Errorf("after relaxing the policy read %q", cellStrings([]Row{r}))
+	}
+}

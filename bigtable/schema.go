@@ -144,14 +144,17 @@ func (db *DB) DeleteColumnFamily(ctx context.Context, table, family string) erro
 }
 
 // SetGCPolicy sets the garbage-collection policy of a family. Reads stop
-// returning collected cells at once; they leave the disk on the next write to
-// their column or the next GC.
-//
-// NB: cells collected by the old policy but not yet removed from disk become
-// visible again if the new policy keeps them; call GC before relaxing a policy
-// to prevent that.
+// returning the cells it collects at once; they leave the disk on the next
+// write to their column or the next GC. Cells the old policy collected stay
+// collected: SetGCPolicy first removes them from disk, which takes a scan
+// of the table.
 func (db *DB) SetGCPolicy(ctx context.Context, table, family string, p GCPolicy) error {
 	if err := validatePolicy(p); err != nil {
+		return err
+	}
+	// NB: without this sweep, cells the old policy hides but that are still
+	// on disk would reappear under a more lenient policy.
+	if err := db.sweepFamily(ctx, table, family); err != nil {
 		return err
 	}
 	defer db.policyEpoch.Add(1)

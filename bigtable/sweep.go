@@ -52,6 +52,30 @@ func (db *DB) GC(ctx context.Context) error {
 	}
 }
 
+// sweepFamily removes from disk the cells of one family that its current
+// policy collects.
+func (db *DB) sweepFamily(ctx context.Context, table, family string) error {
+	if err := db.beginWrite(); err != nil {
+		return err
+	}
+	defer db.opMu.RUnlock()
+	ts, err := db.schema(table)
+	if err != nil {
+		return err
+	}
+	f, err := ts.family(family)
+	if err != nil {
+		return err
+	}
+	if !f.gc {
+		return nil
+	}
+	db.gcMu.Lock()
+	defer db.gcMu.Unlock()
+	only := &tableSchema{name: ts.name, id: ts.id, families: map[string]*familySchema{family: f}}
+	return db.sweepTable(ctx, only, true)
+}
+
 // sweepTable prunes every row of a table that holds a collected cell.
 func (db *DB) sweepTable(ctx context.Context, ts *tableSchema, full bool) error {
 	gc := false
