@@ -96,6 +96,15 @@ func summary(label string, s crawler.Stats) string {
 		fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
 	}
 	fmt.Fprintf(&b, "\n  bytes         %s\n", humanize.IBytes(uint64(max(s.Bytes, 0))))
+	if s.Redirects > 0 {
+		fmt.Fprintf(&b, "  redirects     %d\n", s.Redirects)
+	}
+	if s.Retries > 0 {
+		fmt.Fprintf(&b, "  retries       %d (after 429 or 5xx)\n", s.Retries)
+	}
+	if s.Traps > 0 {
+		fmt.Fprintf(&b, "  traps         %d links refused (too long, or a path repeating itself)\n", s.Traps)
+	}
 	if s.Queued > 0 {
 		fmt.Fprintf(&b, "  still queued  %d (run again to continue)\n", s.Queued)
 	}

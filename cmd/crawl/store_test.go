@@ -80,3 +80,24 @@ func TestSavePageWritesAnchorsAndRedirects(t *testing.T) {
 		t.Errorf("target row holds %d content versions, want 1", len(vs))
 	}
 }
+
+// TestUnfollowedRedirectIsRecorded: a redirect the crawler did not follow
+// (its target is fetched on its own) is the redirect of the row that
+// answered, and the target's row is left alone.
+func TestUnfollowedRedirectIsRecorded(t *testing.T) {
+	ctx := context.Background()
+	w := openTestTable(t)
+	s := newStore(w)
+	at := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
+	p := &crawler.Page{URL: "http://www.cnn.com/old", FinalURL: "http://www.cnn.com/old", Location: "http://www.cnn.com/new", Time: at, Status: 301}
+	if _, err := s.SavePage(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	f, ok, err := w.LastFetch(ctx, "http://www.cnn.com/old")
+	if err != nil || !ok || f.Redirect != "http://www.cnn.com/new" || f.Status != 301 {
+		t.Errorf("LastFetch(old) = %+v, %v, %v; want status 301 redirecting to /new", f, ok, err)
+	}
+	if _, ok, _ := w.LastFetch(ctx, "http://www.cnn.com/new"); ok {
+		t.Errorf("the redirect target's row was written")
+	}
+}
