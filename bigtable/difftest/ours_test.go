@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -204,8 +205,21 @@ func ourRow(r bigtable.Row) rowOut {
 	return normalizeRow(r.Key(), fams)
 }
 
+// ourErrResult is errResult, stricter: the only errors the generator
+// provokes are writes to an undeclared family and increments of values that
+// are not 8 bytes long, and our store must say so with its sentinels
+// (errors.Is). Any other error shows up as a mismatch with its text.
+func ourErrResult(err error) result {
+	r := errResult(err)
+	if !errors.Is(err, bigtable.ErrUnknownFamily) && !errors.Is(err, bigtable.ErrInvalidIncrement) {
+		r.Rows = []rowOut{{Key: "!error matching neither ErrUnknownFamily nor ErrInvalidIncrement: " + err.Error()}}
+	}
+	return r
+}
+
 func (t *ourTable) exec(ctx context.Context, o op) result {
 	tbl := t.s.table(t.name)
+	errResult := ourErrResult
 	switch o.kind {
 	case opApply:
 		if err := tbl.Apply(ctx, o.row, ourMutation(o.muts)); err != nil {
@@ -240,6 +254,7 @@ func (t *ourTable) exec(ctx context.Context, o op) result {
 			if e != nil {
 				res.BulkErrs[i] = true
 				res.errText += fmt.Sprintf("[%d] %v; ", i, e)
+				res.Rows = append(res.Rows, errResult(e).Rows...)
 			}
 		}
 		return res
