@@ -16,6 +16,8 @@
 //     mutation or none of it. Five rounds on one directory.
 //   - TestSecondProcessGetsInUse: a second process opening a held directory
 //     gets an error matching bigtable.ErrInUse, and succeeds once it is free.
+//   - TestLimitRowsLikeCloudClient: LimitRows(0) and LimitRows(-1) behave as
+//     in the Cloud client.
 //
 // # What is compared
 //
@@ -104,10 +106,13 @@
 //     bttest rejects it only when the row has cells in that family.
 //   - Requests bttest rejects that our API may accept: chains and
 //     interleaves of fewer than two filters, LatestNFilter(0),
-//     CellsPerRowLimitFilter(0), an inverted range inside a RowRangeList, an
-//     empty Mutation. Not generated; nor are ColumnRangeFilter and
-//     TimestampRangeFilterMicros with start after end, nor LimitRows(0)
-//     (the Cloud client reads nothing, the protocol means "no limit").
+//     CellsPerRowLimitFilter(0), an inverted range inside a RowRangeList.
+//     Not generated; nor are ColumnRangeFilter and
+//     TimestampRangeFilterMicros with start after end, nor an empty entry in
+//     ApplyBulk (bttest accepts it when another entry has mutations). An
+//     empty Mutation in Apply is generated: both must reject it.
+//   - LimitRows(n) with n <= 0 is left to TestLimitRowsLikeCloudClient: the
+//     Cloud client reads no rows for 0 and fails for a negative n.
 //   - GC policies are left out: bttest collects on a background timer.
 //
 // # Caveats

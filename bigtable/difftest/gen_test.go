@@ -321,6 +321,12 @@ func (g *gen) rmwRules() []rmwRule {
 func (g *gen) op() op {
 	switch x := g.r.Intn(100); {
 	case x < 28:
+		if g.chance(0.01) {
+			// An empty Mutation: both must fail. NB: only in Apply: in
+			// ApplyBulk bttest accepts an empty entry if another has
+			// mutations, where Cloud Bigtable (and our store) reject it.
+			return op{kind: opApply, row: pick(g, rowAlphabet), muts: []mutOp{}}
+		}
 		return op{kind: opApply, row: pick(g, rowAlphabet), muts: g.muts(true)}
 	case x < 36:
 		o := op{kind: opCond, row: pick(g, rowAlphabet)}

@@ -206,13 +206,13 @@ func ourRow(r bigtable.Row) rowOut {
 }
 
 // ourErrResult is errResult, stricter: the only errors the generator
-// provokes are writes to an undeclared family and increments of values that
-// are not 8 bytes long, and our store must say so with its sentinels
-// (errors.Is). Any other error shows up as a mismatch with its text.
+// provokes are writes to an undeclared family, increments of values that are
+// not 8 bytes long and empty mutations, and our store must say so with its
+// sentinels (errors.Is). Any other error shows up as a mismatch with its text.
 func ourErrResult(err error) result {
 	r := errResult(err)
-	if !errors.Is(err, bigtable.ErrUnknownFamily) && !errors.Is(err, bigtable.ErrInvalidIncrement) {
-		r.Rows = []rowOut{{Key: "!error matching neither ErrUnknownFamily nor ErrInvalidIncrement: " + err.Error()}}
+	if !errors.Is(err, bigtable.ErrUnknownFamily) && !errors.Is(err, bigtable.ErrInvalidIncrement) && !errors.Is(err, bigtable.ErrInvalidMutation) {
+		r.Rows = []rowOut{{Key: "!error matching none of ErrUnknownFamily, ErrInvalidIncrement, ErrInvalidMutation: " + err.Error()}}
 	}
 	return r
 }
