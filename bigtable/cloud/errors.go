@@ -53,6 +53,8 @@ func sentinel(err error) error {
 		return bigtable.ErrNotFound
 	case st.Code() == codes.AlreadyExists:
 		return bigtable.ErrExists
+	case strings.Contains(msg, "64-bit") || strings.Contains(msg, "64 bit"):
+		return bigtable.ErrInvalidIncrement
 	case strings.Contains(msg, "timestamp"):
 		return bigtable.ErrInvalidTimestamp
 	}

@@ -38,6 +38,14 @@ var crashFamilies = []string{"a", "b"}
 // crashRowKey is the row written by even mutation i.
 func crashRowKey(i int) string { return fmt.Sprintf("r%08d", i) }
 
+// bulkSibling is the second row of mutation i when it goes through ApplyBulk
+// (bulkMutation), with the same cells as crashRowKey(i).
+func bulkSibling(i int) string { return crashRowKey(i) + "b" }
+
+// bulkMutation reports whether even mutation i is applied with ApplyBulk, to
+// two rows at once; the others use Apply.
+func bulkMutation(i int) bool { return i%6 == 0 }
+
 // crashCells lists the cells mutation i writes: for an even i, 1..6 cells
 // over both families in a fresh row, some values large enough for Badger's
 // value log; for an odd i, the same three columns of hotRow, all set to i.
@@ -85,7 +93,7 @@ func TestHelperProcess(t *testing.T) {
 }
 
 // crashChild applies numbered mutations for ever, printing "ack i" after
-// each Apply returns, until the parent kills it.
+// each Apply (or ApplyBulk) returns, until the parent kills it.
 func crashChild() {
 	ctx := context.Background()
 	start, err := strconv.Atoi(os.Getenv(startEnv))
@@ -102,7 +110,16 @@ func crashChild() {
 	w := bufio.NewWriter(os.Stdout)
 	for i := start; ; i++ {
 		row, cells := crashCells(i)
-		if err := tbl.Apply(ctx, row, crashMutation(cells)); err != nil {
+		if bulkMutation(i) {
+			errs, err := tbl.ApplyBulk(ctx, []string{row, bulkSibling(i)}, []*bigtable.Mutation{crashMutation(cells), crashMutation(cells)})
+			if err == nil && errs != nil {
+				err = errors.Join(errs...)
+			}
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "child: apply bulk %d: %v\n", i, err)
+				os.Exit(2)
+			}
+		} else if err := tbl.Apply(ctx, row, crashMutation(cells)); err != nil {
 			fmt.Fprintf(os.Stderr, "child: apply %d: %v\n", i, err)
 			os.Exit(2)
 		}
@@ -236,7 +253,12 @@ func verifyCrash(t *testing.T, dir string, round, start, lastAck int) (last int)
 	last = -1
 	// Every even mutation's row, acknowledged or not, must be whole.
 	err = tbl.ReadRows(ctx, bigtable.PrefixRange("r"), func(r bigtable.Row) bool {
-		i, err := strconv.Atoi(strings.TrimPrefix(r.Key(), "r"))
+		num := strings.TrimPrefix(r.Key(), "r")
+		sibling := strings.HasSuffix(num, "b")
+		i, err := strconv.Atoi(strings.TrimSuffix(num, "b"))
+		if err == nil && sibling && !bulkMutation(i) {
+			err = fmt.Errorf("mutation %d has no sibling row", i)
+		}
 		if err != nil {
 			t.Errorf("round %d: unexpected row %q", round, r.Key())
 			return true
@@ -260,6 +282,15 @@ func verifyCrash(t *testing.T, dir string, round, start, lastAck int) (last int)
 		}
 		if len(r) == 0 {
 			t.Errorf("round %d: acknowledged mutation %d (row %q) lost; acked up to %d", round, i, crashRowKey(i), lastAck)
+		}
+		if !bulkMutation(i) {
+			continue
+		}
+		if r, err = tbl.ReadRow(ctx, bulkSibling(i)); err != nil {
+			t.Fatalf("round %d: ReadRow(%q): %v", round, bulkSibling(i), err)
+		}
+		if len(r) == 0 {
+			t.Errorf("round %d: acknowledged ApplyBulk %d lost its row %q; acked up to %d", round, i, bulkSibling(i), lastAck)
 		}
 	}
 	// hotRow: all three cells from one mutation, no older than the last
