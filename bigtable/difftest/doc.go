@@ -9,11 +9,14 @@
 //   - TestReferenceSelfConsistency: the same sequences on two bttest tables.
 //     It proves the harness: an op whose reference answer is not
 //     deterministic (see the exclusions below) makes it fail.
-//   - TestCrashDurability: a child process applies numbered mutations and
-//     acknowledges each on stdout after Apply returns; the parent SIGKILLs it
-//     right after a random acknowledgement, reopens the store and checks that
-//     every acknowledged mutation is there and that every row holds all of a
-//     mutation or none of it. Five rounds on one directory.
+//   - TestCrashDurability: a child process applies numbered mutations
+//     (1 to 6 cells over two families, one value in Badger's value log; every
+//     other one rewrites three cells of one hot row; every sixth goes through
+//     ApplyBulk to two rows) and acknowledges each on stdout after Apply or
+//     ApplyBulk returns. The parent SIGKILLs it right after a random
+//     acknowledgement, reopens the store and checks that every acknowledged
+//     mutation is there and that every row holds all of a mutation or none
+//     of it. Five rounds on one directory.
 //   - TestSecondProcessGetsInUse: a second process opening a held directory
 //     gets an error matching bigtable.ErrInUse, and succeeds once it is free.
 //   - TestLimitRowsLikeCloudClient: LimitRows(0) and LimitRows(-1) behave as
