@@ -7,8 +7,9 @@
 //     cloud.google.com/go/bigtable/bttest, reached through the real Cloud
 //     Bigtable client over loopback gRPC. Every op must give the same answer.
 //   - TestReferenceSelfConsistency: the same sequences on two bttest tables.
-//     It proves the harness: an op whose reference answer is not
-//     deterministic (see the exclusions below) makes it fail.
+//     It checks the harness: an op whose reference answer is not
+//     deterministic (see the exclusions below) makes it fail, with a
+//     probability that grows with the number of sequences.
 //   - TestCrashDurability: a child process applies numbered mutations
 //     (1 to 6 cells over two families, one value in Badger's value log; every
 //     other one rewrites three cells of one hot row; every sixth goes through
@@ -25,38 +26,41 @@
 // # What is compared
 //
 // The op model (model_test.go) is a small data type translated to each API:
-// Apply of 1..4 mutations (Set, with ServerTime too, DeleteCellsInColumn, DeleteTimestampRange,
-// DeleteCellsInFamily, DeleteRow), conditional mutations (NewCondMutation with
-// a random predicate or none, either branch possibly nil, and
-// GetCondMutationResult), ApplyBulk of 1..5 rows (duplicate rows included,
-// applied in order), ApplyReadModifyWrite (AppendValue, Increment), ReadRow and
-// ReadRows with every row-set kind (SingleRow, RowList including the empty and
-// unsorted lists with duplicates, NewRange including unbounded and inverted
-// ones, PrefixRange including "" and prefixes ending in 0xFF, InfiniteRange,
-// RowRangeList with overlapping ranges), RowFilter with nested filter trees
-// (ChainFilters, InterleaveFilters, RowKeyFilter, FamilyFilter, ColumnFilter,
-// ValueFilter, LatestNFilter, StripValueFilter, TimestampRangeFilterMicros,
+// Apply of 1..4 mutations (Set, with ServerTime too, DeleteCellsInColumn,
+// DeleteTimestampRange, DeleteCellsInFamily, DeleteRow), conditional
+// mutations (NewCondMutation with a random predicate or none, either branch
+// possibly nil, and GetCondMutationResult), ApplyBulk of 1..5 rows (duplicate
+// rows included, applied in order), ApplyReadModifyWrite (AppendValue,
+// Increment), ReadRow and ReadRows with every row-set kind (SingleRow,
+// RowList including the empty and unsorted lists with duplicates, NewRange
+// including unbounded and inverted ones, PrefixRange including "" and
+// prefixes ending in 0xFF, InfiniteRange, RowRangeList with overlapping
+// ranges), RowFilter with nested filter trees (ChainFilters,
+// InterleaveFilters, RowKeyFilter, FamilyFilter, ColumnFilter, ValueFilter,
+// LatestNFilter, StripValueFilter, TimestampRangeFilterMicros,
 // ColumnRangeFilter, CellsPerRowLimitFilter, CellsPerRowOffsetFilter,
 // PassAllFilter, BlockAllFilter, and ConditionFilter, which sends our store
 // down its whole-row filter path), LimitRows, a callback that stops early,
-// and our iterator form (Rows). Once in a while our store is closed and reopened
-// mid-sequence. Every sequence ends with a full unfiltered scan.
+// and our iterator form (Rows). Once in a while our store is closed and
+// reopened mid-sequence. Every sequence ends with a full unfiltered scan.
 //
-// Per op the test compares: whether an error was returned (not its text),
-// the predicate result of a conditional mutation, the per-row failures of
-// ApplyBulk, and the returned rows: keys in order, and per row every cell
-// (family, qualifier, timestamp, value), families in name order (a Row is a
-// map), cells in the order returned. Comparison is by go-cmp.
+// Per op the test compares: whether an error was returned (not its text; but
+// our errors must match the sentinel for the cause: ErrUnknownFamily,
+// ErrInvalidIncrement or ErrInvalidMutation), the predicate result of a
+// conditional mutation, the per-row failures of ApplyBulk, and the returned
+// rows: keys in order, and per row every cell (family, qualifier, timestamp,
+// value), families in name order (a Row is a map), cells in the order
+// returned. Comparison is by go-cmp.
 //
 // The alphabets are small so that operations collide: 11 row keys, including
 // keys that are prefixes of each other and keys with 0x00 and 0xFF bytes
-// (bttest accepts any non-empty key); families f, ff and g (and the undeclared
-// u); 7 qualifiers including "" and the bytes 0x00 and 0xFF; values including
-// "", 0xFF, a two-byte UTF-8 sequence, 8-byte counters and one 300-byte value
-// (beyond our default value threshold, so it is read from Badger's value
-// log); regular expressions that tell raw-byte matching from UTF-8 matching. Timestamps are multiples
-// of 1000 µs (bttest keeps milliseconds): 0, a few in 1970, and a few in the
-// far future.
+// (bttest accepts any non-empty key); families f, ff and g (and the
+// undeclared u); 7 qualifiers including "" and the bytes 0x00 and 0xFF;
+// values including "", 0xFF, a two-byte UTF-8 sequence, 8-byte counters and
+// one 300-byte value (beyond our default value threshold, so it is read from
+// Badger's value log); regular expressions that tell raw-byte matching from
+// UTF-8 matching. Timestamps are multiples of 1000 µs (bttest keeps
+// milliseconds): 0, a few in 1970, and a few in the far future.
 //
 // The normal run does 300 sequences of 1 to 60 ops, about 9,500 ops
 // (TestReferenceSelfConsistency: 100 sequences; -short: a tenth of each).
