@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -28,7 +30,11 @@ type rule struct {
 }
 
 var (
-	storage  = []string{"github.com/dgraph-io/badger", "cloud.google.com/go/bigtable"}
+	storage = []string{"github.com/dgraph-io/badger", "cloud.google.com/go/bigtable"}
+	// cloud is the Cloud Bigtable client and gRPC: only the adapter
+	// (bigtable/cloud) and the programs may link them, so that code that
+	// only uses the embedded store stays free of them.
+	cloud    = []string{"cloud.google.com/go/bigtable", "google.golang.org/grpc"}
 	crawling = []string{"github.com/gocolly/colly", "github.com/temoto/robotstxt"}
 	terminal = []string{"github.com/schollz/progressbar"}
 )
@@ -45,12 +51,21 @@ var rules = map[string]rule{
 		forbiddenDirect: []string{"net/http", "flag", "os"},
 	},
 	"bigtable": {
-		forbidden:       concat([]string{"cloud.google.com/go/bigtable"}, crawling, terminal),
+		forbidden:       concat(cloud, crawling, terminal),
 		forbiddenDirect: []string{"net/http", "flag", "golang.org/x/net/html"},
+	},
+	"bigtable/cloud": {
+		internal:        []string{"bigtable"},
+		forbidden:       concat(crawling, terminal),
+		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4", "flag"},
+	},
+	"bigtable/bigtabletest": {
+		internal:  []string{"bigtable"},
+		forbidden: concat(crawling, terminal),
 	},
 	"webtable": {
 		internal:        []string{"bigtable", "urlkey"},
-		forbidden:       concat(crawling, terminal),
+		forbidden:       concat(cloud, crawling, terminal),
 		forbiddenDirect: []string{"net/http", "flag", "golang.org/x/net/html"},
 	},
 	"crawler": {
@@ -67,12 +82,13 @@ var rules = map[string]rule{
 		forbidden: concat(storage, crawling, terminal),
 	},
 	"cmd/crawl": {
-		internal:  []string{"crawler", "seeds", "webtable", "bigtable", "urlkey", "internal/demoweb"},
-		forbidden: []string{"github.com/dgraph-io/badger"},
+		internal:        []string{"crawler", "seeds", "webtable", "bigtable", "urlkey", "internal/demoweb"},
+		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4"},
 	},
 	"cmd/query": {
-		internal:  []string{"webtable", "bigtable", "urlkey"},
-		forbidden: concat([]string{"github.com/dgraph-io/badger"}, crawling, terminal),
+		internal:        []string{"webtable", "bigtable", "urlkey"},
+		forbidden:       concat(crawling, terminal),
+		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4"},
 	},
 }
 
@@ -86,6 +102,8 @@ func concat(lists ...[]string) []string {
 
 type listedPackage struct {
 	ImportPath string
+	Dir        string
+	GoFiles    []string
 	Imports    []string
 	Deps       []string
 }
@@ -94,7 +112,7 @@ type listedPackage struct {
 // its direct imports and its transitive dependencies.
 func goList(t *testing.T) []listedPackage {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-json=ImportPath,Imports,Deps", module+"/...")
+	cmd := exec.Command("go", "list", "-json=ImportPath,Dir,GoFiles,Imports,Deps", module+"/...")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -109,7 +127,14 @@ func goList(t *testing.T) []listedPackage {
 			t.Fatalf("decoding go list output: %v", err)
 		}
 		pkgs = append(pkgs, p)
+		// NB: go test caches a passing result by the files the test
+		// opens or stats; go list reads the sources in a child process,
+		// so stat them here, or a cached pass would hide a new import.
+		for _, f := range p.GoFiles {
+			os.Stat(filepath.Join(p.Dir, f))
+		}
 	}
+	os.Stat("../../go.mod")
 	return pkgs
 }
 
@@ -195,6 +220,10 @@ func TestViolationsDetected(t *testing.T) {
 		{"webtable must not know colly", listedPackage{ImportPath: module + "/webtable", Deps: []string{"github.com/gocolly/colly/v2"}}, "webtable depends on github.com/gocolly/colly/v2"},
 		{"query must not know the crawler", listedPackage{ImportPath: module + "/cmd/query", Deps: []string{module + "/crawler"}}, "cmd/query depends on crawler"},
 		{"subpackage inherits its parent's rule", listedPackage{ImportPath: module + "/bigtable/difftest", Deps: []string{module + "/bigtable", "cloud.google.com/go/bigtable"}}, "bigtable/difftest depends on cloud.google.com/go/bigtable"},
+		{"bigtable must stay free of gRPC", listedPackage{ImportPath: module + "/bigtable", Deps: []string{"google.golang.org/grpc"}}, "bigtable depends on google.golang.org/grpc"},
+		{"the cloud adapter may use the client", listedPackage{ImportPath: module + "/bigtable/cloud", Deps: []string{module + "/bigtable", module + "/bigtable/internal/spec", "cloud.google.com/go/bigtable", "google.golang.org/grpc"}}, ""},
+		{"programs may link badger through webtable", listedPackage{ImportPath: module + "/cmd/query", Deps: []string{module + "/webtable", "github.com/dgraph-io/badger/v4"}}, ""},
+		{"programs must not import badger themselves", listedPackage{ImportPath: module + "/cmd/crawl", Imports: []string{"github.com/dgraph-io/badger/v4"}}, "cmd/crawl imports github.com/dgraph-io/badger/v4 directly"},
 		{"unknown package needs a rule", listedPackage{ImportPath: module + "/newpkg"}, "has no import rule"},
 	}
 	for _, tc := range tests {
