@@ -151,3 +151,22 @@ func FuzzKeyOrder(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeCellKey feeds arbitrary bytes to the decoder: it must not panic,
+// and whatever it accepts must re-encode to the same bytes (the encoding is
+// canonical, so two keys never name one cell).
+func FuzzDecodeCellKey(f *testing.F) {
+	f.Add(appendCellKey(nil, 7, "com.cnn.www", "anchor", "cnnsi.com", 9))
+	f.Add(appendCellKey(nil, 1, "a\x00b", "f", "\x00\x00", 0))
+	f.Add([]byte("\x01\x00\x00\x00\x01a\x00\xfe\x00\x01"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rest, k, err := decodeCellKey(b)
+		if err != nil {
+			return
+		}
+		enc := appendCellKey(nil, k.table, k.row, k.family, k.qualifier, k.ts)
+		if got := append(enc, rest...); !bytes.Equal(got, b) {
+			t.Fatalf("decodeCellKey(%x) = %+v, %x; re-encodes to %x", b, k, rest, got)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package bigtabletest
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -100,22 +101,12 @@ func parseCell(t *testing.T, s string) (fam, qual string, ts bigtable.Timestamp,
 // name order, each family's items in the order the store returned them.
 func cells(r bigtable.Row) []string {
 	var out []string
-	for _, fam := range slices.Sorted(mapsKeys(r)) {
+	for _, fam := range slices.Sorted(maps.Keys(r)) {
 		for _, it := range r[fam] {
 			out = append(out, fmt.Sprintf("%s@%d=%s", it.Column, it.Timestamp, it.Value))
 		}
 	}
 	return out
-}
-
-func mapsKeys(r bigtable.Row) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range r {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // read reads one row and renders it with cells.
