@@ -39,8 +39,9 @@ type ReadItem struct {
 type ReadOption interface{ set(*readSettings) }
 
 type readSettings struct {
-	filter Filter
-	limit  int64
+	filter   Filter
+	limit    int64
+	limitSet bool
 }
 
 // RowFilter returns a ReadOption that applies f to every row read. Several
@@ -57,13 +58,14 @@ func (o rowFilterOption) set(s *readSettings) {
 	}
 }
 
-// LimitRows returns a ReadOption that stops a read after n rows; n <= 0
-// means no limit.
+// LimitRows returns a ReadOption that stops a read after n rows. As with the
+// Cloud Bigtable client, LimitRows(0) reads no row and a negative n is an
+// error; the last LimitRows of a read counts.
 func LimitRows(n int64) ReadOption { return limitRowsOption(n) }
 
 type limitRowsOption int64
 
-func (o limitRowsOption) set(s *readSettings) { s.limit = int64(o) }
+func (o limitRowsOption) set(s *readSettings) { s.limit, s.limitSet = int64(o), true }
 
 // ReadRow reads one row. A row that does not exist, or of which the filter
 // passes no cell, is a nil Row and no error.
@@ -96,8 +98,14 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 	for _, o := range opts {
 		o.set(&s)
 	}
+	if s.limitSet && s.limit < 0 {
+		return fmt.Errorf("bigtable: read %q: row limit %d cannot be negative", t.name, s.limit)
+	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if s.limitSet && s.limit == 0 {
+		return nil
 	}
 	if err := t.db.begin(); err != nil {
 		return err
@@ -135,7 +143,7 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 	n := int64(0)
 	return rr.scan(ctx, txn, ranges, func(r Row) bool {
 		n++
-		return f(r) && (s.limit <= 0 || n < s.limit)
+		return f(r) && (!s.limitSet || n < s.limit)
 	})
 }
 

@@ -92,6 +92,15 @@ func TestLimitRowsAndStop(t *testing.T) {
 	if got := len(readAll(t, tbl, InfiniteRange(""), LimitRows(2))); got != 2 {
 		t.Errorf("LimitRows(2) read %d rows", got)
 	}
+	if got := len(readAll(t, tbl, InfiniteRange(""), LimitRows(0))); got != 0 {
+		t.Errorf("LimitRows(0) read %d rows, want none as in the Cloud client", got)
+	}
+	if got := len(readAll(t, tbl, InfiniteRange(""), LimitRows(1), LimitRows(3))); got != 3 {
+		t.Errorf("LimitRows(1), LimitRows(3) read %d rows, want 3 (the last counts)", got)
+	}
+	if err := tbl.ReadRows(ctx, InfiniteRange(""), func(Row) bool { return true }, LimitRows(-1)); err == nil {
+		t.Errorf("LimitRows(-1) gave no error")
+	}
 	// LimitRows counts rows returned, not rows scanned.
 	rows := readAll(t, tbl, InfiniteRange(""), LimitRows(1), RowFilter(RowKeyFilter("c|d")))
 	if len(rows) != 1 || rows[0].Key() != "c" {
