@@ -93,7 +93,11 @@ func (q Query) filter() (bigtable.Filter, error) {
 		}
 	}
 	if q.At > 0 {
-		fs = append(fs, bigtable.TimestampRangeFilterMicros(0, q.At+1))
+		// Every timestamp the WebTable writes is a whole millisecond, so
+		// "at or before At" is "before the next millisecond": an end that
+		// Cloud Bigtable, which truncates to milliseconds, reads the same.
+		end := q.At - q.At%1000 + 1000
+		fs = append(fs, bigtable.TimestampRangeFilterMicros(0, end))
 	}
 	switch {
 	case q.KeysOnly:
