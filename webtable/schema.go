@@ -51,39 +51,73 @@ type Options struct {
 }
 
 // Table is what the WebTable needs of a bigtable table. *bigtable.Table
-// implements it; so can a client of another store with the same data model.
+// implements it; so does the Cloud Bigtable adapter's table
+// (bigtable/cloud), since both take package bigtable's own types.
 type Table interface {
 	Apply(ctx context.Context, row string, m *bigtable.Mutation, opts ...bigtable.ApplyOption) error
 	ApplyBulk(ctx context.Context, rows []string, muts []*bigtable.Mutation) ([]error, error)
 	ReadRow(ctx context.Context, row string, opts ...bigtable.ReadOption) (bigtable.Row, error)
 	ReadRows(ctx context.Context, rs bigtable.RowSet, f func(bigtable.Row) bool, opts ...bigtable.ReadOption) error
+	SampleRowKeys(ctx context.Context) ([]string, error)
+}
+
+// Store is the schema side of a bigtable store that holds a WebTable:
+// *bigtable.DB (the embedded store, see [Open]) or the Cloud Bigtable
+// adapter (bigtable/cloud), wired by the programs' --db flag.
+type Store interface {
+	Tables(ctx context.Context) ([]string, error)
+	CreateTable(ctx context.Context, table string) error
+	CreateColumnFamily(ctx context.Context, table, family string) error
+	SetGCPolicy(ctx context.Context, table, family string, p bigtable.GCPolicy) error
+	Close() error
+}
+
+// tabletLister is a Store that knows its tablets' sizes (the embedded
+// store does; Cloud Bigtable reports only boundaries).
+type tabletLister interface {
+	Tablets(ctx context.Context, table string) ([]bigtable.TabletInfo, error)
 }
 
 // WebTable is an open WebTable. Its methods are safe for concurrent use.
 type WebTable struct {
-	db  *bigtable.DB
-	tbl Table
+	store Store
+	tbl   Table
 }
 
-// Open opens the WebTable in the store at dir for reading and writing,
-// creating the store, the table and its column families (with their GC
-// policies) when absent. It is what the crawler uses.
+// New opens the WebTable held by store, whose table TableName is tbl.
+// With create, the table and its column families are created when absent
+// and every family's GC policy is set (what the crawler does); without it
+// nothing is created and a store without the table gives ErrNoWebTable
+// (what readers do). Closing the WebTable closes store.
+func New(ctx context.Context, store Store, tbl Table, create bool, opts Options) (*WebTable, error) {
+	var err error
+	if create {
+		err = ensureSchema(ctx, store, opts)
+	} else {
+		err = checkSchema(ctx, store)
+	}
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	return &WebTable{store: store, tbl: tbl}, nil
+}
+
+// Open opens the WebTable in the embedded store at dir for reading and
+// writing, creating the store, the table and its column families (with
+// their GC policies) when absent. It is what the crawler uses.
 func Open(ctx context.Context, dir string, opts Options) (*WebTable, error) {
 	db, err := bigtable.Open(dir, opts.Store...)
 	if err != nil {
 		return nil, fmt.Errorf("webtable: opening store %s: %w", dir, err)
 	}
-	if err := ensureSchema(ctx, db, opts); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return &WebTable{db: db, tbl: db.Open(TableName)}, nil
+	return New(ctx, db, db.Open(TableName), true, opts)
 }
 
-// OpenExisting opens an existing WebTable without creating anything: a
-// missing directory gives ErrNoStore, a store without the table
-// ErrNoWebTable. With readOnly the store is opened read-only (see
-// bigtable.WithReadOnly for when that is refused).
+// OpenExisting opens an existing WebTable in the embedded store at dir
+// without creating anything: a missing directory gives ErrNoStore, a store
+// without the table ErrNoWebTable. With readOnly the store is opened
+// read-only (see bigtable.WithReadOnly for when that is refused).
 func OpenExisting(ctx context.Context, dir string, readOnly bool, opts ...bigtable.Option) (*WebTable, error) {
 	if _, err := os.Stat(dir); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -98,21 +132,28 @@ func OpenExisting(ctx context.Context, dir string, readOnly bool, opts ...bigtab
 	if err != nil {
 		return nil, fmt.Errorf("webtable: opening store %s: %w", dir, err)
 	}
-	tables, err := db.Tables(ctx)
+	w, err := New(ctx, db, db.Open(TableName), false, Options{})
 	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("webtable: listing tables in %s: %w", dir, err)
+		return nil, fmt.Errorf("%w (in %s)", err, dir)
+	}
+	return w, nil
+}
+
+// checkSchema reports ErrNoWebTable when the store has no WebTable.
+func checkSchema(ctx context.Context, store Store) error {
+	tables, err := store.Tables(ctx)
+	if err != nil {
+		return fmt.Errorf("webtable: listing tables: %w", err)
 	}
 	if !slices.Contains(tables, TableName) {
-		db.Close()
-		return nil, fmt.Errorf("%w: %s has no table %q", ErrNoWebTable, dir, TableName)
+		return fmt.Errorf("%w: no table %q", ErrNoWebTable, TableName)
 	}
-	return &WebTable{db: db, tbl: db.Open(TableName)}, nil
+	return nil
 }
 
 // ensureSchema creates the table and families that are missing and sets
 // every family's GC policy.
-func ensureSchema(ctx context.Context, db *bigtable.DB, opts Options) error {
+func ensureSchema(ctx context.Context, db Store, opts Options) error {
 	tables, err := db.Tables(ctx)
 	if err != nil {
 		return fmt.Errorf("webtable: listing tables: %w", err)
@@ -146,7 +187,7 @@ func ensureSchema(ctx context.Context, db *bigtable.DB, opts Options) error {
 
 // Close closes the store.
 func (w *WebTable) Close() error {
-	if err := w.db.Close(); err != nil {
+	if err := w.store.Close(); err != nil {
 		return fmt.Errorf("webtable: closing store: %w", err)
 	}
 	return nil

@@ -111,15 +111,32 @@ type Tablet struct {
 	Rows       int64  // approximate number of rows
 }
 
-// Tablets lists the tablets of the WebTable in key order.
+// Tablets lists the tablets of the WebTable in key order. On a store that
+// reports only tablet boundaries (Cloud Bigtable), Bytes and Rows are -1.
 func (w *WebTable) Tablets(ctx context.Context) ([]Tablet, error) {
-	infos, err := w.db.Tablets(ctx, TableName)
+	if l, ok := w.store.(tabletLister); ok {
+		infos, err := l.Tablets(ctx, TableName)
+		if err != nil {
+			return nil, fmt.Errorf("webtable: listing tablets: %w", err)
+		}
+		out := make([]Tablet, len(infos))
+		for i, t := range infos {
+			out[i] = Tablet{Start: t.Start, End: t.End, Bytes: t.Bytes, Rows: t.Rows}
+		}
+		return out, nil
+	}
+	keys, err := w.tbl.SampleRowKeys(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("webtable: listing tablets: %w", err)
 	}
-	out := make([]Tablet, len(infos))
-	for i, t := range infos {
-		out[i] = Tablet{Start: t.Start, End: t.End, Bytes: t.Bytes, Rows: t.Rows}
+	var out []Tablet
+	start := ""
+	for _, k := range keys {
+		if k == "" || k == start {
+			continue
+		}
+		out = append(out, Tablet{Start: start, End: k, Bytes: -1, Rows: -1})
+		start = k
 	}
-	return out, nil
+	return append(out, Tablet{Start: start, Bytes: -1, Rows: -1}), nil
 }

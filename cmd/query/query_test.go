@@ -244,7 +244,7 @@ func TestErrors(t *testing.T) {
 		{"missing argument", []string{"--db", demoDB, "get"}, exitUsage, "missing URL or row key"},
 		{"two arguments", []string{"--db", demoDB, "versions", "a", "b"}, exitUsage, "one URL or row key expected, got 2"},
 		{"missing store", []string{"--db", filepath.Join(tmp, "nope"), "get", "com.cnn.www/"}, exitUsage, "does not exist"},
-		{"store without webtable", []string{"--db", other, "get", "com.cnn.www/"}, exitUsage, "has no table \"webtable\""},
+		{"store without webtable", []string{"--db", other, "get", "com.cnn.www/"}, exitUsage, "no table \"webtable\""},
 		{"unknown family", []string{"--db", demoDB, "get", "com.cnn.www/", "--family", "anchr"}, exitUsage, `unknown column family "anchr"`},
 		{"bad column", []string{"--db", demoDB, "get", "com.cnn.www/", "--column", "html"}, exitUsage, `column "html" is not family:qualifier`},
 		{"bad time", []string{"--db", demoDB, "get", "com.cnn.www/", "--at", "yesterday"}, exitUsage, `--at "yesterday": want microseconds`},

@@ -51,7 +51,7 @@ func runTablets(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if asJSON {
 			err = out.json.Encode(jsonTablet{Start: t.Start, End: t.End, Bytes: t.Bytes, Rows: t.Rows})
 		} else {
-			_, err = fmt.Fprintf(out.w, "%-32s %-32s %10s %10d\n", bound(t.Start, "(first)"), bound(t.End, "(last)"), size(t.Bytes), t.Rows)
+			_, err = fmt.Fprintf(out.w, "%-32s %-32s %10s %10s\n", bound(t.Start, "(first)"), bound(t.End, "(last)"), known(t.Bytes, size), known(t.Rows, count))
 		}
 		if err != nil {
 			return err
@@ -59,6 +59,17 @@ func runTablets(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	return out.flush()
 }
+
+// known shows a measure, or "?" where the store does not report it (Cloud
+// Bigtable gives tablet boundaries only).
+func known(n int64, show func(int64) string) string {
+	if n < 0 {
+		return "?"
+	}
+	return show(n)
+}
+
+func count(n int64) string { return fmt.Sprint(n) }
 
 // bound shows a tablet boundary, naming the unbounded ends.
 func bound(key, unbounded string) string {
