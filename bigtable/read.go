@@ -181,13 +181,12 @@ type rowReader struct {
 	ranges [1]keyRange
 
 	// per row
-	key  string
-	in   []cell
-	out  []cell
-	row  Row
-	lv   lazyValue
-	one  [1]cell
-	cols int
+	key string
+	in  []cell
+	out []cell
+	row Row
+	lv  lazyValue
+	one [1]cell
 }
 
 func newRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
