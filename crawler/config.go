@@ -84,6 +84,15 @@ type Config struct {
 	// StoreAll keeps the bodies of non-HTML responses too (--store-all).
 	// The default value is false.
 	StoreAll bool
+	// Shard and Shards split a crawl between Shards crawlers sharing one
+	// store (--shard I/N): this crawler fetches only the URLs whose host
+	// falls in shard Shard by [ShardOf]; links to other shards' hosts are
+	// handed to the store as discovered (queued for their shard) but never
+	// fetched here, nor their robots.txt. Shards 0 or 1 means no sharding
+	// (Shard must then be 0); otherwise 0 <= Shard < Shards. See the
+	// package documentation, "Shards", for when a shard's run ends.
+	// The default values are 0 and 0.
+	Shard, Shards int
 	// Progress, when set, is called with a snapshot of the statistics after
 	// every page and when the run ends. It must return quickly and is
 	// called from many goroutines, never concurrently. Not a flag.
@@ -122,6 +131,12 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: max body %d is below 1", ErrConfig, c.MaxBody)
 	case c.UserAgent == "":
 		return fmt.Errorf("%w: empty user agent", ErrConfig)
+	case c.Shards < 0:
+		return fmt.Errorf("%w: shards %d is negative", ErrConfig, c.Shards)
+	case c.Shards <= 1 && c.Shard != 0:
+		return fmt.Errorf("%w: shard %d without sharding (shards %d)", ErrConfig, c.Shard, c.Shards)
+	case c.Shards > 1 && (c.Shard < 0 || c.Shard >= c.Shards):
+		return fmt.Errorf("%w: shard %d is not in [0, %d)", ErrConfig, c.Shard, c.Shards)
 	}
 	if c.Proxy != "" {
 		u, err := url.Parse(c.Proxy)

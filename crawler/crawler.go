@@ -196,6 +196,24 @@ type run struct {
 	mu       sync.Mutex
 	err      error          // first store failure
 	attempts map[string]int // row key -> fetches retried in this run
+	chains   map[string]int // frontier key -> hops within one URL pattern (> 0 only)
+}
+
+// chain returns the pattern chain of the entry with frontier key k.
+func (r *run) chain(k string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.chains[k]
+}
+
+// setChain records the pattern chain n > 0 of a discovered URL.
+func (r *run) setChain(k string, n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.chains == nil {
+		r.chains = make(map[string]int)
+	}
+	r.chains[k] = n
 }
 
 func (r *run) fail(err error) {
@@ -223,12 +241,15 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 		if err != nil {
 			return true
 		}
+		if !r.c.mine(u.Host) {
+			return true // another shard's: left queued for it
+		}
 		if anyDomain {
 			r.domains = append(r.domains, RegistrableDomain(u.Hostname()))
 		} else if !domainAllowed(u.Hostname(), r.domains) {
 			return true // left queued for a run that allows it
 		}
-		if r.sched.markSeen(urlkey.KeyOf(u)) {
+		if r.sched.markSeen(frontierKey(u)) {
 			r.sched.push(u.Host, Entry{URL: u.String(), Depth: e.Depth})
 		}
 		return true
@@ -262,13 +283,14 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 
 // follow pushes an entry whose prior state is st, unless met before in
 // this run: new, queued and failed URLs are fetched, done ones only with
-// Recrawl.
+// Recrawl. Another shard's URL is never pushed: the store holds it queued
+// for that shard.
 func (r *run) follow(u *url.URL, e Entry, st State) {
-	if st == StateDone && !r.c.cfg.Recrawl {
-		r.sched.markSeen(urlkey.KeyOf(u))
+	if (st == StateDone && !r.c.cfg.Recrawl) || !r.c.mine(u.Host) {
+		r.sched.markSeen(frontierKey(u))
 		return
 	}
-	if r.sched.markSeen(urlkey.KeyOf(u)) {
+	if r.sched.markSeen(frontierKey(u)) {
 		r.sched.push(u.Host, e)
 	}
 }
@@ -296,6 +318,9 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 	p := &Page{URL: u.String(), FinalURL: u.String(), Depth: e.Depth, Time: start.Truncate(time.Millisecond)}
 	r.stats.start()
 	defer r.stats.end()
+	if r.sched.gaveUp(u.Host) {
+		return false // the server asked for a longer pause: stays queued
+	}
 
 	if !r.c.cfg.IgnoreRobots {
 		if err := r.c.rob.allowed(ctx, u); err != nil {
@@ -357,7 +382,7 @@ func (r *run) notModified(p *Page, last Fetch) bool {
 	p.LastModified = cmp.Or(p.LastModified, last.LastModified)
 	p.MediaType = cmp.Or(p.MediaType, last.MediaType)
 	p.Charset = cmp.Or(p.Charset, last.Charset)
-	if !isHTML(p.MediaType, nil) || p.Redirected {
+	if !isHTML(p.MediaType) || p.Redirected {
 		return true
 	}
 	body, ok, err := r.c.store.Content(r.storeCtx, p.URL)
@@ -382,8 +407,11 @@ func (r *run) notModified(p *Page, last Fetch) bool {
 
 // retry decides whether a fetch answered with 429 or a 5xx is tried again
 // in this run (at most MaxRetries times). If so it pauses the host for the
-// server's Retry-After (capped at MaxCrawlDelay) or an exponential backoff
-// from retryBase, queues the entry again and returns true.
+// server's Retry-After or an exponential backoff from retryBase (capped at
+// MaxCrawlDelay), queues the entry again and returns true. A Retry-After
+// beyond MaxCrawlDelay is honoured by leaving the host alone for the rest
+// of the run: the page is recorded as failed, the host's other entries
+// stay queued.
 func (r *run) retry(e Entry, u *url.URL, p *Page, capt *capture) bool {
 	if p.Status != http.StatusTooManyRequests && p.Status < 500 {
 		return false
@@ -400,15 +428,23 @@ func (r *run) retry(e Entry, u *url.URL, p *Page, capt *capture) bool {
 	}
 	r.attempts[key] = n + 1
 	r.mu.Unlock()
-	wait := r.c.retryBase << n
-	if ra, ok := retryAfter(capt.resp.Header.Get("Retry-After"), time.Now()); ok {
-		wait = ra
-	}
-	wait = min(wait, MaxCrawlDelay)
 	final := u
 	if capt.resp.Request != nil && capt.resp.Request.URL != nil {
 		final = capt.resp.Request.URL
 	}
+	wait := r.c.retryBase << n
+	if ra, ok := retryAfter(capt.resp.Header.Get("Retry-After"), time.Now()); ok {
+		if ra > MaxCrawlDelay {
+			// Honour the server without waiting longer than the cap: no
+			// more requests to the host in this run; its entries stay
+			// queued in the store for a later run.
+			p.Err += fmt.Sprintf(" (Retry-After %v is beyond %v: host left for a later run)", ra, MaxCrawlDelay)
+			r.sched.giveUp(final.Host)
+			return false
+		}
+		wait = ra
+	}
+	wait = min(wait, MaxCrawlDelay)
 	r.sched.pauseHost(final.Host, wait)
 	r.sched.retry(u.Host, e)
 	r.stats.retried()
@@ -416,7 +452,9 @@ func (r *run) retry(e Entry, u *url.URL, p *Page, capt *capture) bool {
 }
 
 // retryAfter parses a Retry-After header: delay-seconds or an HTTP date.
+// Delays beyond a day are reported as a day.
 func retryAfter(v string, now time.Time) (time.Duration, bool) {
+	const day = 24 * time.Hour
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
@@ -425,10 +463,10 @@ func retryAfter(v string, now time.Time) (time.Duration, bool) {
 		if secs < 0 {
 			return 0, false
 		}
-		return time.Duration(min(secs, int64(MaxCrawlDelay/time.Second))) * time.Second, true
+		return time.Duration(min(secs, int64(day/time.Second))) * time.Second, true
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
+		return min(max(t.Sub(now), 0), day), true
 	}
 	return 0, false
 }
@@ -488,11 +526,19 @@ func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
 		if loc, err := resp.Location(); err == nil {
 			if lu, err := urlkey.Canonical(loc.String()); err == nil && urlkey.KeyOf(lu) != urlkey.KeyOf(final) {
 				p.Location = lu.String()
+				if !r.c.mine(lu.Host) {
+					// Another shard's host (see checkRedirect): queued
+					// for that shard at the depth of the page.
+					p.Discovered = append(p.Discovered, Entry{URL: p.Location, Depth: p.Depth})
+				}
 			}
 		}
 		return
 	}
-	html := isHTML(p.MediaType, capt.body)
+	if sniffed(p.MediaType) && len(capt.body) > 0 {
+		p.MediaType, _, _ = strings.Cut(http.DetectContentType(capt.body), ";")
+	}
+	html := isHTML(p.MediaType)
 	if html || cfg.StoreAll {
 		p.Body = capt.body
 		if p.Body == nil {
@@ -510,14 +556,19 @@ func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
 	r.links(p, final, ex)
 }
 
-// isHTML reports whether a response is an HTML page: by media type, or
-// sniffed when the server sent none.
-func isHTML(mediaType string, body []byte) bool {
+// isHTML reports whether a response of this media type is an HTML page.
+func isHTML(mediaType string) bool {
+	return mediaType == "text/html" || mediaType == "application/xhtml+xml"
+}
+
+// sniffed reports whether a declared media type is replaced by the one
+// sniffed from the body: when it is missing or says "unknown", as in the
+// WHATWG MIME Sniffing standard (a declared type, even a wrong one such as
+// text/plain for HTML or text/html for a binary, is trusted).
+func sniffed(mediaType string) bool {
 	switch mediaType {
-	case "text/html", "application/xhtml+xml":
+	case "", "unknown/unknown", "application/unknown", "*/*":
 		return true
-	case "":
-		return strings.HasPrefix(http.DetectContentType(body), "text/html")
 	}
 	return false
 }
@@ -536,7 +587,7 @@ func (r *run) save(p *Page, u *url.URL) bool {
 	}
 	if p.Redirected {
 		if fu, err := url.Parse(p.FinalURL); err == nil {
-			r.sched.markSeen(urlkey.KeyOf(fu))
+			r.sched.markSeen(frontierKey(fu))
 		}
 	}
 	for i, e := range p.Discovered {
@@ -551,6 +602,9 @@ func (r *run) save(p *Page, u *url.URL) bool {
 }
 
 // links resolves, canonicalises and filters the raw links of a page.
+// Links whose URLs differ only in session-id parameters count as one
+// target (see frontierKey); a link continuing a chain of more than
+// MaxPatternChain hops within one URL pattern is not followed.
 func (r *run) links(p *Page, final *url.URL, ex extracted) {
 	base := final
 	if ex.Base != "" {
@@ -558,7 +612,7 @@ func (r *run) links(p *Page, final *url.URL, ex extracted) {
 			base = b
 		}
 	}
-	self := urlkey.KeyOf(final)
+	self := frontierKey(final)
 	index := make(map[string]int, len(ex.Links))
 	follow := p.Depth < r.c.cfg.Depth
 	for _, l := range ex.Links {
@@ -578,7 +632,7 @@ func (r *run) links(p *Page, final *url.URL, ex extracted) {
 			r.stats.trap()
 			continue
 		}
-		key := urlkey.KeyOf(cu)
+		key := frontierKey(cu)
 		if key == self {
 			continue
 		}
@@ -599,6 +653,8 @@ func (r *run) links(p *Page, final *url.URL, ex extracted) {
 	if !follow {
 		return
 	}
+	pattern := urlPattern(final)
+	chain := -1 // of the page, looked up once
 	for _, l := range p.Links {
 		if l.NoFollow {
 			continue
@@ -607,41 +663,35 @@ func (r *run) links(p *Page, final *url.URL, ex extracted) {
 		if err != nil || !domainAllowed(lu.Hostname(), r.domains) {
 			continue
 		}
-		if r.sched.isSeen(urlkey.KeyOf(lu)) {
+		key := frontierKey(lu)
+		if r.sched.isSeen(key) {
 			continue // queued or fetched in this run: the store knows it
+		}
+		if urlPattern(lu) == pattern {
+			if chain < 0 {
+				chain = r.chain(frontierKey(final))
+				if p.URL != p.FinalURL {
+					if u, err := url.Parse(p.URL); err == nil {
+						chain = max(chain, r.chain(frontierKey(u)))
+					}
+				}
+			}
+			if chain+1 > MaxPatternChain {
+				r.stats.trap()
+				continue
+			}
+			r.setChain(key, chain+1)
 		}
 		p.Discovered = append(p.Discovered, Entry{URL: l.URL, Depth: p.Depth + 1})
 	}
 }
 
-// isTrap reports a URL the crawler refuses to follow: longer than
-// MaxURLLength bytes, or with a path segment repeated more than
-// MaxSegmentRepeats times.
-func isTrap(u *url.URL, s string) bool {
-	if len(s) > MaxURLLength {
-		return true
-	}
-	segs := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
-	if len(segs) <= MaxSegmentRepeats {
-		return false
-	}
-	count := make(map[string]int, len(segs))
-	for _, seg := range segs {
-		if seg == "" {
-			continue
-		}
-		count[seg]++
-		if count[seg] > MaxSegmentRepeats {
-			return true
-		}
-	}
-	return false
-}
-
 // checkRedirect vets each redirect hop (colly calls it through
-// SetRedirectHandler): at most MaxRedirects, http and https only, a
-// canonical URL within the allowed domains and not a trap, allowed by
-// robots.txt, and not met before in this run.
+// SetRedirectHandler): at most MaxRedirects, http and https only, no loop
+// back to a URL of the chain, a canonical URL within the allowed domains
+// and not a trap, of this crawler's shard, allowed by robots.txt, and not
+// met before in this run. It strips user info, Authorization and Cookie
+// from every hop.
 func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > MaxRedirects {
 		return &redirectError{fmt.Sprintf("more than %d redirects", MaxRedirects)}
@@ -649,9 +699,19 @@ func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 		return &redirectError{fmt.Sprintf("redirect to a %s: URL", req.URL.Scheme)}
 	}
+	// NB: net/http would turn user info in a Location into an
+	// Authorization header for the next host. Never send credentials.
+	req.URL.User = nil
+	req.Header.Del("Authorization")
+	req.Header.Del("Cookie")
 	u, err := urlkey.Canonical(req.URL.String())
 	if err != nil {
 		return &redirectError{fmt.Sprintf("redirect to a bad URL: %v", err)}
+	}
+	for _, v := range via {
+		if v.URL.String() == req.URL.String() {
+			return &redirectError{fmt.Sprintf("redirect loop back to %s", u)}
+		}
 	}
 	if isTrap(u, u.String()) {
 		return &redirectError{"redirect to a crawler trap"}
@@ -662,6 +722,11 @@ func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 	if !domainAllowed(u.Hostname(), domains) {
 		return &redirectError{fmt.Sprintf("redirect to %s, outside the allowed domains", u.Hostname())}
 	}
+	if !c.mine(u.Host) {
+		// Another shard's host: not fetched (nor its robots.txt) here. The
+		// 3xx is recorded with its Location, queued for that shard.
+		return http.ErrUseLastResponse
+	}
 	if !c.cfg.IgnoreRobots {
 		if err := c.rob.allowed(req.Context(), u); err != nil {
 			return &redirectError{fmt.Sprintf("redirect to %s: %v", u, err)}
@@ -671,8 +736,8 @@ func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 	// queued) is not fetched through the redirect; the 3xx is recorded with
 	// its Location. A target with the requested URL's key (http -> https)
 	// is the same page and always followed.
-	if orig, err := urlkey.Canonical(via[0].URL.String()); err != nil || urlkey.KeyOf(orig) != urlkey.KeyOf(u) {
-		if !c.sched.markSeen(urlkey.KeyOf(u)) {
+	if orig, err := urlkey.Canonical(via[0].URL.String()); err != nil || frontierKey(orig) != frontierKey(u) {
+		if !c.sched.markSeen(frontierKey(u)) {
 			return http.ErrUseLastResponse
 		}
 	}

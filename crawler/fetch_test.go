@@ -577,9 +577,11 @@ func TestRetryAfterParse(t *testing.T) {
 		{"5", 5 * time.Second, true},
 		{" 0 ", 0, true},
 		{"-1", 0, false},
-		{"99999", MaxCrawlDelay, true},
+		{"3600", time.Hour, true},
+		{"999999999999", 24 * time.Hour, true},
 		{"Mon, 30 Nov 2026 06:00:10 GMT", 10 * time.Second, true},
 		{"Mon, 30 Nov 2026 05:00:00 GMT", 0, true},
+		{"Mon, 30 Nov 2099 05:00:00 GMT", 24 * time.Hour, true},
 		{"soon", 0, false},
 	}
 	for _, tc := range tests {

@@ -30,10 +30,11 @@ type MemRow struct {
 	URL       string // fetch URL with scheme (final URL for a redirect target)
 	State     State
 	Depth     int
-	Fetch     Fetch  // last fetch
-	MediaType string // last media type
-	Redirect  string // redirect target of the last fetch, "" if none
-	Err       string // error of the last fetch
+	Fetch     Fetch     // last fetch
+	MediaType string    // last media type
+	Redirect  string    // redirect target of the last fetch, "" if none
+	Err       string    // error of the last fetch, "" after a success
+	ErrKind   ErrorKind // kind of that error
 	Truncated bool
 	// Versions holds the stored contents, newest first, at most 3.
 	Versions []MemVersion
@@ -266,7 +267,7 @@ func (m *MemStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
 	}
 	row.Fetch = fetch
 	row.URL = p.FinalURL
-	row.Err, row.Truncated, row.Redirect = p.Err, p.Truncated, p.Location
+	row.Err, row.ErrKind, row.Truncated, row.Redirect = p.Err, p.ErrKind, p.Truncated, p.Location
 	if p.MediaType != "" || p.Err == "" {
 		row.MediaType = p.MediaType
 	}
@@ -274,7 +275,7 @@ func (m *MemStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
 		s := m.row(src)
 		s.Fetch = Fetch{URL: p.URL, Depth: p.Depth, Status: p.Status, Time: p.Time, SHA256: s.Fetch.SHA256}
 		s.Redirect = p.FinalURL
-		s.Err = p.Err
+		s.Err, s.ErrKind = p.Err, p.ErrKind
 	}
 	// 2. Anchors and discovered entries.
 	for i, l := range p.Links {

@@ -51,6 +51,7 @@ type hostState struct {
 	last     time.Time     // start of the last request
 	crawl    time.Duration // Crawl-delay from robots.txt, capped
 	pause    time.Time     // no request starts before (Retry-After, backoff)
+	gaveUp   bool          // no more entries of this host in this run
 }
 
 func newScheduler(perHost int, delay time.Duration, maxPages int) *scheduler {
@@ -75,7 +76,7 @@ func (s *scheduler) forRun(maxPages int) *scheduler {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, h := range s.hosts {
-		h.queue, h.head, h.active, h.held = nil, 0, false, 0
+		h.queue, h.head, h.active, h.held, h.gaveUp = nil, 0, false, 0, false
 	}
 	s.active = nil
 	s.pending = 0
@@ -121,7 +122,8 @@ func (s *scheduler) isSeen(key string) bool {
 	return ok
 }
 
-// push queues e under host unless the run is closed.
+// push queues e under host unless the run is closed or the host was
+// given up.
 func (s *scheduler) push(host string, e Entry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -129,6 +131,9 @@ func (s *scheduler) push(host string, e Entry) {
 		return
 	}
 	h := s.host(host)
+	if h.gaveUp {
+		return
+	}
 	h.queue = append(h.queue, e)
 	if !h.active {
 		h.active = true
@@ -300,6 +305,30 @@ func (s *scheduler) pauseHost(host string, d time.Duration) {
 	s.broadcast()
 }
 
+// giveUp drops the queued entries of host and refuses new ones for the
+// rest of the run (the server asked for a pause longer than the crawler
+// waits). The store still holds them as queued.
+func (s *scheduler) giveUp(host string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.host(host)
+	h.gaveUp = true
+	if h.active {
+		s.pending -= len(h.queue) - h.head
+		h.queue, h.head = nil, 0
+		s.deactivate(h)
+	}
+	s.broadcast()
+}
+
+// gaveUp reports whether host was given up in this run.
+func (s *scheduler) gaveUp(host string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.hosts[host]
+	return h != nil && h.gaveUp
+}
+
 // retry queues e again under host, for an entry handed out by pop whose
 // fetch is to be tried again: call it before done.
 func (s *scheduler) retry(host string, e Entry) {
@@ -309,6 +338,9 @@ func (s *scheduler) retry(host string, e Entry) {
 		return
 	}
 	h := s.host(host)
+	if h.gaveUp {
+		return
+	}
 	h.queue = append(h.queue, e)
 	if !h.active {
 		h.active = true
