@@ -203,19 +203,22 @@ func applyOptionsSpec(opts []ApplyOption) (spec.ApplyOptions, error) {
 
 func readOptionsSpec(opts []ReadOption) (spec.ReadSettings, error) {
 	var s readSettings
+	var out spec.ReadSettings
 	for _, o := range opts {
-		switch o.(type) {
-		case rowFilterOption, limitRowsOption:
-			o.set(&s)
+		switch o := o.(type) {
+		case rowFilterOption:
+			o.set(&s) // chains several RowFilters as reads do
+		case limitRowsOption:
+			out.Limit, out.LimitSet = int64(o), true
 		default:
 			return spec.ReadSettings{}, unknownVariant("read option", o)
 		}
 	}
-	f, err := filterSpec(s.filter)
-	if err != nil {
+	var err error
+	if out.Filter, err = filterSpec(s.filter); err != nil {
 		return spec.ReadSettings{}, err
 	}
-	return spec.ReadSettings{Filter: f, Limit: s.limit}, nil
+	return out, nil
 }
 
 func gcPolicySpec(p GCPolicy) (spec.GCPolicy, error) {

@@ -11,7 +11,7 @@ import (
 var rowKeys = []string{"b", "a\xff", "ab", "a", "c", "a\x00", "ba", "\xff"}
 
 // sortedKeys is rowKeys in byte order.
-var sortedKeys = []string{"a", "a\x00", "a\xff", "ab", "b", "ba", "c", "\xff"}
+var sortedKeys = []string{"a", "a\x00", "ab", "a\xff", "b", "ba", "c", "\xff"}
 
 func (c *env) fillRows(t *testing.T) {
 	t.Helper()
@@ -45,7 +45,7 @@ var readCases = []conformanceCase{
 			return true
 		})
 		mustDo(t, "ReadRows", err)
-		check(t, "cells of prefix a", items, []string{"A:q@1000=a", "A:q@1000=a\x00", "A:q@1000=a\xff", "A:q@1000=ab"})
+		check(t, "cells of prefix a", items, []string{"A:q@1000=a", "A:q@1000=a\x00", "A:q@1000=ab", "A:q@1000=a\xff"})
 	}},
 	{"read/row sets", func(t *testing.T, c *env) {
 		c.fillRows(t)
@@ -58,18 +58,18 @@ var readCases = []conformanceCase{
 			{"SingleRow absent", bigtable.SingleRow("zz"), nil},
 			{"RowList", bigtable.RowList{"c", "a", "zz", "b"}, []string{"a", "b", "c"}},
 			{"RowList empty", bigtable.RowList{}, nil},
-			{"NewRange", bigtable.NewRange("a\xff", "ba"), []string{"a\xff", "ab", "b"}},
+			{"NewRange", bigtable.NewRange("a\xff", "ba"), []string{"a\xff", "b"}},
 			{"NewRange unbounded end", bigtable.NewRange("ba", ""), []string{"ba", "c", "\xff"}},
-			{"NewClosedOpenRange", bigtable.NewClosedOpenRange("ab", "c"), []string{"ab", "b", "ba"}},
-			{"NewOpenClosedRange", bigtable.NewOpenClosedRange("ab", "c"), []string{"b", "ba", "c"}},
-			{"NewOpenRange", bigtable.NewOpenRange("ab", "c"), []string{"b", "ba"}},
-			{"NewClosedRange", bigtable.NewClosedRange("ab", "c"), []string{"ab", "b", "ba", "c"}},
+			{"NewClosedOpenRange", bigtable.NewClosedOpenRange("ab", "c"), []string{"ab", "a\xff", "b", "ba"}},
+			{"NewOpenClosedRange", bigtable.NewOpenClosedRange("ab", "c"), []string{"a\xff", "b", "ba", "c"}},
+			{"NewOpenRange", bigtable.NewOpenRange("ab", "c"), []string{"a\xff", "b", "ba"}},
+			{"NewClosedRange", bigtable.NewClosedRange("ab", "c"), []string{"ab", "a\xff", "b", "ba", "c"}},
 			{"NewRange empty", bigtable.NewRange("b", "b"), nil},
 			{"NewRange inverted", bigtable.NewRange("c", "a"), nil},
 			{"PrefixRange", bigtable.PrefixRange("b"), []string{"b", "ba"}},
 			{"PrefixRange 0xFF", bigtable.PrefixRange("\xff"), []string{"\xff"}},
 			{"InfiniteRange", bigtable.InfiniteRange("b"), []string{"b", "ba", "c", "\xff"}},
-			{"InfiniteReverseRange", bigtable.InfiniteReverseRange("a\xff"), []string{"a", "a\x00", "a\xff"}},
+			{"InfiniteReverseRange", bigtable.InfiniteReverseRange("a\xff"), []string{"a", "a\x00", "ab", "a\xff"}},
 			{"RowRangeList", bigtable.RowRangeList{bigtable.NewRange("c", ""), bigtable.PrefixRange("a\x00"), bigtable.NewRange("b", "c")},
 				[]string{"a\x00", "b", "ba", "c", "\xff"}},
 			{"RowRangeList with an empty range", bigtable.RowRangeList{bigtable.NewRange("b", "b"), bigtable.NewClosedRange("c", "c")},
@@ -81,7 +81,11 @@ var readCases = []conformanceCase{
 	{"read/limit rows", func(t *testing.T, c *env) {
 		c.fillRows(t)
 		check(t, "LimitRows(2)", c.keys(t, bigtable.InfiniteRange(""), bigtable.LimitRows(2)), sortedKeys[:2])
-		check(t, "LimitRows(0)", c.keys(t, bigtable.InfiniteRange(""), bigtable.LimitRows(0)), sortedKeys)
+		check(t, "LimitRows(0)", c.keys(t, bigtable.InfiniteRange(""), bigtable.LimitRows(0)), nil)
+		check(t, "LimitRows(5) then LimitRows(1)", c.keys(t, bigtable.InfiniteRange(""), bigtable.LimitRows(5), bigtable.LimitRows(1)), sortedKeys[:1])
+		if err := c.tbl.ReadRows(c.ctx, bigtable.InfiniteRange(""), func(bigtable.Row) bool { return true }, bigtable.LimitRows(-1)); err == nil {
+			t.Error("ReadRows with LimitRows(-1) succeeded, want an error")
+		}
 		check(t, "LimitRows(100)", c.keys(t, bigtable.InfiniteRange(""), bigtable.LimitRows(100)), sortedKeys)
 		// Rows the filter empties do not count against the limit.
 		check(t, "LimitRows(2) after a row key filter", c.keys(t, bigtable.InfiniteRange(""),

@@ -21,13 +21,23 @@ type Features struct {
 	// GCAtRead: reads never return a cell the family's GC policy has
 	// collected (bigtable/doc.go, Caveats: "GC is stricter").
 	GCAtRead bool
+	// PartialWriteOnError: a mutation that fails on an undeclared family
+	// has already written its operations before it. Not a documented
+	// difference but a bug of the emulator (bttest's applyMutations applies
+	// operations in order and stops at the first bad family); Cloud
+	// Bigtable and bigtable's store write all or nothing.
+	PartialWriteOnError bool
 }
 
 // Badger are the Features of package bigtable's own store.
 var Badger = Features{Micros: true, GCAtRead: true}
 
-// Cloud are the Features of Cloud Bigtable and its emulator: none.
+// Cloud are the Features of Cloud Bigtable: none.
 var Cloud = Features{}
+
+// Emulator are the Features of the Cloud Bigtable emulator
+// (cloud.google.com/go/bigtable/bttest), bugs included.
+var Emulator = Features{PartialWriteOnError: true}
 
 // conformanceCase is one behaviour every store must show.
 type conformanceCase struct {

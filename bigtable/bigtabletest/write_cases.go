@@ -119,6 +119,9 @@ var writeCases = []conformanceCase{
 		if err := c.tbl.Apply(c.ctx, "r", m); !errors.Is(err, bigtable.ErrUnknownFamily) {
 			t.Fatalf("Apply = %v, want ErrUnknownFamily", err)
 		}
+		if c.feat.PartialWriteOnError {
+			t.Skip("known emulator bug: see Features.PartialWriteOnError")
+		}
 		check(t, "row after a failed Apply", c.read(t, "r"), nil)
 	}},
 	{"write/invalid input", func(t *testing.T, c *env) {

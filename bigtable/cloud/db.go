@@ -10,6 +10,8 @@ import (
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/bigtable/internal/spec"
 	"google.golang.org/api/option"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // DB is one Cloud Bigtable instance: a data client and an admin client. It
@@ -62,9 +64,19 @@ func OpenURL(ctx context.Context, rawURL string, opts ...option.ClientOption) (*
 	return db, u.Table, nil
 }
 
-// Close closes both clients. Tables of the DB must not be used afterwards.
+// Close closes both clients, and with them a connection passed with
+// option.WithGRPCConn. Tables of the DB must not be used afterwards.
 func (db *DB) Close() error {
-	return errors.Join(db.client.Close(), db.admin.Close())
+	err := db.client.Close()
+	// NB: with option.WithGRPCConn both clients share one connection and
+	// the first Close closes it; the second then reports Canceled.
+	if aerr := db.admin.Close(); aerr != nil && status.Code(aerr) != codes.Canceled {
+		err = errors.Join(err, aerr)
+	}
+	if err != nil {
+		return fmt.Errorf("cloud: close %v: %w", db, err)
+	}
+	return nil
 }
 
 // String returns the DB's URL, bigtable://PROJECT/INSTANCE.

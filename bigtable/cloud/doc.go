@@ -58,6 +58,11 @@
 //   - The client's built-in metrics export to Cloud Monitoring is off (it
 //     needs extra permissions and is no part of this package's contract).
 //     There are no app profiles, authorized views, labels or reverse scans.
+//   - SampleRowKeys ends with "" like bigtable's; the Cloud client drops
+//     that empty key, so this package appends it.
+//   - The emulator (bttest) writes the operations of a mutation that come
+//     before an undeclared family before failing; Cloud Bigtable and
+//     bigtable's store write nothing (bigtabletest.Features.PartialWriteOnError).
 //   - Copies of one cell from InterleaveFilters come out in the server's
 //     order, which may differ from bigtable's sub-filter order.
 package cloud

@@ -55,6 +55,8 @@ func sentinel(err error) error {
 		return bigtable.ErrExists
 	case strings.Contains(msg, "64-bit") || strings.Contains(msg, "64 bit"):
 		return bigtable.ErrInvalidIncrement
+	case st.Code() == codes.InvalidArgument && strings.Contains(msg, "filter"):
+		return bigtable.ErrInvalidFilter
 	case strings.Contains(msg, "timestamp"):
 		return bigtable.ErrInvalidTimestamp
 	}

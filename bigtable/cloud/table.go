@@ -163,9 +163,9 @@ func readArgs(opts []bigtable.ReadOption) ([]gbt.ReadOption, error) {
 		}
 		out = append(out, gbt.RowFilter(f))
 	}
-	// NB: bigtable reads LimitRows(n <= 0) as no limit; the Cloud client
-	// reads 0 as "return nothing" and rejects negatives.
-	if s.Limit > 0 {
+	// NB: bigtable's LimitRows means what the Cloud client's does (0 reads
+	// no row, a negative n is an error), so it passes through unchanged.
+	if s.LimitSet {
 		out = append(out, gbt.LimitRows(s.Limit))
 	}
 	return out, nil
@@ -260,11 +260,13 @@ func (t *Table) ApplyReadModifyWrite(ctx context.Context, row string, m *bigtabl
 
 // SampleRowKeys returns row keys that split the table into pieces of
 // roughly equal size, in key order, the last being "" (the end of the
-// table), as Cloud Bigtable reports them.
+// table), like (*bigtable.Table).SampleRowKeys.
 func (t *Table) SampleRowKeys(ctx context.Context) ([]string, error) {
 	keys, err := t.tbl.SampleRowKeys(ctx)
 	if err != nil {
 		return nil, wrapErr(fmt.Sprintf("sample row keys of table %q", t.name), err)
 	}
-	return keys, nil
+	// NB: the server ends its samples with "", but the Cloud client drops
+	// empty keys; put the end of the table back, as bigtable returns it.
+	return append(keys, ""), nil
 }

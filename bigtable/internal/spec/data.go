@@ -83,10 +83,12 @@ type ApplyOptions struct {
 
 // ReadSettings are bigtable.ReadOptions as data, combined as package
 // bigtable combines them (several RowFilters chained in order, the last
-// LimitRows winning).
+// LimitRows counting).
 type ReadSettings struct {
 	Filter *Filter // nil: no filter
-	Limit  int64   // 0 or less: no limit
+	// LimitSet says a LimitRows option was given; Limit is its n.
+	LimitSet bool
+	Limit    int64
 }
 
 // GCKind names a variant of bigtable.GCPolicy.

@@ -157,9 +157,11 @@ func TestReadOptionsOf(t *testing.T) {
 		want spec.ReadSettings
 	}{
 		{"none", nil, spec.ReadSettings{}},
-		{"limit", []bigtable.ReadOption{bigtable.LimitRows(3)}, spec.ReadSettings{Limit: 3}},
+		{"limit zero", []bigtable.ReadOption{bigtable.LimitRows(0)}, spec.ReadSettings{LimitSet: true}},
+		{"last limit counts", []bigtable.ReadOption{bigtable.LimitRows(1), bigtable.LimitRows(-1)}, spec.ReadSettings{Limit: -1, LimitSet: true}},
+		{"limit", []bigtable.ReadOption{bigtable.LimitRows(3)}, spec.ReadSettings{Limit: 3, LimitSet: true}},
 		{"filter and limit", []bigtable.ReadOption{bigtable.RowFilter(bigtable.LatestNFilter(1)), bigtable.LimitRows(2)},
-			spec.ReadSettings{Filter: &spec.Filter{Kind: spec.LatestN, N: 1}, Limit: 2}},
+			spec.ReadSettings{Filter: &spec.Filter{Kind: spec.LatestN, N: 1}, Limit: 2, LimitSet: true}},
 		{"two filters chain", []bigtable.ReadOption{bigtable.RowFilter(bigtable.PassAllFilter()), bigtable.RowFilter(bigtable.StripValueFilter())},
 			spec.ReadSettings{Filter: &spec.Filter{Kind: spec.Chain, Sub: []*spec.Filter{{Kind: spec.PassAll}, {Kind: spec.StripValue}}}}},
 	}

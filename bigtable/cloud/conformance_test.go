@@ -1,0 +1,107 @@
+package cloud_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"cloud.google.com/go/bigtable/bttest"
+	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/bigtable/bigtabletest"
+	"github.com/webtable/webtable/bigtable/cloud"
+	"google.golang.org/api/option"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+// newEmulator starts Google's in-process Cloud Bigtable emulator on
+// loopback and returns its address.
+func newEmulator(t *testing.T) string {
+	t.Helper()
+	srv, err := bttest.NewServer("127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("bttest.NewServer: %v", err)
+	}
+	t.Cleanup(srv.Close)
+	return srv.Addr
+}
+
+// openEmulator returns a DB on a fresh emulator, reached through a gRPC
+// connection the test makes.
+func openEmulator(t *testing.T) *cloud.DB {
+	t.Helper()
+	addr := newEmulator(t)
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatalf("grpc.NewClient(%s): %v", addr, err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	db, err := cloud.Open(context.Background(), "proj", "inst", option.WithGRPCConn(conn), option.WithoutAuthentication())
+	if err != nil {
+		t.Fatalf("cloud.Open: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return db
+}
+
+// TestConformanceEmulator runs bigtabletest's suite on the adapter connected
+// to the emulator.
+func TestConformanceEmulator(t *testing.T) {
+	bigtabletest.RunConformance(t, bigtabletest.Emulator, func(t *testing.T) bigtabletest.Store {
+		db := openEmulator(t)
+		return bigtabletest.Adapt(db, db.Open)
+	})
+}
+
+// TestOpenURLHonoursEmulatorHost checks that BIGTABLE_EMULATOR_HOST alone
+// points Open at the emulator, as Google's tools expect.
+func TestOpenURLHonoursEmulatorHost(t *testing.T) {
+	t.Setenv("BIGTABLE_EMULATOR_HOST", newEmulator(t))
+	ctx := t.Context()
+	db, table, err := cloud.OpenURL(ctx, "bigtable://proj/inst/webtable")
+	if err != nil {
+		t.Fatalf("OpenURL: %v", err)
+	}
+	defer db.Close()
+	if table != "webtable" || db.String() != "bigtable://proj/inst" {
+		t.Errorf("OpenURL gave table %q and DB %v, want webtable and bigtable://proj/inst", table, db)
+	}
+	if err := db.CreateTable(ctx, table); err != nil {
+		t.Fatalf("CreateTable: %v", err)
+	}
+	got, err := db.Tables(ctx)
+	if err != nil || len(got) != 1 || got[0] != table {
+		t.Errorf("Tables = %q, %v; want [webtable]", got, err)
+	}
+}
+
+func TestOpenURLErrors(t *testing.T) {
+	if _, _, err := cloud.OpenURL(t.Context(), "/var/lib/webtable"); !errors.Is(err, cloud.ErrInvalidURL) {
+		t.Errorf("OpenURL(directory) = %v, want ErrInvalidURL", err)
+	}
+	if _, err := cloud.Open(t.Context(), "", "inst"); err == nil {
+		t.Error("Open with an empty project succeeded")
+	}
+}
+
+// TestUnknownVariantNamesType checks that an error of the Cloud side keeps
+// its sentinel and the gRPC status message.
+func TestErrorKeepsStatusText(t *testing.T) {
+	db := openEmulator(t)
+	err := db.Open("nope").Apply(t.Context(), "r", func() *bigtable.Mutation {
+		m := bigtable.NewMutation()
+		m.DeleteRow()
+		return m
+	}())
+	if !errors.Is(err, bigtable.ErrNotFound) {
+		t.Fatalf("Apply on a missing table = %v, want ErrNotFound", err)
+	}
+	const want = `cloud: apply to row "r" of table "nope": bigtable: no such table: `
+	if got := err.Error(); len(got) <= len(want) || got[:len(want)] != want {
+		t.Errorf("error = %q, want it to start %q and go on with the server's words", got, want)
+	}
+}
