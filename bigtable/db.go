@@ -331,6 +331,9 @@ func (db *DB) gcLoop(interval time.Duration) {
 			ctx, cancel := contextUntil(db.stopGC)
 			err := db.GC(ctx)
 			cancel()
+			if db.opts.afterGC != nil {
+				db.opts.afterGC(err)
+			}
 			if err != nil && db.opts.logger != nil && !errors.Is(err, ErrClosed) {
 				db.opts.logger.Printf("bigtable: background gc: %v", err)
 			}

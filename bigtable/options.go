@@ -17,6 +17,7 @@ type options struct {
 	memTableSize   int64
 	blockCacheSize int64
 	logger         *log.Logger
+	afterGC        func(error) // tests: called after each background GC pass
 }
 
 // DefaultValueThreshold is the default of WithValueThreshold.
