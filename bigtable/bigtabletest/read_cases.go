@@ -58,6 +58,7 @@ var readCases = []conformanceCase{
 			{"SingleRow absent", bigtable.SingleRow("zz"), nil},
 			{"RowList", bigtable.RowList{"c", "a", "zz", "b"}, []string{"a", "b", "c"}},
 			{"RowList empty", bigtable.RowList{}, nil},
+			{"RowList duplicates and empty key", bigtable.RowList{"b", "", "b", "a"}, []string{"a", "b"}},
 			{"NewRange", bigtable.NewRange("a\xff", "ba"), []string{"a\xff", "b"}},
 			{"NewRange unbounded end", bigtable.NewRange("ba", ""), []string{"ba", "c", "\xff"}},
 			{"NewClosedOpenRange", bigtable.NewClosedOpenRange("ab", "c"), []string{"ab", "a\xff", "b", "ba"}},
@@ -72,6 +73,8 @@ var readCases = []conformanceCase{
 			{"InfiniteReverseRange", bigtable.InfiniteReverseRange("a\xff"), []string{"a", "a\x00", "ab", "a\xff"}},
 			{"RowRangeList", bigtable.RowRangeList{bigtable.NewRange("c", ""), bigtable.PrefixRange("a\x00"), bigtable.NewRange("b", "c")},
 				[]string{"a\x00", "b", "ba", "c", "\xff"}},
+			{"RowRangeList overlapping", bigtable.RowRangeList{bigtable.PrefixRange("a"), bigtable.NewRange("a\x00", "b"), bigtable.NewClosedRange("ab", "ab")},
+				[]string{"a", "a\x00", "ab", "a\xff"}},
 			{"RowRangeList with an empty range", bigtable.RowRangeList{bigtable.NewRange("b", "b"), bigtable.NewClosedRange("c", "c")},
 				[]string{"c"}},
 		} {

@@ -37,7 +37,7 @@ func IsURL(s string) bool { return strings.HasPrefix(s, URLPrefix) }
 // query or a fragment are errors wrapping ErrInvalidURL.
 func ParseURL(s string) (URL, error) {
 	bad := func(format string, args ...any) (URL, error) {
-		return URL{}, fmt.Errorf("cloud: parse URL %q: %w: %s", s, ErrInvalidURL, fmt.Sprintf(format, args...))
+		return URL{}, fmt.Errorf("%w %q: %s", ErrInvalidURL, s, fmt.Sprintf(format, args...))
 	}
 	rest, ok := strings.CutPrefix(s, URLPrefix)
 	if !ok {
