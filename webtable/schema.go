@@ -10,7 +10,8 @@ import (
 	"github.com/webtable/webtable/bigtable"
 )
 
-// TableName is the name of the bigtable table that holds the WebTable.
+// TableName is the name of the bigtable table that holds the WebTable,
+// unless [Options.Table] names another.
 const TableName = "webtable"
 
 // Column families of the WebTable.
@@ -48,6 +49,16 @@ type Options struct {
 	Versions int
 	// Store holds options passed to bigtable.Open.
 	Store []bigtable.Option
+	// Table is the name of the table ("" means TableName).
+	Table string
+}
+
+// table is the name of the table opts choose.
+func (o Options) table() string {
+	if o.Table == "" {
+		return TableName
+	}
+	return o.Table
 }
 
 // Table is what the WebTable needs of a bigtable table. *bigtable.Table
@@ -82,9 +93,11 @@ type tabletLister interface {
 type WebTable struct {
 	store Store
 	tbl   Table
+	name  string // the table's name
 }
 
-// New opens the WebTable held by store, whose table TableName is tbl.
+// New opens the WebTable held by store in the table opts.Table (default
+// TableName), whose data-plane handle is tbl.
 // With create, the table and its column families are created when absent
 // and every family's GC policy is set (what the crawler does); without it
 // nothing is created and a store without the table gives ErrNoWebTable
@@ -94,13 +107,13 @@ func New(ctx context.Context, store Store, tbl Table, create bool, opts Options)
 	if create {
 		err = ensureSchema(ctx, store, opts)
 	} else {
-		err = checkSchema(ctx, store)
+		err = checkSchema(ctx, store, opts.table())
 	}
 	if err != nil {
 		store.Close()
 		return nil, err
 	}
-	return &WebTable{store: store, tbl: tbl}, nil
+	return &WebTable{store: store, tbl: tbl, name: opts.table()}, nil
 }
 
 // Open opens the WebTable in the embedded store at dir for reading and
@@ -111,7 +124,7 @@ func Open(ctx context.Context, dir string, opts Options) (*WebTable, error) {
 	if err != nil {
 		return nil, fmt.Errorf("webtable: opening store %s: %w", dir, err)
 	}
-	return New(ctx, db, db.Open(TableName), true, opts)
+	return New(ctx, db, db.Open(opts.table()), true, opts)
 }
 
 // OpenExisting opens an existing WebTable in the embedded store at dir
@@ -140,13 +153,13 @@ func OpenExisting(ctx context.Context, dir string, readOnly bool, opts ...bigtab
 }
 
 // checkSchema reports ErrNoWebTable when the store has no WebTable.
-func checkSchema(ctx context.Context, store Store) error {
+func checkSchema(ctx context.Context, store Store, table string) error {
 	tables, err := store.Tables(ctx)
 	if err != nil {
 		return fmt.Errorf("webtable: listing tables: %w", err)
 	}
-	if !slices.Contains(tables, TableName) {
-		return fmt.Errorf("%w: no table %q", ErrNoWebTable, TableName)
+	if !slices.Contains(tables, table) {
+		return fmt.Errorf("%w: no table %q", ErrNoWebTable, table)
 	}
 	return nil
 }
@@ -158,8 +171,9 @@ func ensureSchema(ctx context.Context, db Store, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("webtable: listing tables: %w", err)
 	}
-	if !slices.Contains(tables, TableName) {
-		if err := db.CreateTable(ctx, TableName); err != nil {
+	table := opts.table()
+	if !slices.Contains(tables, table) {
+		if err := db.CreateTable(ctx, table); err != nil {
 			return fmt.Errorf("webtable: creating table: %w", err)
 		}
 	}
@@ -174,11 +188,11 @@ func ensureSchema(ctx context.Context, db Store, opts Options) error {
 		FamilyFetch:    bigtable.MaxVersionsPolicy(1),
 	}
 	for _, fam := range Families {
-		err := db.CreateColumnFamily(ctx, TableName, fam)
+		err := db.CreateColumnFamily(ctx, table, fam)
 		if err != nil && !errors.Is(err, bigtable.ErrExists) {
 			return fmt.Errorf("webtable: creating family %s: %w", fam, err)
 		}
-		if err := db.SetGCPolicy(ctx, TableName, fam, policies[fam]); err != nil {
+		if err := db.SetGCPolicy(ctx, table, fam, policies[fam]); err != nil {
 			return fmt.Errorf("webtable: setting GC policy of %s: %w", fam, err)
 		}
 	}

@@ -115,7 +115,7 @@ type Tablet struct {
 // reports only tablet boundaries (Cloud Bigtable), Bytes and Rows are -1.
 func (w *WebTable) Tablets(ctx context.Context) ([]Tablet, error) {
 	if l, ok := w.store.(tabletLister); ok {
-		infos, err := l.Tablets(ctx, TableName)
+		infos, err := l.Tablets(ctx, w.name)
 		if err != nil {
 			return nil, fmt.Errorf("webtable: listing tablets: %w", err)
 		}

@@ -394,3 +394,24 @@ func TestPageAndScanDomain(t *testing.T) {
 		t.Errorf("ScanDomain of a bad domain: no error")
 	}
 }
+
+// TestNewestWriteWinsOverLaterStamps: a frontier entry stamped after a
+// fetch (another machine's clock ran ahead) does not hide that fetch.
+func TestNewestWriteWinsOverLaterStamps(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	if _, err := w.Enqueue(ctx, []Entry{{URL: "http://www.cnn.com/", Depth: 2}}, bigtable.Time(t0.Add(time.Hour))); err != nil {
+		t.Fatal(err)
+	}
+	p := htmlPage("https://www.cnn.com/", t0, "<p>x")
+	if _, err := w.RecordFetch(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetState(ctx, p.Fetch.URL, StateDone, bigtable.Time(t0)); err != nil {
+		t.Fatal(err)
+	}
+	f, ok, err := w.LastFetch(ctx, "http://www.cnn.com/")
+	if err != nil || !ok || f.URL != "https://www.cnn.com/" || f.Depth != 1 || f.State != StateDone {
+		t.Errorf("LastFetch = %+v (ok %v, err %v); want the fetch of https://www.cnn.com/ at depth 1, done", f, ok, err)
+	}
+}

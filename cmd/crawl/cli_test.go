@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -314,5 +315,40 @@ func TestMaxPagesLeavesTheRestQueued(t *testing.T) {
 	}
 	if done != 5 || queued == 0 {
 		t.Errorf("after --max-pages 5: %d done, %d queued; want 5 done and the rest queued", done, queued)
+	}
+}
+
+// TestDemoOnCloudBigtable runs the demo crawl into Cloud Bigtable (the
+// emulator) and reads the paper's row back through the same --db.
+func TestDemoOnCloudBigtable(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	emulator(t)
+	db := "bigtable://demo-project/demo-instance"
+	code, _, stderr := runCrawl(context.Background(), "--demo", "--db", db)
+	if code != exitOK {
+		t.Fatalf("crawl --demo --db %s: exit %d\n%s", db, code, stderr)
+	}
+	w, err := stores.OpenForRead(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	row, err := w.Get(context.Background(), "com.cnn.www/", webtable.Query{Family: webtable.FamilyAnchor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]string{}
+	for _, c := range row.Cells {
+		anchors[c.Qualifier] = string(c.Value)
+	}
+	if anchors["cnnsi.com"] != "CNN" || anchors["my.look.ca"] != "CNN.com" {
+		t.Errorf("anchors of com.cnn.www/ on Cloud Bigtable = %v", anchors)
+	}
+	if vs, err := w.Versions(context.Background(), "com.cnn.www/"); err != nil || len(vs) != 3 {
+		t.Errorf("com.cnn.www/ has %d versions on Cloud Bigtable (err %v), want 3", len(vs), err)
+	}
+	// A second demo into the same table is refused, not mixed in.
+	if code, _, stderr := runCrawl(context.Background(), "--demo", "--db", db); code != exitUsage || !strings.Contains(stderr, "already holds one") {
+		t.Errorf("second demo into %s: exit %d, %q", db, code, stderr)
 	}
 }

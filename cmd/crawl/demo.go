@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/internal/demoweb"
+	"github.com/webtable/webtable/internal/stores"
 )
 
 // demoPasses is how many times the demo crawls its sample web; the home
@@ -72,6 +73,13 @@ The demo crawl is in %[1]s. Try:
 // removes the default demo directory; a --db given with --demo must be new
 // or empty, so that the demo never deletes a store of real crawls.
 func resetDemoStore(o *options) error {
+	if stores.IsCloud(o.db) {
+		if w, err := stores.OpenForRead(context.Background(), o.db); err == nil {
+			w.Close()
+			return fail(exitUsage, "--demo needs a new table, and %s already holds one: name another table (bigtable://PROJECT/INSTANCE/TABLE)", o.db)
+		}
+		return nil
+	}
 	entries, err := os.ReadDir(o.db)
 	switch {
 	case os.IsNotExist(err) || (err == nil && len(entries) == 0):

@@ -44,6 +44,9 @@ Examples:
   crawl http://example.org/ --max-pages 100     one site, 100 pages at most
   crawl --recrawl --seeds my-seeds.txt          fetch stored pages again, keep changed versions
 
+  crawl --db bigtable://my-project/my-instance --seeds my-seeds.txt
+                                                crawl into Cloud Bigtable (table "webtable")
+
 Seeds come from --seeds FILE (one URL per line, # comments) and from the
 arguments. A crawl that was stopped (Ctrl-C, or killed) carries on where it
 stopped the next time it runs on the same --db.
@@ -57,7 +60,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("crawl", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	c := &o.cfg
-	fs.StringVar(&o.db, "db", defaultDB, "the store `DIR`ectory (created if absent)")
+	fs.StringVar(&o.db, "db", defaultDB, "the store: a `DIR`ectory (created if absent) or bigtable://PROJECT/INSTANCE[/TABLE] for Cloud Bigtable")
 	fs.StringVar(&o.seedsFile, "seeds", "", "read seed URLs from `FILE`, one per line")
 	fs.IntVar(&c.Depth, "depth", c.Depth, "follow links at most `N` hops from a seed")
 	fs.IntVar(&c.MaxPages, "max-pages", c.MaxPages, "stop after `N` successful fetches in this run (0 = no limit)")

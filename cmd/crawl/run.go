@@ -10,6 +10,7 @@ import (
 
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/seeds"
 	"github.com/webtable/webtable/webtable"
 )
@@ -147,7 +148,7 @@ func firstBad(bad []*seeds.LineError) string {
 
 // openStore opens (or creates) the WebTable of the crawl.
 func openStore(ctx context.Context, o *options) (*webtable.WebTable, error) {
-	w, err := webtable.Open(ctx, o.db, webtable.Options{Versions: o.versions})
+	w, err := stores.Create(ctx, o.db, webtable.Options{Versions: o.versions})
 	switch {
 	case err == nil:
 		return w, nil

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"cloud.google.com/go/bigtable/bttest"
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -100,4 +103,32 @@ func TestUnfollowedRedirectIsRecorded(t *testing.T) {
 	if _, ok, _ := w.LastFetch(ctx, "http://www.cnn.com/new"); ok {
 		t.Errorf("the redirect target's row was written")
 	}
+}
+
+// emulator starts Google's in-process Bigtable emulator and points
+// BIGTABLE_EMULATOR_HOST at it.
+func emulator(t *testing.T) {
+	t.Helper()
+	srv, err := bttest.NewServer("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	t.Setenv("BIGTABLE_EMULATOR_HOST", srv.Addr)
+}
+
+// TestStoreContractOnCloudBigtable runs the same contract with the
+// WebTable on Cloud Bigtable (Google's emulator).
+func TestStoreContractOnCloudBigtable(t *testing.T) {
+	emulator(t)
+	n := 0
+	crawlertest.StoreContract(t, func(t *testing.T) crawler.Store {
+		n++
+		w, err := stores.Create(context.Background(), fmt.Sprintf("bigtable://p/i/t%d", n), webtable.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { w.Close() })
+		return newStore(w)
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -59,7 +60,8 @@ Subcommands:
 %s
 Flags (before or after the subcommand):
   --db DIR   the store to read (default ./webtable.db; the demo crawl writes
-             ./webtable-demo.db)
+             ./webtable-demo.db), or bigtable://PROJECT/INSTANCE[/TABLE] for
+             Cloud Bigtable (BIGTABLE_EMULATOR_HOST=host:port for an emulator)
 
 Examples:
   query --db webtable-demo.db get http://www.cnn.com/
@@ -169,7 +171,7 @@ var errSetup = errors.New("cannot open the store")
 
 // openStore opens the WebTable at dir for reading, never creating anything.
 func openStore(ctx context.Context, dir string) (*webtable.WebTable, error) {
-	w, err := webtable.OpenForRead(ctx, dir)
+	w, err := stores.OpenForRead(ctx, dir)
 	switch {
 	case err == nil:
 		return w, nil

@@ -31,7 +31,7 @@ func usagef(format string, args ...any) error {
 func newFlagSet(name string, db *string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(db, "db", defaultDB, "the store `DIR`ectory")
+	fs.StringVar(db, "db", defaultDB, "the store: a `DIR`ectory or bigtable://PROJECT/INSTANCE[/TABLE]")
 	return fs
 }
 

@@ -45,6 +45,9 @@ var (
 //	    |     \-> seeds
 //	    \-------> webtable --> bigtable --> badger/v4
 //	cmd/query --> webtable, urlkey            internal/demoweb <-- cmd/crawl, tests
+//
+// plus internal/stores, which both programs use to open the store their
+// --db flag names (a directory, or Cloud Bigtable through bigtable/cloud).
 var rules = map[string]rule{
 	"urlkey": {
 		forbidden:       concat(storage, crawling, terminal),
@@ -81,12 +84,16 @@ var rules = map[string]rule{
 	"internal/demoweb": {
 		forbidden: concat(storage, crawling, terminal),
 	},
+	"internal/stores": {
+		internal:  []string{"webtable", "bigtable", "urlkey"},
+		forbidden: concat(crawling, terminal),
+	},
 	"cmd/crawl": {
-		internal:        []string{"crawler", "seeds", "webtable", "bigtable", "urlkey", "internal/demoweb"},
+		internal:        []string{"crawler", "seeds", "webtable", "bigtable", "urlkey", "internal/demoweb", "internal/stores"},
 		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4"},
 	},
 	"cmd/query": {
-		internal:        []string{"webtable", "bigtable", "urlkey"},
+		internal:        []string{"webtable", "bigtable", "urlkey", "internal/stores"},
 		forbidden:       concat(crawling, terminal),
 		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4"},
 	},
