@@ -16,7 +16,7 @@ import (
 
 // newEmulator starts Google's in-process Cloud Bigtable emulator on
 // loopback and returns its address.
-func newEmulator(t *testing.T) string {
+func newEmulator(t testing.TB) string {
 	t.Helper()
 	srv, err := bttest.NewServer("127.0.0.1:0")
 	if err != nil {
@@ -28,7 +28,7 @@ func newEmulator(t *testing.T) string {
 
 // openEmulator returns a DB on a fresh emulator, reached through a gRPC
 // connection the test makes.
-func openEmulator(t *testing.T) *cloud.DB {
+func openEmulator(t testing.TB) *cloud.DB {
 	t.Helper()
 	addr := newEmulator(t)
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
