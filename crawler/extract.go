@@ -88,6 +88,9 @@ func extractLinks(body []byte, contentType string) extracted {
 			switch a {
 			case atom.A, atom.Area:
 				flush()
+				if len(ex.Links) >= maxRawLinks {
+					continue // full: no attributes or text read (<base>, <meta> still are)
+				}
 				href, rel, ok := linkAttrs(z, hasAttr)
 				if !ok {
 					continue
@@ -191,7 +194,11 @@ func hasToken(s, tok string) bool {
 }
 
 // collapse trims s and replaces each run of white space with one space.
+// NUL characters are dropped, as an HTML parser drops them from text.
 func collapse(s string) string {
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "")
+	}
 	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
 	if len(s) > maxAnchorText {
 		s = strings.ToValidUTF8(s[:maxAnchorText], "")

@@ -48,6 +48,10 @@ func newVWeb(t *testing.T) *vweb {
 	}
 	w.srv.Start()
 	t.Cleanup(w.srv.Close)
+	// Test servers listen on loopback only (issue 7: safety).
+	if ap, ok := w.srv.Listener.Addr().(*net.TCPAddr); !ok || !ap.IP.IsLoopback() {
+		t.Fatalf("test proxy listens on %v, want a loopback address", w.srv.Listener.Addr())
+	}
 	return w
 }
 

@@ -1,0 +1,721 @@
+package crawler
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	mrand "math/rand/v2"
+	"net"
+	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Hostile servers (issue 7): one test per fault. Every test runs the real
+// crawler through the test proxy (vweb) against handlers that misbehave on
+// purpose, and asserts that the crawl ends within its limits and that
+// each failure is recorded in the row's fetch record (MemRow.Err and
+// ErrKind, as SavePage stored them). No test sleeps to synchronise: a slow
+// handler blocks until the client gives up (its request context ends).
+
+// within fails the test when the crawl took longer than limit: the limits
+// are generous multiples of the configured timeouts, so a loaded machine
+// passes and a crawl that hangs does not.
+func within(t *testing.T, start time.Time, limit time.Duration) {
+	t.Helper()
+	if d := time.Since(start); d > limit {
+		t.Errorf("crawl took %v, want under %v", d, limit)
+	}
+}
+
+// wantFailed checks that the row of u records a failed fetch of kind and
+// an error text containing substr.
+func wantFailed(t *testing.T, store *MemStore, u string, kind ErrorKind, substr string) {
+	t.Helper()
+	row, ok := store.Row(u)
+	if !ok || row.State != StateFailed || row.ErrKind != kind || !strings.Contains(row.Err, substr) {
+		t.Errorf("%s: state %v kind %q err %q, want failed, kind %q, err containing %q", u, row.State, row.ErrKind, row.Err, kind, substr)
+	}
+	if len(row.Versions) != 0 {
+		t.Errorf("%s: %d content versions stored for a failed fetch, want none", u, len(row.Versions))
+	}
+}
+
+// wantDone checks that the row of u records a successful fetch.
+func wantDone(t *testing.T, store *MemStore, u string) MemRow {
+	t.Helper()
+	row, ok := store.Row(u)
+	if !ok || row.State != StateDone || row.Err != "" {
+		t.Errorf("%s: state %v err %q, want done", u, row.State, row.Err)
+	}
+	return row
+}
+
+// hijack takes the connection of a request over. With rst, closing it
+// sends a TCP RST (SO_LINGER 0) instead of a FIN.
+func hijack(t *testing.T, rw http.ResponseWriter, rst bool) net.Conn {
+	conn, _, err := rw.(http.Hijacker).Hijack()
+	if err != nil {
+		t.Errorf("hijack: %v", err)
+		return nil
+	}
+	if tc, ok := conn.(*net.TCPConn); ok && rst {
+		tc.SetLinger(0)
+	}
+	return conn
+}
+
+func TestHostileSlow(t *testing.T) {
+	w := newVWeb(t)
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(rw, page(`<a href="/slow-headers">h</a><a href="/slow-body">b</a><a href="/trickle">t</a><a href="/ok">ok</a>`))
+		case "/slow-headers": // no status line until the client gives up
+			<-r.Context().Done()
+		case "/slow-body": // headers and a first chunk, then nothing
+			rw.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(rw, `<html><body><a href="/never">never</a>`)
+			rw.(http.Flusher).Flush()
+			<-r.Context().Done()
+		case "/trickle": // a byte every 20ms, for ever: each read succeeds, the fetch never ends
+			rw.Header().Set("Content-Type", "text/html")
+			tick := time.NewTicker(20 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-r.Context().Done():
+					return
+				case <-tick.C:
+					if _, err := rw.Write([]byte("x")); err != nil {
+						return
+					}
+					rw.(http.Flusher).Flush()
+				}
+			}
+		case "/ok":
+			fmt.Fprint(rw, page("fine"))
+		default:
+			http.NotFound(rw, r)
+		}
+	}))
+	store := NewMemStore()
+	cfg := w.config()
+	cfg.Timeout = 200 * time.Millisecond
+	cfg.IgnoreRobots = true
+	start := time.Now()
+	st := crawl(t, cfg, store, "http://a.test/")
+	within(t, start, 5*time.Second)
+	for _, p := range []string{"/slow-headers", "/slow-body", "/trickle"} {
+		wantFailed(t, store, "http://a.test"+p, KindTimeout, "")
+	}
+	wantDone(t, store, "http://a.test/ok")
+	if st.Fetched != 2 || st.ErrorsByKind[KindTimeout] != 3 {
+		t.Errorf("stats = %+v, want 2 fetched and 3 timeouts", st)
+	}
+	if row, _ := store.Row("http://a.test/never"); row.State != StateNone {
+		t.Errorf("link of a timed-out body = %v, want not followed", row.State)
+	}
+}
+
+func TestHostileResets(t *testing.T) {
+	w := newVWeb(t)
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(rw, page(`<a href="/rst">r</a><a href="/fin">f</a><a href="/rst-body">b</a><a href="/ok">ok</a>`))
+		case "/rst": // RST before any response
+			if c := hijack(t, rw, true); c != nil {
+				c.Close()
+			}
+		case "/fin": // orderly close before any response
+			if c := hijack(t, rw, false); c != nil {
+				c.Close()
+			}
+		case "/rst-body": // headers promise 100000 bytes, RST after a few
+			if c := hijack(t, rw, true); c != nil {
+				fmt.Fprint(c, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100000\r\n\r\n<html><a href=\"/x\">x</a>")
+				c.Close()
+			}
+		case "/ok":
+			fmt.Fprint(rw, page("fine"))
+		default:
+			http.NotFound(rw, r)
+		}
+	}))
+	store := NewMemStore()
+	cfg := w.config()
+	cfg.IgnoreRobots = true
+	start := time.Now()
+	st := crawl(t, cfg, store, "http://a.test/")
+	within(t, start, 5*time.Second)
+	wantFailed(t, store, "http://a.test/rst", KindNetwork, "")
+	wantFailed(t, store, "http://a.test/fin", KindNetwork, "")
+	wantFailed(t, store, "http://a.test/rst-body", KindBody, "reading body")
+	wantDone(t, store, "http://a.test/ok")
+	if st.Errors != 3 || st.Fetched != 2 {
+		t.Errorf("stats = %+v, want 2 fetched, 3 errors", st)
+	}
+	// A reset is not retried within the run (net/http may resend an
+	// idempotent request once on a reused connection; never more).
+	for _, p := range []string{"/rst", "/fin", "/rst-body"} {
+		n := 0
+		for _, q := range w.paths("a.test") {
+			if q == p {
+				n++
+			}
+		}
+		if n < 1 || n > 2 {
+			t.Errorf("%s requested %d times, want 1 or 2", p, n)
+		}
+	}
+}
+
+func TestHostileRetries(t *testing.T) {
+	w := newVWeb(t)
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(rw, page(`<a href="/503">a</a><a href="/500">b</a>`))
+		case "/503": // always busy, asks for no wait at all
+			rw.Header().Set("Retry-After", "0")
+			http.Error(rw, "busy", http.StatusServiceUnavailable)
+		case "/500": // always broken, no Retry-After: the crawler's backoff
+			http.Error(rw, "broken", http.StatusInternalServerError)
+		default:
+			http.NotFound(rw, r)
+		}
+	}))
+	// busy.test asks for an hour: honoured by leaving the host alone for
+	// the rest of the run instead of waiting (the wait is capped).
+	w.handle("busy.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(rw, page(`<a href="/limited">l</a><a href="/b">b</a><a href="/c">c</a>`))
+		case "/limited":
+			rw.Header().Set("Retry-After", "3600")
+			http.Error(rw, "slow down", http.StatusTooManyRequests)
+		default:
+			fmt.Fprint(rw, page("later"))
+		}
+	}))
+	store := NewMemStore()
+	cfg := w.config()
+	cfg.IgnoreRobots = true
+	cfg.PerHost = 1
+	cfg.AllowDomains = []string{"a.test", "busy.test"}
+	start := time.Now()
+	st := crawl(t, cfg, store, "http://a.test/", "http://busy.test/")
+	within(t, start, 5*time.Second)
+
+	wantFailed(t, store, "http://a.test/503", KindHTTP, "503")
+	wantFailed(t, store, "http://a.test/500", KindHTTP, "500")
+	wantFailed(t, store, "http://busy.test/limited", KindHTTP, "Retry-After 1h0m0s is beyond 30s")
+	for _, p := range []string{"/503", "/500"} {
+		n := 0
+		for _, q := range w.paths("a.test") {
+			if q == p {
+				n++
+			}
+		}
+		if n != 1+MaxRetries {
+			t.Errorf("%s requested %d times, want %d (1 + MaxRetries)", p, n, 1+MaxRetries)
+		}
+	}
+	// The request after the 429 would have been /b: none was made, and
+	// /b and /c stay queued for a later run.
+	if got := w.paths("busy.test"); len(got) != 2 || got[1] != "/limited" {
+		t.Errorf("busy.test requests = %v, want / and /limited only", got)
+	}
+	for _, u := range []string{"http://busy.test/b", "http://busy.test/c"} {
+		if row, _ := store.Row(u); row.State != StateQueued {
+			t.Errorf("%s = %v, want left queued after the host asked for an hour", u, row.State)
+		}
+	}
+	if st.Retries != 2*MaxRetries {
+		t.Errorf("Retries = %d, want %d", st.Retries, 2*MaxRetries)
+	}
+}
+
+// TestBackoffBounded checks the backoff without Retry-After: it doubles
+// from the base and never exceeds MaxCrawlDelay, and a Retry-After within
+// the cap is used as given.
+func TestBackoffBounded(t *testing.T) {
+	if got := time.Second << (MaxRetries - 1); got > MaxCrawlDelay {
+		t.Errorf("largest backoff %v exceeds MaxCrawlDelay %v", got, MaxCrawlDelay)
+	}
+	if d, ok := retryAfter("30", time.Now()); !ok || d != MaxCrawlDelay {
+		t.Errorf("retryAfter(30) = %v, %v; want the cap exactly, honoured", d, ok)
+	}
+}
+
+func TestHostileRedirects(t *testing.T) {
+	w := newVWeb(t)
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		switch {
+		case p == "/ping":
+			http.Redirect(rw, r, "/pong", http.StatusFound)
+		case p == "/pong":
+			http.Redirect(rw, r, "/ping", http.StatusFound)
+		case p == "/self":
+			http.Redirect(rw, r, "/self", http.StatusMovedPermanently)
+		case strings.HasPrefix(p, "/chain/"): // a chain of 12 distinct hops, then a page
+			n, _ := strconv.Atoi(strings.TrimPrefix(p, "/chain/"))
+			if n >= MaxRedirects+2 {
+				fmt.Fprint(rw, page("end of chain"))
+				return
+			}
+			http.Redirect(rw, r, fmt.Sprintf("/chain/%d", n+1), http.StatusFound)
+		case p == "/file":
+			http.Redirect(rw, r, "file:///etc/passwd", http.StatusFound)
+		case p == "/ftp":
+			http.Redirect(rw, r, "ftp://a.test/pub/", http.StatusFound)
+		case p == "/gopher":
+			http.Redirect(rw, r, "gopher://a.test/", http.StatusFound)
+		default:
+			http.NotFound(rw, r)
+		}
+	}))
+	store := NewMemStore()
+	cfg := w.config()
+	cfg.IgnoreRobots = true
+	start := time.Now()
+	crawl(t, cfg, store, "http://a.test/ping", "http://a.test/self", "http://a.test/chain/0",
+		"http://a.test/file", "http://a.test/ftp", "http://a.test/gopher")
+	within(t, start, 5*time.Second)
+	wantFailed(t, store, "http://a.test/ping", KindRedirect, "redirect loop back to http://a.test/ping")
+	wantFailed(t, store, "http://a.test/self", KindRedirect, "redirect loop")
+	wantFailed(t, store, "http://a.test/chain/0", KindRedirect, "more than 10 redirects")
+	wantFailed(t, store, "http://a.test/file", KindRedirect, "redirect to a file: URL")
+	wantFailed(t, store, "http://a.test/ftp", KindRedirect, "redirect to a ftp: URL")
+	wantFailed(t, store, "http://a.test/gopher", KindRedirect, "redirect to a gopher: URL")
+	if got := len(w.paths("a.test")); got != 2+1+(MaxRedirects+1)+3 {
+		t.Errorf("requests = %d, want %d: each loop stops when it comes back, the chain after %d hops, bad schemes never leave", got, 2+1+(MaxRedirects+1)+3, MaxRedirects)
+	}
+	if n := len(w.hitsOf("")); n != 0 {
+		t.Errorf("%d requests without a host (file: or ftp: reached the proxy)", n)
+	}
+}
+
+func TestHostileBodies(t *testing.T) {
+	zeros := bytes.Repeat(zeroMember, 1) // a 1 MiB gzip member, ~1 KiB on the wire
+	w := newVWeb(t)
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/endless": // a link first, then bytes until the client hangs up
+			rw.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(rw, `<html><body><a href="/after">after</a>`)
+			chunk := bytes.Repeat([]byte("<p>junk</p>"), 1000)
+			for {
+				if _, err := rw.Write(chunk); err != nil {
+					return
+				}
+			}
+		case "/bomb": // 1 GiB of zeros after a link, in 1 MiB of gzip
+			rw.Header().Set("Content-Type", "text/html")
+			rw.Header().Set("Content-Encoding", "gzip")
+			zw := gzip.NewWriter(rw)
+			zw.Write([]byte(`<html><body><a href="/after-bomb">after</a>`))
+			zw.Close()
+			for range 1024 {
+				if _, err := rw.Write(zeros); err != nil {
+					return
+				}
+			}
+		default:
+			fmt.Fprint(rw, page("small"))
+		}
+	}))
+	store := NewMemStore()
+	cfg := w.config()
+	cfg.IgnoreRobots = true
+	cfg.MaxBody = 64 << 10
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	crawl(t, cfg, store, "http://a.test/endless", "http://a.test/bomb")
+	within(t, start, 10*time.Second)
+	runtime.ReadMemStats(&after)
+	for _, u := range []string{"http://a.test/endless", "http://a.test/bomb"} {
+		row := wantDone(t, store, u)
+		if !row.Truncated || len(row.Versions) != 1 || len(row.Versions[0].Body) != int(cfg.MaxBody) || row.Fetch.Status != 200 {
+			t.Errorf("%s: truncated %v, %d versions; want truncated, one body of exactly MaxBody bytes", u, row.Truncated, len(row.Versions))
+		}
+	}
+	wantDone(t, store, "http://a.test/after")
+	wantDone(t, store, "http://a.test/after-bomb")
+	// An endless body and a 1 GiB bomb cost a few MaxBody buffers, not
+	// their size. The ceiling is generous (test server included).
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("crawl allocated %d MiB, want under 64 MiB", alloc>>20)
+	}
+}
+
+func TestHostileContentTypes(t *testing.T) {
+	htmlBody := `<html><body><a href="/linked">linked</a></body></html>`
+	binary := make([]byte, 4096)
+	rng := mrand.New(mrand.NewPCG(7, 7))
+	for i := range binary {
+		binary[i] = byte(rng.UintN(256))
+	}
+	copy(binary[100:], "\x00\x00<a href=\"/from-binary\">bin\x00ary</a>\x00")
+	png := append([]byte("\x89PNG\r\n\x1a\n"), binary[:64]...)
+	types := map[string]struct {
+		ctype string // "-" for no header at all
+		body  []byte
+	}{
+		"/untyped":      {"-", []byte(htmlBody)},
+		"/unknown":      {"unknown/unknown", []byte(htmlBody)},
+		"/plain":        {"text/plain", []byte(htmlBody)},
+		"/binary":       {"text/html", binary},
+		"/png":          {"-", png},
+		"/malformed":    {"text/html; charset", []byte(htmlBody)},
+		"/bad-charset":  {"text/html; charset=x-no-such-thing", []byte(htmlBody)},
+		"/octet-stream": {"application/octet-stream", []byte(htmlBody)},
+	}
+	w := newVWeb(t)
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		tc, ok := types[r.URL.Path]
+		if !ok {
+			fmt.Fprint(rw, page("x"))
+			return
+		}
+		if tc.ctype == "-" {
+			rw.Header()["Content-Type"] = nil // net/http would sniff one for us
+		} else {
+			rw.Header().Set("Content-Type", tc.ctype)
+		}
+		rw.Write(tc.body)
+	}))
+	tests := []struct {
+		path, mediaType string
+		stored          bool // body kept as content and links followed (HTML)
+	}{
+		{"/untyped", "text/html", true},
+		{"/unknown", "text/html", true},
+		{"/plain", "text/plain", false},
+		{"/binary", "text/html", true},
+		{"/png", "image/png", false},
+		{"/malformed", "text/html", true},
+		{"/bad-charset", "text/html", true},
+		{"/octet-stream", "application/octet-stream", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			store := NewMemStore()
+			cfg := w.config()
+			cfg.IgnoreRobots = true
+			crawl(t, cfg, store, "http://a.test"+tc.path)
+			row := wantDone(t, store, "http://a.test"+tc.path)
+			if row.MediaType != tc.mediaType {
+				t.Errorf("media type = %q, want %q", row.MediaType, tc.mediaType)
+			}
+			if got := len(row.Versions) == 1; got != tc.stored {
+				t.Fatalf("body stored = %v, want %v", got, tc.stored)
+			}
+			if tc.stored && !bytes.Equal(row.Versions[0].Body, types[tc.path].body) {
+				t.Errorf("body changed on the way: %.40q", row.Versions[0].Body)
+			}
+			link := "http://a.test/linked"
+			if tc.path == "/binary" {
+				link = "http://a.test/from-binary"
+			}
+			l, _ := store.Row(link)
+			if followed := l.State == StateDone; followed != tc.stored {
+				t.Errorf("link %s followed = %v, want %v", link, followed, tc.stored)
+			}
+			if tc.path == "/binary" && l.Anchors["http://a.test/binary"] != "binary" {
+				t.Errorf("anchor text in a binary page = %q, want %q (NULs dropped)", l.Anchors["http://a.test/binary"], "binary")
+			}
+		})
+	}
+}
+
+func TestHostileMalformedHTML(t *testing.T) {
+	body := "<html><body><div<<<>>><p>unclosed <b>bold <i>italic" +
+		"<a href=\"/one\">One<a href=\"/two\">Two</a>" +
+		"<a href='/nul\x00path'>N\x00U\x00L</a>" +
+		"<table><tr><td><a href=/three>Three</td></tr>" +
+		"</p></div></span></html></html>" +
+		"<a href=\"/four\" href=\"/ignored\">Four</a>" +
+		"\x00\x01\x02\xff\xfe garbage <<<a href=/five>Five</a>" +
+		"<a href=\"/unterminated>never closed</a><a href=\"/six\">Six</a>" +
+		"<!-- an unclosed comment <a href=\"/hidden\">hidden</a>"
+	w := newVWeb(t)
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Path == "/" {
+			rw.Write([]byte(body))
+			return
+		}
+		fmt.Fprint(rw, page("leaf"))
+	}))
+	var links []Link
+	store := NewMemStore()
+	cfg := w.config()
+	cfg.Depth = 0
+	cfg.IgnoreRobots = true
+	crawl(t, cfg, &spyStore{Store: store, pages: func(p *Page) { links = p.Links }}, "http://a.test/")
+	row := wantDone(t, store, "http://a.test/")
+	if len(row.Versions) != 1 || row.Versions[0].Body == nil || !bytes.Equal(row.Versions[0].Body, []byte(body)) {
+		t.Errorf("body not stored exactly as fetched")
+	}
+	got := map[string]string{}
+	for _, l := range links {
+		got[strings.TrimPrefix(l.URL, "http://a.test")] = l.Text
+	}
+	want := map[string]string{
+		"/one": "One", "/two": "Two", "/three": "Three", "/four": "Four", "/five": "Five",
+		"/nul%EF%BF%BDpath": "NUL", // NUL is U+FFFD in an attribute, dropped from text
+	}
+	for p, text := range want {
+		if got[p] != text {
+			t.Errorf("link %s text = %q, want %q (all links: %q)", p, got[p], text, got)
+		}
+	}
+	for _, p := range []string{"/hidden", "/ignored"} {
+		if _, ok := got[p]; ok {
+			t.Errorf("link %s found, want none (inside a comment / a repeated attribute)", p)
+		}
+	}
+}
+
+func TestHostileManyLinks(t *testing.T) {
+	const n = 100_000
+	var b strings.Builder
+	b.WriteString("<!doctype html><html><body>")
+	for i := range n {
+		fmt.Fprintf(&b, "<a href=\"/l/%d\">link number %d</a>\n", i, i)
+	}
+	b.WriteString("</body></html>")
+	body := []byte(b.String())
+	w := newVWeb(t)
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Content-Type", "text/html")
+		if r.URL.Path == "/" {
+			rw.Write(body)
+			return
+		}
+		fmt.Fprint(rw, page("leaf"))
+	}))
+	var links, discovered int
+	store := NewMemStore()
+	cfg := w.config()
+	cfg.Depth = 0
+	cfg.IgnoreRobots = true
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	crawl(t, cfg, &spyStore{Store: store, pages: func(p *Page) { links, discovered = len(p.Links), len(p.Discovered) }}, "http://a.test/")
+	runtime.ReadMemStats(&after)
+	if links != MaxLinks || discovered != 0 {
+		t.Errorf("links kept = %d (discovered %d), want %d (0 beyond the depth)", links, discovered, MaxLinks)
+	}
+	if keys := len(store.Keys()); keys != MaxLinks+1 {
+		t.Errorf("rows = %d, want %d (the page and one anchor row per kept link)", keys, MaxLinks+1)
+	}
+	// The page is ~3 MiB: the crawl reads it once and keeps 1,000 links,
+	// not 100,000. The ceiling is generous, far below what keeping every
+	// link (and its row) would cost.
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("page of %d KiB: crawl allocated %d MiB", len(body)>>10, alloc>>20)
+	if alloc > 64<<20 {
+		t.Errorf("crawl allocated %d MiB for a %d KiB page, want under 64 MiB", alloc>>20, len(body)>>10)
+	}
+}
+
+func TestHostileSpiderTraps(t *testing.T) {
+	w := newVWeb(t)
+	// An endless calendar by query: each month links to the next and the
+	// previous one. And by path: /cal/2026/12 -> /cal/2027/01 ...
+	w.handle("cal.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Content-Type", "text/html")
+		if r.URL.Path == "/cal" {
+			m, _ := strconv.Atoi(r.URL.Query().Get("month"))
+			fmt.Fprint(rw, page(fmt.Sprintf(`<a href="/cal?month=%d">prev</a><a href="/cal?month=%d">next</a>`, m-1, m+1)))
+			return
+		}
+		var y, m int
+		fmt.Sscanf(r.URL.Path, "/cal/%d/%d", &y, &m)
+		ny, nm := y, m+1
+		if nm > 12 {
+			ny, nm = y+1, 1
+		}
+		fmt.Fprint(rw, page(fmt.Sprintf(`<a href="/cal/%d/%02d">next</a>`, ny, nm)))
+	}))
+	// Session ids: every page links to itself and to two others with a
+	// fresh random id in the URL, as a query or a path parameter.
+	w.handle("sid.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		id := func() string {
+			var b [16]byte
+			rand.Read(b[:])
+			return hex.EncodeToString(b[:])
+		}
+		rw.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(rw, page(fmt.Sprintf(`<a href="%s?sid=%s">self</a><a href="/a?PHPSESSID=%s&amp;x=1">a</a><a href="/b;jsessionid=%s">b</a>`,
+			r.URL.Path, id(), id(), id())))
+	}))
+	t.Run("calendar within depth", func(t *testing.T) {
+		store := NewMemStore()
+		cfg := w.config()
+		cfg.Depth = 5
+		cfg.IgnoreRobots = true
+		st := crawl(t, cfg, store, "http://cal.test/cal?month=0")
+		if st.Fetched != 11 {
+			t.Errorf("Fetched = %d, want 11 (months -5..5)", st.Fetched)
+		}
+	})
+	for _, seed := range []string{"http://cal.test/cal?month=0", "http://cal.test/cal/2026/12"} {
+		t.Run("calendar detected "+seed, func(t *testing.T) {
+			store := NewMemStore()
+			cfg := w.config()
+			cfg.Depth = 100_000 // no help from the depth limit
+			cfg.IgnoreRobots = true
+			cfg.Concurrency, cfg.PerHost = 4, 4
+			start := time.Now()
+			st := crawl(t, cfg, store, seed)
+			within(t, start, 20*time.Second)
+			// The seed, then MaxPatternChain hops in each direction the
+			// calendar offers (next only for the path form).
+			max := int64(1 + 2*MaxPatternChain)
+			if st.Fetched < MaxPatternChain || st.Fetched > max || st.Traps == 0 {
+				t.Errorf("stats = %+v, want %d..%d fetched and traps counted", st, MaxPatternChain, max)
+			}
+		})
+	}
+	t.Run("session ids", func(t *testing.T) {
+		store := NewMemStore()
+		cfg := w.config()
+		cfg.Depth = 100_000
+		cfg.IgnoreRobots = true
+		start := time.Now()
+		st := crawl(t, cfg, store, "http://sid.test/")
+		within(t, start, 5*time.Second)
+		// /, /a?x=1, /b and /a (the self link of /a?x=1 has no x=1):
+		// each fetched once, whatever session id its links carried.
+		got := w.paths("sid.test")
+		keys := map[string]bool{}
+		for _, p := range got {
+			u, _ := parseCanonical("http://sid.test" + p)
+			keys[frontierKey(u)] = true
+		}
+		if st.Fetched != 4 || len(got) != 4 || len(keys) != 4 {
+			t.Errorf("fetched %d pages (requests %q), want 4 distinct pages once each", st.Fetched, got)
+		}
+	})
+}
+
+func TestFrontierKeySessions(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"http://a.test/p?PHPSESSID=abc", "http://a.test/p"},
+		{"http://a.test/p?x=1&jsessionid=abc&y=2", "http://a.test/p?x=1&y=2"},
+		{"http://a.test/p;jsessionid=0123ABC?x=1", "http://a.test/p?x=1"},
+		{"http://a.test/p;JSESSIONID=0123ABC;v=2/q", "http://a.test/p;v=2/q"},
+		{"http://a.test/p?ASPSESSIONIDQQ=ZZZ", "http://a.test/p"},
+		{"http://a.test/p?sid=0123456789abcdef0123", "http://a.test/p"},
+		{"http://a.test/article.pl?sid=06/09/12/1234567", "http://a.test/article.pl?sid=06/09/12/1234567"}, // a story id
+		{"http://a.test/p?sid=42", "http://a.test/p?sid=42"},
+		{"http://a.test/p?session=1", "http://a.test/p?session=1"},
+	}
+	for _, tc := range tests {
+		u, err := parseCanonical(tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := parseCanonical(tc.want)
+		if got, want := frontierKey(u), frontierKey(w); got != want {
+			t.Errorf("frontierKey(%q) = %q, want %q", tc.in, got, want)
+		}
+	}
+}
+
+func TestURLPattern(t *testing.T) {
+	tests := []struct{ a, b string }{
+		{"http://a.test/cal?month=1", "http://a.test/cal?month=200"},
+		{"http://a.test/cal/2026/12", "http://a.test/cal/2027/01"},
+		{"http://a.test/list?page=2&sort=asc", "http://a.test/list?sort=desc&page=3"},
+	}
+	for _, tc := range tests {
+		a, _ := parseCanonical(tc.a)
+		b, _ := parseCanonical(tc.b)
+		if urlPattern(a) != urlPattern(b) {
+			t.Errorf("urlPattern(%q) = %q, urlPattern(%q) = %q; want equal", tc.a, urlPattern(a), tc.b, urlPattern(b))
+		}
+	}
+	differ := []struct{ a, b string }{
+		{"http://a.test/2026/11/30/summit.html", "http://a.test/2026/11/29/chips.html"},
+		{"http://a.test/cal?month=1", "http://a.test/cal?year=1"},
+		{"http://a.test/p/1", "http://b.test/p/1"},
+	}
+	for _, tc := range differ {
+		a, _ := parseCanonical(tc.a)
+		b, _ := parseCanonical(tc.b)
+		if urlPattern(a) == urlPattern(b) {
+			t.Errorf("urlPattern(%q) = urlPattern(%q) = %q; want different", tc.a, tc.b, urlPattern(a))
+		}
+	}
+}
+
+func TestHostileCredentials(t *testing.T) {
+	w := newVWeb(t)
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		http.SetCookie(rw, &http.Cookie{Name: "session", Value: "secret", Path: "/"})
+		switch r.URL.Path {
+		case "/start": // a cookie, then off to another host, with user info in the Location
+			http.Redirect(rw, r, "http://mallory:pw@b.test/land", http.StatusFound)
+		case "/again":
+			http.Redirect(rw, r, "/start2", http.StatusFound)
+		default:
+			fmt.Fprint(rw, page("a"))
+		}
+	}))
+	w.handle("b.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(rw, page(`<a href="http://a.test/again">again</a>`))
+	}))
+	store := NewMemStore()
+	cfg := w.config()
+	cfg.IgnoreRobots = true
+	cfg.AllowDomains = []string{"a.test", "b.test"}
+	crawl(t, cfg, store, "http://alice:secret@a.test/start")
+	wantDone(t, store, "http://b.test/land")
+	for _, host := range []string{"a.test", "b.test"} {
+		hits := w.hitsOf(host)
+		if len(hits) == 0 {
+			t.Errorf("%s got no request", host)
+		}
+		for _, h := range hits {
+			for _, k := range []string{"Authorization", "Cookie", "Proxy-Authorization"} {
+				if v := h.Header.Get(k); v != "" {
+					t.Errorf("%s%s sent %s: %q, want none", host, h.Path, k, v)
+				}
+			}
+		}
+	}
+}
+
+func TestOnlyHTTPSchemes(t *testing.T) {
+	w := newVWeb(t)
+	for _, seed := range []string{"ftp://a.test/", "file:///etc/passwd", "gopher://a.test/", "javascript:alert(1)"} {
+		c, err := New(w.config(), NewMemStore())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Run(t.Context(), []string{seed}); err == nil || !strings.Contains(err.Error(), "bad seed") {
+			t.Errorf("Run(%q) error = %v, want ErrSeed", seed, err)
+		}
+		c.Close()
+	}
+	if _, err := NewMemStore().Enqueue(t.Context(), []Entry{{URL: "ftp://a.test/"}}); err == nil {
+		t.Error("MemStore.Enqueue(ftp://) succeeded, want an error: nothing but http(s) enters the frontier")
+	}
+	if n := len(w.hitsOf("a.test")); n != 0 {
+		t.Errorf("%d requests reached a.test", n)
+	}
+}
