@@ -46,6 +46,7 @@ func init() {
 		{"tablets", "list the tablets (row ranges stored together)", tabletsHelp, runTablets},
 		{"stats", "count rows, fetches, failures, versions and bytes", statsHelp, runStats},
 		{"errors", "list the URLs whose last fetch failed", errorsHelp, runErrors},
+		{"export", "copy the whole table, versions and all, to another store", exportHelp, runExport},
 	}
 }
 
@@ -72,7 +73,8 @@ An argument with "://" is a URL and is turned into its row key; anything
 else is a row key as stored (com.cnn.www/). Run "query SUBCOMMAND --help"
 for each subcommand's flags.
 
-query never changes data. It opens the store read-only; if a crawl was
+query never changes the store it reads (export writes only to its --to).
+It opens the store read-only; if a crawl was
 killed and left its log unreplayed, it opens the store for writing once,
 only to replay that log, then reads. While a crawl is running, the store is
 locked: wait for the crawl to finish, or stop it, then query.

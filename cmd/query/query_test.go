@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"cloud.google.com/go/bigtable/bttest"
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/webtable"
 )
@@ -348,5 +349,39 @@ func TestEndToEnd(t *testing.T) {
 	cmd := exec.Command(filepath.Join(binDir, "query"), "--db", demoDB, "get", "http://www.cnn.com/missing")
 	if err := cmd.Run(); err == nil || cmd.ProcessState.ExitCode() != exitNotFound {
 		t.Errorf("query get of a missing page: %v, want exit %d", err, exitNotFound)
+	}
+}
+
+// TestExport copies the demo table into a new directory and into Cloud
+// Bigtable (the emulator), and reads the same rows back from each.
+func TestExport(t *testing.T) {
+	needDemo(t)
+	srv, err := bttest.NewServer("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	t.Setenv("BIGTABLE_EMULATOR_HOST", srv.Addr)
+	_, want, _ := runQuery("--db", demoDB, "scan", "--json")
+	for _, dest := range []string{filepath.Join(t.TempDir(), "copy.db"), "bigtable://p/i"} {
+		code, out, stderr := runQuery("--db", demoDB, "export", "--to", dest)
+		if code != exitOK || !strings.HasPrefix(out, "copied ") {
+			t.Fatalf("export --to %s: exit %d, %q\n%s", dest, code, out, stderr)
+		}
+		_, got, _ := runQuery("--db", dest, "scan", "--json")
+		if got != want {
+			t.Errorf("scan of the copy in %s differs from the demo table", dest)
+		}
+		_, v1, _ := runQuery("--db", demoDB, "versions", "com.cnn.www/", "--json")
+		_, v2, _ := runQuery("--db", dest, "versions", "com.cnn.www/", "--json")
+		if v1 != v2 || strings.Count(v2, "\n") != 3 {
+			t.Errorf("versions in %s:\n%s\nwant:\n%s", dest, v2, v1)
+		}
+	}
+	if code, _, stderr := runQuery("--db", demoDB, "export", "--to", demoDB); code != exitUsage || !strings.Contains(stderr, "is the store being read") {
+		t.Errorf("export onto itself: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := runQuery("--db", demoDB, "export"); code != exitUsage || !strings.Contains(stderr, "needs --to") {
+		t.Errorf("export without --to: exit %d, %q", code, stderr)
 	}
 }

@@ -1,0 +1,78 @@
+package webtable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/webtable/webtable/bigtable"
+)
+
+// Copy batching: a bulk write holds at most copyBatchRows rows or about
+// copyBatchBytes of values, whichever comes first, so copying a table of
+// any size keeps memory flat.
+const (
+	copyBatchRows  = 500
+	copyBatchBytes = 32 << 20
+)
+
+// CopyStats says how much Copy moved.
+type CopyStats struct {
+	Rows, Cells, Bytes int64
+}
+
+// Copy writes every row of src into dst: every column, every stored
+// version, with its timestamp, so that a WebTable moves between stores (the
+// embedded one and Cloud Bigtable) intact. Rows already in dst are merged
+// cell by cell (a cell with the same column and timestamp is overwritten),
+// so a copy that was interrupted can simply be run again. progress, when
+// not nil, is called after each batch with the totals so far.
+func Copy(ctx context.Context, dst, src *WebTable, progress func(CopyStats)) (CopyStats, error) {
+	var st CopyStats
+	var rows []string
+	var muts []*bigtable.Mutation
+	var batchBytes int64
+	flush := func() error {
+		if len(rows) == 0 {
+			return nil
+		}
+		errs, err := dst.tbl.ApplyBulk(ctx, rows, muts)
+		if err == nil {
+			err = errors.Join(errs...)
+		}
+		if err != nil {
+			return fmt.Errorf("webtable: copying rows %q to %q: %w", rows[0], rows[len(rows)-1], err)
+		}
+		rows, muts, batchBytes = rows[:0], nil, 0
+		if progress != nil {
+			progress(st)
+		}
+		return nil
+	}
+	var werr error
+	err := src.tbl.ReadRows(ctx, bigtable.InfiniteRange(""), func(r bigtable.Row) bool {
+		m := bigtable.NewMutation()
+		for fam, items := range r {
+			for _, it := range items {
+				m.Set(fam, qualifier(it.Column), it.Timestamp, it.Value)
+				st.Cells++
+				st.Bytes += int64(len(it.Value))
+				batchBytes += int64(len(it.Value))
+			}
+		}
+		rows = append(rows, r.Key())
+		muts = append(muts, m)
+		st.Rows++
+		if len(rows) >= copyBatchRows || batchBytes >= copyBatchBytes {
+			werr = flush()
+		}
+		return werr == nil
+	})
+	if err != nil {
+		return st, fmt.Errorf("webtable: reading the source: %w", err)
+	}
+	if werr != nil {
+		return st, werr
+	}
+	return st, flush()
+}

@@ -1,0 +1,61 @@
+package webtable
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/webtable/webtable/bigtable"
+)
+
+// dump reads every cell of every row, all versions, for comparison.
+func dump(t *testing.T, w *WebTable) []Row {
+	t.Helper()
+	var rows []Row
+	if err := w.Scan(context.Background(), nil, Query{Versions: -1}, 0, func(r Row) bool { rows = append(rows, r); return true }); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func TestCopyKeepsEveryVersionAndTimestamp(t *testing.T) {
+	ctx := context.Background()
+	src, _ := openTemp(t)
+	for i := range 3 {
+		for _, u := range []string{"http://www.cnn.com/", "http://cnnsi.com/", "http://my.look.ca/"} {
+			if _, err := src.RecordFetch(ctx, htmlPage(u, t0.Add(time.Duration(i)*time.Hour), fmt.Sprintf("<p>%s %d", u, i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := src.AddLinks(ctx, "http://cnnsi.com/", []Anchor{{URL: "http://www.cnn.com/", Text: "CNN"}}, []Entry{{URL: "http://www.cnn.com/sports", Depth: 1}}, bigtable.Time(t0)); err != nil {
+		t.Fatal(err)
+	}
+	dst, err := Open(ctx, filepath.Join(t.TempDir(), "dst.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	var calls int
+	st, err := Copy(ctx, dst, src, func(CopyStats) { calls++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := dump(t, src)
+	if st.Rows != int64(len(want)) || calls == 0 {
+		t.Errorf("Copy stats %+v after %d progress calls; want %d rows", st, calls, len(want))
+	}
+	if diff := cmp.Diff(want, dump(t, dst)); diff != "" {
+		t.Errorf("copy differs from source (-src +dst):\n%s", diff)
+	}
+	// Copying again changes nothing: the copy is idempotent.
+	if _, err := Copy(ctx, dst, src, nil); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, dump(t, dst)); diff != "" {
+		t.Errorf("second copy changed the destination (-src +dst):\n%s", diff)
+	}
+}
