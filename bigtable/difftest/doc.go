@@ -62,7 +62,7 @@
 // UTF-8 matching. Timestamps are multiples of 1000 µs (bttest keeps
 // milliseconds): 0, a few in 1970, and a few in the far future.
 //
-// The normal run does 300 sequences of 1 to 60 ops, about 9,500 ops
+// The normal run does 500 sequences of 1 to 60 ops, about 16,000 ops
 // (TestReferenceSelfConsistency: 100 sequences; -short: a tenth of each).
 // Flags: -difftest.n=5000 runs more sequences, -difftest.ops=N makes them
 // longer, -difftest.base=N moves the seeds, and -difftest.seed=N replays one

@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	flagN    = flag.Int("difftest.n", 0, "number of random sequences to run (default: TestDifferential 300, TestReferenceSelfConsistency 100; a tenth with -short)")
+	flagN    = flag.Int("difftest.n", 0, "number of random sequences to run (default: TestDifferential 500, TestReferenceSelfConsistency 100; a tenth with -short)")
 	flagSeed = flag.Int64("difftest.seed", 0, "run only the sequence with this seed (as printed by a failure)")
 	flagOps  = flag.Int("difftest.ops", 60, "maximum number of ops per sequence")
 	flagBase = flag.Int64("difftest.base", 1, "first seed; sequence i uses seed base+i")

@@ -327,5 +327,5 @@ func (t *ourTable) exec(ctx context.Context, o op) result {
 func TestDifferential(t *testing.T) {
 	r := newReference(t)
 	s := newOurStore(t)
-	runMany(t, pair{want: refFactory(r), got: s.factory(), wantLabel: "bttest", gotLabel: "ours"}, 300)
+	runMany(t, pair{want: refFactory(r), got: s.factory(), wantLabel: "bttest", gotLabel: "ours"}, 500)
 }
