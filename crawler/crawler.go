@@ -732,13 +732,20 @@ func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 			return &redirectError{fmt.Sprintf("redirect to %s: %v", u, err)}
 		}
 	}
-	// At most one fetch per URL per run: a target already met (fetched or
+	// At most one fetch per URL per crawl: a target already met (fetched or
 	// queued) is not fetched through the redirect; the 3xx is recorded with
 	// its Location. A target with the requested URL's key (http -> https)
 	// is the same page and always followed.
 	if orig, err := urlkey.Canonical(via[0].URL.String()); err != nil || frontierKey(orig) != frontierKey(u) {
 		if !c.sched.markSeen(frontierKey(u)) {
 			return http.ErrUseLastResponse
+		}
+		// Nor is a target an earlier run (or another shard) fetched
+		// already, unless recrawling. A store error only costs a fetch.
+		if !c.cfg.Recrawl {
+			if f, ok, err := c.store.LastFetch(context.WithoutCancel(req.Context()), u.String()); err == nil && ok && f.State == StateDone {
+				return http.ErrUseLastResponse
+			}
 		}
 	}
 	return nil
