@@ -27,6 +27,11 @@ type Features struct {
 	// operations in order and stops at the first bad family); Cloud
 	// Bigtable and bigtable's store write all or nothing.
 	PartialWriteOnError bool
+	// UncheckedBranches: a conditional mutation is refused for an
+	// undeclared family only in the branch it applies. bigtable's store
+	// checks both branches before anything; the emulator (bttest's
+	// CheckAndMutateRow) checks only the one it runs.
+	UncheckedBranches bool
 }
 
 // Badger are the Features of package bigtable's own store.
@@ -37,7 +42,7 @@ var Cloud = Features{}
 
 // Emulator are the Features of the Cloud Bigtable emulator
 // (cloud.google.com/go/bigtable/bttest), bugs included.
-var Emulator = Features{PartialWriteOnError: true}
+var Emulator = Features{PartialWriteOnError: true, UncheckedBranches: true}
 
 // conformanceCase is one behaviour every store must show.
 type conformanceCase struct {

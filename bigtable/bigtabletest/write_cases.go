@@ -1,6 +1,7 @@
 package bigtabletest
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"strings"
@@ -175,6 +176,33 @@ var writeCases = []conformanceCase{
 			t.Error("nil condition did not match a row with a cell")
 		}
 		check(t, "row", c.read(t, "r"), []string{"A:again@1000=y", "A:created@1000=x"})
+	}},
+	{"write/conditional checks both branches", func(t *testing.T, c *env) {
+		m := bigtable.NewCondMutation(bigtable.BlockAllFilter(), setFam("nope", "q", "v"), setA("q", 1000, "v"))
+		err := c.tbl.Apply(c.ctx, "r", m)
+		if c.feat.UncheckedBranches {
+			t.Skipf("known emulator difference (Features.UncheckedBranches): Apply = %v", err)
+		}
+		if !errors.Is(err, bigtable.ErrUnknownFamily) {
+			t.Errorf("Apply(cond with an undeclared family in the branch not taken) = %v, want ErrUnknownFamily", err)
+		}
+		check(t, "row", c.read(t, "r"), nil)
+	}},
+	{"write/cancelled context", func(t *testing.T, c *env) {
+		c.set(t, "r", "A:q@1000=v")
+		ctx, cancel := context.WithCancel(c.ctx)
+		cancel()
+		if err := c.tbl.Apply(ctx, "r", setA("q", 2000, "w")); !errors.Is(err, context.Canceled) {
+			t.Errorf("Apply with a cancelled context = %v, want context.Canceled", err)
+		}
+		if _, err := c.tbl.ReadRow(ctx, "r"); !errors.Is(err, context.Canceled) {
+			t.Errorf("ReadRow with a cancelled context = %v, want context.Canceled", err)
+		}
+		err := c.tbl.ReadRows(ctx, bigtable.InfiniteRange(""), func(bigtable.Row) bool { return true })
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("ReadRows with a cancelled context = %v, want context.Canceled", err)
+		}
+		check(t, "row", c.read(t, "r"), []string{"A:q@1000=v"})
 	}},
 	{"write/read-modify-write", func(t *testing.T, c *env) {
 		m := bigtable.NewReadModifyWrite()

@@ -88,8 +88,8 @@ func TestOpenURLErrors(t *testing.T) {
 	}
 }
 
-// TestUnknownVariantNamesType checks that an error of the Cloud side keeps
-// its sentinel and the gRPC status message.
+// TestErrorKeepsStatusText checks that an error of the Cloud side keeps
+// its sentinel and the server's words.
 func TestErrorKeepsStatusText(t *testing.T) {
 	db := openEmulator(t)
 	err := db.Open("nope").Apply(t.Context(), "r", func() *bigtable.Mutation {
@@ -103,5 +103,51 @@ func TestErrorKeepsStatusText(t *testing.T) {
 	const want = `cloud: apply to row "r" of table "nope": bigtable: no such table: `
 	if got := err.Error(); len(got) <= len(want) || got[:len(want)] != want {
 		t.Errorf("error = %q, want it to start %q and go on with the server's words", got, want)
+	}
+}
+
+// TestRows checks the iterator form: rows in key order, an early break,
+// and an error as the last element.
+func TestRows(t *testing.T) {
+	ctx := t.Context()
+	db := openEmulator(t)
+	if err := db.CreateTable(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateColumnFamily(ctx, "t", "A"); err != nil {
+		t.Fatal(err)
+	}
+	tbl := db.Open("t")
+	for _, row := range []string{"c", "a", "b"} {
+		m := bigtable.NewMutation()
+		m.Set("A", "q", 1000, []byte(row))
+		if err := tbl.Apply(ctx, row, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for r, err := range tbl.Rows(ctx, bigtable.InfiniteRange("")) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r.Key())
+		if len(got) == 2 {
+			break
+		}
+	}
+	if len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Errorf("Rows with a break after two = %q, want [a b]", got)
+	}
+	var last error
+	n := 0
+	for r, err := range db.Open("nope").Rows(ctx, bigtable.InfiniteRange("")) {
+		n++
+		if r != nil {
+			t.Errorf("Rows of a missing table yielded row %q", r.Key())
+		}
+		last = err
+	}
+	if n != 1 || !errors.Is(last, bigtable.ErrNotFound) {
+		t.Errorf("Rows of a missing table: %d elements, last error %v; want one, ErrNotFound", n, last)
 	}
 }
