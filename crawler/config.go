@@ -67,7 +67,10 @@ type Config struct {
 	// UserAgent is sent with every request (--user-agent). The default
 	// value is [DefaultUserAgent].
 	UserAgent string
-	// Timeout bounds one fetch, body included (--timeout). The default value is 30s.
+	// Timeout bounds each request on the wire, from the moment the per-host
+	// scheduler lets it start until its body is read (--timeout); waiting
+	// for the host's turn does not count. A redirect hop and robots.txt are
+	// requests of their own. The default value is 30s.
 	Timeout time.Duration
 	// MaxBody is the most body bytes kept; longer bodies are cut and the
 	// page marked truncated (--max-body). The default value is 10 MiB.

@@ -107,8 +107,8 @@ func newCollector(cfg *Config, rt http.RoundTripper, redirect func(*http.Request
 	cc.TraceHTTP = false
 	cc.Context = context.Background() // in-flight fetches finish after Ctrl-C
 	cc.WithTransport(rt)
-	cc.SetRequestTimeout(cfg.Timeout)
-	cc.DisableCookies() // no public-suffix list in colly's jar: no cookies at all
+	cc.SetRequestTimeout(0) // the transport times each request once it may start
+	cc.DisableCookies()     // no public-suffix list in colly's jar: no cookies at all
 	cc.SetRedirectHandler(redirect)
 	return cc
 }

@@ -719,3 +719,33 @@ func TestOnlyHTTPSchemes(t *testing.T) {
 		t.Errorf("%d requests reached a.test", n)
 	}
 }
+
+// TestTimeoutExcludesPoliteness: Config.Timeout bounds a request on the
+// wire, not the wait for the host's turn. A Crawl-delay longer than the
+// timeout must not fail the first page after robots.txt, nor a redirect
+// hop to the same host.
+func TestTimeoutExcludesPoliteness(t *testing.T) {
+	w := newVWeb(t)
+	w.site("a.test", "User-agent: *\nCrawl-delay: 0.3\n", map[string]string{
+		"/":  page(`<a href="/r">r</a>`),
+		"/t": page("target"),
+	})
+	base := w.hosts["a.test"]
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/r" {
+			http.Redirect(rw, r, "/t", http.StatusFound)
+			return
+		}
+		base.ServeHTTP(rw, r)
+	}))
+	store := NewMemStore()
+	cfg := w.config()
+	cfg.Timeout = 200 * time.Millisecond
+	st := crawl(t, cfg, store, "http://a.test/")
+	if st.Errors != 0 || st.Fetched != 2 {
+		t.Errorf("stats = %+v, want 2 pages fetched and no error", st)
+	}
+	wantDone(t, store, "http://a.test/")
+	wantDone(t, store, "http://a.test/t")
+	checkGaps(t, w, "a.test", 300*time.Millisecond)
+}

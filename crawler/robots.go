@@ -42,8 +42,7 @@ type robotsEntry struct {
 func newRobots(rt http.RoundTripper, sched *scheduler, cfg *Config) *robots {
 	return &robots{
 		client: &http.Client{
-			Transport: rt,
-			Timeout:   cfg.Timeout,
+			Transport: rt, // times each request once it may start (no Timeout here)
 			CheckRedirect: func(req *http.Request, via []*http.Request) error {
 				if len(via) > 5 {
 					return errors.New("robots.txt: too many redirects")

@@ -24,7 +24,8 @@ const fetchIDHeader = "X-Webtable-Fetch"
 // the crawler, not colly, sees every request on the wire:
 //
 //   - each request waits for the per-host scheduler (politeness) and holds
-//     its slot until the response body has been read;
+//     its slot until the response body has been read; Config.Timeout
+//     bounds it from then on (the wait does not count);
 //   - the body is read here, at most MaxBody+1 bytes, so truncation is
 //     detected and the bytes are kept exactly as received (colly would
 //     convert them to UTF-8); gzip the server sends unasked is decoded
@@ -36,6 +37,7 @@ type transport struct {
 	base    *http.Transport
 	sched   *scheduler
 	maxBody int64
+	timeout time.Duration // per request on the wire, body included
 
 	stop atomic.Pointer[chan struct{}] // closed when the current run stops
 
@@ -77,7 +79,7 @@ func newTransport(cfg *Config, sched *scheduler) (*transport, error) {
 		ResponseHeaderTimeout: cfg.Timeout,
 		ExpectContinueTimeout: time.Second,
 	}
-	t := &transport{base: base, sched: sched, maxBody: cfg.MaxBody}
+	t := &transport{base: base, sched: sched, maxBody: cfg.MaxBody, timeout: cfg.Timeout}
 	never := make(chan struct{})
 	t.stop.Store(&never)
 	return t, nil
@@ -111,7 +113,12 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if capt != nil {
 		capt.hops++
 	}
-	resp, err := t.base.RoundTrip(req)
+	// NB: the timeout starts now, once the host's turn has come: waiting
+	// for politeness (a Crawl-delay longer than the timeout) is not the
+	// server being slow. The body is read under the same deadline.
+	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
+	defer cancel()
+	resp, err := t.base.RoundTrip(req.WithContext(ctx))
 	if err != nil {
 		return nil, err
 	}
