@@ -188,6 +188,50 @@ var writeCases = []conformanceCase{
 		}
 		check(t, "row", c.read(t, "r"), nil)
 	}},
+	{"write/conditional with empty branches", func(t *testing.T, c *env) {
+		c.set(t, "r", "A:q@1000=v")
+		for _, tc := range []struct {
+			name string
+			cond bigtable.Filter
+			want bool
+		}{
+			{"matching", bigtable.ValueFilter("v"), true},
+			{"not matching", bigtable.ValueFilter("w"), false},
+			{"nil filter", nil, true},
+		} {
+			matched := !tc.want
+			m := bigtable.NewCondMutation(tc.cond, nil, bigtable.NewMutation())
+			mustDo(t, "Apply("+tc.name+")", c.tbl.Apply(c.ctx, "r", m, bigtable.GetCondMutationResult(&matched)))
+			if matched != tc.want {
+				t.Errorf("%s: GetCondMutationResult = %v, want %v", tc.name, matched, tc.want)
+			}
+		}
+		matched := true
+		mustDo(t, "Apply(on an empty row)", c.tbl.Apply(c.ctx, "empty", bigtable.NewCondMutation(nil, nil, nil), bigtable.GetCondMutationResult(&matched)))
+		if matched {
+			t.Error("nil condition matched an absent row")
+		}
+		check(t, "row", c.read(t, "r"), []string{"A:q@1000=v"})
+	}},
+	{"write/invalid timestamps", func(t *testing.T, c *env) {
+		m := bigtable.NewMutation()
+		m.Set("A", "q", -2000, []byte("v"))
+		if err := c.tbl.Apply(c.ctx, "r", m); !errors.Is(err, bigtable.ErrInvalidTimestamp) {
+			t.Errorf("Set at -2000 = %v, want ErrInvalidTimestamp", err)
+		}
+		for _, r := range [][2]bigtable.Timestamp{{2000, 1000}, {2000, 2000}, {-1000, 0}} {
+			m := bigtable.NewMutation()
+			m.DeleteTimestampRange("A", "q", r[0], r[1])
+			if err := c.tbl.Apply(c.ctx, "r", m); !errors.Is(err, bigtable.ErrInvalidTimestamp) {
+				t.Errorf("DeleteTimestampRange(%d, %d) = %v, want ErrInvalidTimestamp", r[0], r[1], err)
+			}
+		}
+		big := bigtable.NewMutation()
+		big.Set("A", strings.Repeat("q", bigtable.MaxQualifierSize+1), 1000, nil)
+		if err := c.tbl.Apply(c.ctx, "r", big); !errors.Is(err, bigtable.ErrInvalidQualifier) {
+			t.Errorf("Set with a 16 KiB+1 qualifier = %v, want ErrInvalidQualifier", err)
+		}
+	}},
 	{"write/cancelled context", func(t *testing.T, c *env) {
 		c.set(t, "r", "A:q@1000=v")
 		ctx, cancel := context.WithCancel(c.ctx)

@@ -58,6 +58,13 @@
 //   - The client's built-in metrics export to Cloud Monitoring is off (it
 //     needs extra permissions and is no part of this package's contract).
 //     There are no app profiles, authorized views, labels or reverse scans.
+//   - A conditional mutation with nothing in either branch (Cloud Bigtable
+//     refuses it; bigtable allows it) is evaluated with a read, to report
+//     GetCondMutationResult, and writes nothing.
+//   - Mutations are checked against bigtable's limits (row key, qualifier,
+//     value size, timestamps) before they are sent; they are Cloud
+//     Bigtable's limits too. A read request must stay under 512 KB
+//     serialised (Cloud's limit), so very long RowLists must be split.
 //   - SampleRowKeys ends with "" like bigtable's; the Cloud client drops
 //     that empty key, so this package appends it.
 //   - The emulator (bttest) writes the operations of a mutation that come

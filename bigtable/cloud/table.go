@@ -41,7 +41,38 @@ func plainMutation(m *spec.Mutation) (*gbt.Mutation, error) {
 	case len(m.Ops) == 0:
 		return nil, fmt.Errorf("%w: no operations", bigtable.ErrInvalidMutation)
 	}
+	if err := checkOps(m.Ops); err != nil {
+		return nil, err
+	}
 	return toMutation(m), nil
+}
+
+// checkOps applies bigtable's limits on timestamps, qualifiers and values,
+// which are Cloud Bigtable's too, so a bad mutation fails alike on both
+// stores and before anything is sent.
+func checkOps(ops []spec.Op) error {
+	for _, op := range ops {
+		if op.Kind == spec.DeleteRow || op.Kind == spec.DeleteCellsInFamily {
+			continue
+		}
+		if len(op.Qualifier) > bigtable.MaxQualifierSize {
+			return fmt.Errorf("%w: %d bytes in family %q, limit %d", bigtable.ErrInvalidQualifier, len(op.Qualifier), op.Family, bigtable.MaxQualifierSize)
+		}
+		switch op.Kind {
+		case spec.Set:
+			if op.Timestamp < int64(bigtable.ServerTime) {
+				return fmt.Errorf("%w: %d in %s:%q; want 0 or more, or ServerTime", bigtable.ErrInvalidTimestamp, op.Timestamp, op.Family, op.Qualifier)
+			}
+			if len(op.Value) > bigtable.MaxValueSize {
+				return fmt.Errorf("%w: %d bytes in %s:%q, limit %d", bigtable.ErrValueTooLarge, len(op.Value), op.Family, op.Qualifier, bigtable.MaxValueSize)
+			}
+		case spec.DeleteTimestampRange:
+			if op.Start < 0 || op.End < 0 || (op.End != 0 && op.Start >= op.End) {
+				return fmt.Errorf("%w: range [%d, %d) in %s:%q", bigtable.ErrInvalidTimestamp, op.Start, op.End, op.Family, op.Qualifier)
+			}
+		}
+	}
+	return nil
 }
 
 // branch translates one branch of a conditional mutation (nil: nothing).
@@ -56,48 +87,87 @@ func branch(m *spec.Mutation) (*gbt.Mutation, error) {
 // conditional mutation is one CheckAndMutateRow call.
 func (t *Table) Apply(ctx context.Context, row string, m *bigtable.Mutation, opts ...bigtable.ApplyOption) error {
 	what := fmt.Sprintf("apply to row %q of table %q", row, t.name)
-	gm, after, err := t.applyArgs(row, m, opts)
+	a, err := applyArgs(row, m, opts)
 	if err != nil {
 		return fmt.Errorf("cloud: %s: %w", what, err)
 	}
-	return wrapErr(what, t.tbl.Apply(ctx, row, gm, after...))
+	if a.checkOnly != nil {
+		return wrapErr(what, t.checkOnly(ctx, row, a))
+	}
+	var after []gbt.ApplyOption
+	for _, p := range a.matched {
+		after = append(after, gbt.GetCondMutationResult(p))
+	}
+	return wrapErr(what, t.tbl.Apply(ctx, row, a.m, after...))
 }
 
-func (t *Table) applyArgs(row string, m *bigtable.Mutation, opts []bigtable.ApplyOption) (*gbt.Mutation, []gbt.ApplyOption, error) {
+// applyCall is an Apply translated.
+type applyCall struct {
+	m       *gbt.Mutation
+	matched []*bool // GetCondMutationResult targets
+	// checkOnly is set, instead of m, for a conditional mutation with
+	// nothing in either branch: the filter that tells whether it matches.
+	checkOnly gbt.Filter
+}
+
+func applyArgs(row string, m *bigtable.Mutation, opts []bigtable.ApplyOption) (applyCall, error) {
 	if err := checkRowKey(row); err != nil {
-		return nil, nil, err
+		return applyCall{}, err
 	}
 	sm, err := spec.MutationOf(m)
 	if err != nil {
-		return nil, nil, err
+		return applyCall{}, err
 	}
 	so, err := spec.ApplyOptionsOf(opts)
 	if err != nil {
-		return nil, nil, err
+		return applyCall{}, err
 	}
 	if sm == nil || !sm.Cond {
 		gm, err := plainMutation(sm)
-		return gm, nil, err
+		return applyCall{m: gm}, err
 	}
 	cond, err := toFilter(sm.Predicate)
 	if err != nil {
-		return nil, nil, err
+		return applyCall{}, err
 	}
 	mtrue, err := branch(sm.True)
 	if err != nil {
-		return nil, nil, err
+		return applyCall{}, err
 	}
 	mfalse, err := branch(sm.False)
 	if err != nil {
-		return nil, nil, err
+		return applyCall{}, err
 	}
-	var after []gbt.ApplyOption
+	a := applyCall{}
 	for _, p := range so.CondResults {
 		if p != nil {
-			after = append(after, gbt.GetCondMutationResult(p))
+			a.matched = append(a.matched, p)
 		}
 	}
-	return gbt.NewCondMutation(cond, mtrue, mfalse), after, nil
+	if mtrue == nil && mfalse == nil {
+		a.checkOnly = gbt.ChainFilters(gbt.CellsPerRowLimitFilter(1), gbt.StripValueFilter())
+		if cond != nil {
+			a.checkOnly = gbt.ChainFilters(cond, a.checkOnly)
+		}
+		return a, nil
+	}
+	a.m = gbt.NewCondMutation(cond, mtrue, mfalse)
+	return a, nil
+}
+
+// checkOnly runs a conditional mutation with nothing in either branch,
+// which bigtable allows and Cloud Bigtable refuses: it evaluates the
+// condition with a read, for GetCondMutationResult. Writing nothing, it
+// needs no atomicity.
+func (t *Table) checkOnly(ctx context.Context, row string, a applyCall) error {
+	r, err := t.tbl.ReadRow(ctx, row, gbt.RowFilter(a.checkOnly))
+	if err != nil {
+		return err
+	}
+	for _, p := range a.matched {
+		*p = len(r) > 0
+	}
+	return nil
 }
 
 // ApplyBulk applies muts[i] to rows[i] for every i, each row atomically,
