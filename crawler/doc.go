@@ -58,6 +58,98 @@
 // max(Delay, Crawl-delay). Every request on the wire passes it: robots.txt,
 // pages and each redirect hop. Concurrency bounds the workers overall.
 //
+// # Hostile servers
+//
+// Every failure is recorded in the page's fetch record (Page.Err and
+// Page.ErrKind, state failed) and the crawl goes on; hostile_test.go has a
+// test per fault:
+//
+//   - Config.Timeout bounds each request on the wire (headers and body),
+//     from the moment the host's turn comes; a server that never answers or
+//     trickles a body for ever fails with kind timeout. Waiting for
+//     politeness does not count against it.
+//   - A connection reset or closed before the response fails with kind
+//     network, in the middle of the body with kind body. Neither is
+//     retried within the run.
+//   - 429 and 5xx are retried MaxRetries times after Retry-After or a
+//     doubling backoff from 1s, both capped at [MaxCrawlDelay]. A
+//     Retry-After beyond the cap is honoured without waiting: the page
+//     fails and the host gets no more requests in this run (its entries
+//     stay queued).
+//   - Redirects: at most [MaxRedirects]; a hop back to a URL of the same
+//     chain is a loop; http and https only (file:, ftp: and the rest are
+//     refused before anything is sent); all fail with kind redirect.
+//   - Bodies are cut at MaxBody (Page.Truncated; links of the part read are
+//     followed); gzip is decoded under the same bound, so a bomb costs
+//     MaxBody.
+//   - Content-Type: a declared media type is trusted, even a wrong one (HTML
+//     served as text/plain is not parsed; a binary served as text/html is
+//     stored and tokenised, and yields whatever links the tokenizer finds).
+//     A missing type, or unknown/unknown, application/unknown or */*, is
+//     replaced by the one sniffed from the body (http.DetectContentType,
+//     the WHATWG MIME Sniffing rules), and Page.MediaType says so.
+//   - Charsets: the body is stored as received; anchor text is decoded with
+//     the Content-Type charset, else a byte order mark, else <meta charset>
+//     or <meta http-equiv>, else windows-1252 (golang.org/x/net/html/charset).
+//   - Malformed HTML is what the x/net/html tokenizer recovers; NUL
+//     characters are dropped from anchor text (U+FFFD in URLs).
+//   - A page of any number of links costs one tokenisation: at most
+//     4 x MaxLinks raw links are collected and [MaxLinks] kept.
+//   - Credentials never leave: user info is dropped from every URL (seeds,
+//     links, redirect Locations), no Authorization header is sent, and
+//     cookies are disabled.
+//
+// # Crawler traps
+//
+// Config.Depth bounds every crawl. Within it, three defences:
+//
+//   - A URL longer than [MaxURLLength] or with a path segment repeated more
+//     than [MaxSegmentRepeats] times is not followed.
+//   - Session ids: URLs that differ only in session-id parameters are one
+//     frontier entry, fetched once per run under the first spelling met:
+//     query parameters phpsessid, jsessionid, sessionid, session_id, sessid,
+//     aspsessionid*, cfid, cftoken, oscsid, zenid (any case, any value),
+//     sid when its value is at least 16 letters and digits (a short or
+//     slashed sid is a story id on some sites), and ";jsessionid=" path
+//     parameters. The stored URL is not rewritten (urlkey decides row
+//     keys); a link to the page itself with a fresh session id is a link
+//     to itself and is not recorded.
+//   - Pattern chains: a link whose URL has the same pattern as the page it
+//     is on (host, path with digit runs blanked, query parameter names)
+//     continues that page's chain; a chain longer than [MaxPatternChain]
+//     hops is not followed (counted in Stats.Traps, the anchor kept). An
+//     endless calendar (/cal?month=N+1, /cal/2026/12 -> /cal/2027/01) so
+//     ends after MaxPatternChain pages whatever the depth, while a
+//     catalogue page linking to thousands of /p/N is not limited.
+//
+// # Shards
+//
+// Config.Shard and Config.Shards split one crawl between crawlers that
+// share one store (one process each, or several in one process). A shard
+// fetches only URLs whose host falls in its shard by [ShardOf] (FNV-1a 64
+// of the lower-cased host without port, modulo Shards). Everything else
+// works as without shards, with these differences:
+//
+//   - Seeds and links of other shards' hosts are handed to the store
+//     (Enqueue, Page.Discovered) and so queued for their shard, never
+//     fetched here, nor their robots.txt.
+//   - Queued entries of other shards are skipped at the start of a run and
+//     left queued.
+//   - A redirect to another shard's host is not followed: the 3xx is
+//     recorded with its Location (Page.Location), which is queued for that
+//     shard at the page's depth.
+//
+// A shard's Run ends when its own frontier is empty (or MaxPages, or ctx).
+// Other shards may queue work for it after that: running it again picks
+// that work up from the store. The expected operating mode is rounds: run
+// every shard (the first round with the seeds); repeat, seeds optional,
+// until a round in which no shard fetched anything (Stats.Fetched and
+// Stats.Errors both 0 in every shard); then the crawl is complete. A round
+// that fetches nothing queues nothing, so the rule is exact when the
+// shards of a round run at the same time or one after the other.
+// TestShards runs 3 shards this way and checks the union of their rows
+// against one unsharded crawl.
+//
 // # Stopping
 //
 // Cancelling Run's context stops handing out entries and aborts requests
@@ -71,6 +163,20 @@
 //   - The per-run "seen" set and the per-host queues are in memory: a crawl
 //     of tens of millions of URLs needs a frontier in the store instead.
 //   - Choosing a host scans the hosts with queued entries (O(hosts) per page).
+//   - The pattern chains and session-id frontier keys are per run: a
+//     resumed run starts every chain at 0, and a session-id variant met in
+//     a later run is fetched again (once per run at most).
+//   - MaxPatternChain also cuts long legitimate chains within one pattern
+//     (pagination beyond 100 pages deep, a chain site /1 -> /2 -> ...).
+//   - Trust in Content-Type: HTML served as text/plain or
+//     application/octet-stream is not parsed for links.
+//   - A redirect target done by an earlier run is not fetched through the
+//     redirect (unless Recrawl); that costs one LastFetch per new target.
+//   - Shards: a host moves to another shard when Shards changes; ShardOf's
+//     modulo spreads hosts evenly but is no consistent hash. Fetch records
+//     do not say which shard made them.
+//   - A fetch with redirects may take up to (1 + MaxRedirects) x Timeout
+//     on the wire, plus the politeness waits between hops.
 //   - Queued entries outside the allowed domains of the current run are left
 //     queued and skipped, not dropped.
 //   - A URL done by an earlier run at a greater depth is not fetched again to
@@ -80,10 +186,11 @@
 //     asked for; other encodings are stored as received.
 //   - http.ProxyFromEnvironment reads the environment once per process.
 //   - A 429 or 5xx is fetched again up to [MaxRetries] times in the run,
-//     after Retry-After (capped at [MaxCrawlDelay]) or a doubling backoff
-//     from 1s during which the host gets no request; then it is recorded
-//     as failed and retried by the next run. Network errors and timeouts
-//     are not retried within the run.
+//     after Retry-After or a doubling backoff from 1s during which the host
+//     gets no request; then it is recorded as failed and retried by the
+//     next run that meets it. A Retry-After beyond [MaxCrawlDelay] ends the
+//     host's run instead. Network errors and timeouts are not retried
+//     within the run.
 //   - A robots.txt answering 5xx or unreachable disallows its host for the
 //     rest of the run (RFC 9309); the pages fail with kind robots.
 package crawler

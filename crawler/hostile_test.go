@@ -14,7 +14,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/urlkey"
 )
+
+var urlkeyOf = urlkey.KeyOf
 
 // Hostile servers (issue 7): one test per fault. Every test runs the real
 // crawler through the test proxy (vweb) against handlers that misbehave on
@@ -641,6 +645,7 @@ func TestURLPattern(t *testing.T) {
 		{"http://a.test/cal?month=1", "http://a.test/cal?month=200"},
 		{"http://a.test/cal/2026/12", "http://a.test/cal/2027/01"},
 		{"http://a.test/list?page=2&sort=asc", "http://a.test/list?sort=desc&page=3"},
+		{"http://a.test/cal?2026-12", "http://a.test/cal?2027-01"},
 	}
 	for _, tc := range tests {
 		a, _ := parseCanonical(tc.a)
@@ -748,4 +753,33 @@ func TestTimeoutExcludesPoliteness(t *testing.T) {
 	wantDone(t, store, "http://a.test/")
 	wantDone(t, store, "http://a.test/t")
 	checkGaps(t, w, "a.test", 300*time.Millisecond)
+}
+
+// FuzzFrontierKey feeds arbitrary URLs through the trap defences: no
+// panic; removing session ids is idempotent and yields a URL urlkey still
+// accepts; a URL without session parameters is its own frontier key; the
+// pattern ignores digit values and query values.
+func FuzzFrontierKey(f *testing.F) {
+	f.Add("http://a.test/p;jsessionid=ABC/q?PHPSESSID=1&x=2")
+	f.Add("http://a.test/cal?month=12&sid=0123456789abcdef0")
+	f.Add("http://a.test/%3Bjsessionid=x?&&=&sid")
+	f.Fuzz(func(t *testing.T, raw string) {
+		u, err := parseCanonical(raw)
+		if err != nil {
+			return
+		}
+		s := withoutSession(u)
+		if _, err := parseCanonical(s.String()); err != nil {
+			t.Fatalf("withoutSession(%q) = %q, which urlkey refuses: %v", u, s, err)
+		}
+		if again := withoutSession(s); again.String() != s.String() {
+			t.Fatalf("withoutSession not idempotent: %q -> %q -> %q", u, s, again)
+		}
+		if s == u && frontierKey(u) != urlkeyOf(u) {
+			t.Fatalf("frontierKey(%q) = %q without session parameters, want the row key %q", u, frontierKey(u), urlkeyOf(u))
+		}
+		if p := urlPattern(u); strings.ContainsAny(strings.TrimPrefix(p, u.Host), "123456789") {
+			t.Fatalf("urlPattern(%q) = %q keeps digits", u, p)
+		}
+	})
 }

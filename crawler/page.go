@@ -19,8 +19,10 @@ type Page struct {
 	// same row key (http://x/ -> https://x/) is not a redirect.
 	Redirected bool
 	// Location is the canonical target of a redirect the crawler did not
-	// follow because its URL was already met in this run (it is fetched, or
-	// will be, on its own: at most one fetch per URL per run). Status is
+	// follow because its URL was already met in this run, was fetched by
+	// an earlier run (without Recrawl), or belongs to another shard's host
+	// (it is fetched, or will be, on its own: at most one fetch per URL per
+	// crawl). Status is
 	// then the 3xx, Body is nil, and the store records Location as the
 	// redirect of the row that answered (FinalURL's), leaving the target's
 	// row alone. "" otherwise.
@@ -34,7 +36,9 @@ type Page struct {
 	// was received (see Err).
 	Status int
 	// MediaType is the Content-Type without parameters, lower case
-	// ("text/html"); "" when absent.
+	// ("text/html"). When the response had none, or unknown/unknown,
+	// application/unknown or */*, and a body, it is the type sniffed from
+	// the body (http.DetectContentType); "" for an empty body without one.
 	MediaType string
 	// Charset is the charset parameter of Content-Type, lower case, or for
 	// HTML without one, the encoding detected from the page's bytes
@@ -66,13 +70,16 @@ type Page struct {
 	ErrKind ErrorKind
 
 	// Links are the outgoing links of an HTML page, one per distinct target
-	// (canonical URL), in document order of first appearance, at most
-	// maxLinks. Links to the page itself are left out. Every link is an
-	// anchor to store, followed or not.
+	// (canonical URL; URLs differing only in session-id parameters are one
+	// target, under the first spelling), in document order of first
+	// appearance, at most MaxLinks. Links to the page itself are left out.
+	// Every link is an anchor to store, followed or not.
 	Links []Link
 	// Discovered are the links the crawler wants fetched (not nofollow,
 	// within depth, allowed domains and trap limits), to be stored as
-	// queued unless already known.
+	// queued unless already known. With shards it includes links to other
+	// shards' hosts, and the Location of a redirect to such a host (at the
+	// page's depth).
 	Discovered []Entry
 }
 

@@ -135,24 +135,12 @@ func frontierKey(u *url.URL) string {
 	return urlkey.KeyOf(withoutSession(u))
 }
 
-// urlPattern is the shape of a URL for MaxPatternChain: host, the path
-// with every run of digits replaced by "0", and the sorted names of the
-// query parameters without their values.
+// urlPattern is the shape of a URL for MaxPatternChain: host, then the
+// path and the sorted names of the query parameters (values dropped), with
+// every run of digits in them replaced by "0" (so /cal?2026-12 and
+// /cal?2027-01 match too).
 func urlPattern(u *url.URL) string {
-	var b strings.Builder
-	b.WriteString(u.Host)
-	digits := false
-	for _, r := range u.EscapedPath() {
-		if '0' <= r && r <= '9' {
-			if !digits {
-				b.WriteByte('0')
-			}
-			digits = true
-			continue
-		}
-		digits = false
-		b.WriteRune(r)
-	}
+	rest := u.EscapedPath()
 	if u.RawQuery != "" {
 		var names []string
 		for _, kv := range strings.Split(u.RawQuery, "&") {
@@ -160,8 +148,23 @@ func urlPattern(u *url.URL) string {
 			names = append(names, k)
 		}
 		slices.Sort(names)
-		b.WriteByte('?')
-		b.WriteString(strings.Join(slices.Compact(names), "&"))
+		rest += "?" + strings.Join(slices.Compact(names), "&")
+	}
+	var b strings.Builder
+	b.WriteString(u.Host)
+	b.WriteByte(' ')
+	digits := false
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		if '0' <= c && c <= '9' {
+			if !digits {
+				b.WriteByte('0')
+			}
+			digits = true
+			continue
+		}
+		digits = false
+		b.WriteByte(c)
 	}
 	return b.String()
 }
