@@ -91,7 +91,7 @@ func summary(label string, s crawler.Stats) string {
 	if len(s.ErrorsByKind) > 0 {
 		var parts []string
 		for _, k := range slices.Sorted(maps.Keys(s.ErrorsByKind)) {
-			parts = append(parts, fmt.Sprintf("%s %d", k, s.ErrorsByKind[k]))
+			parts = append(parts, fmt.Sprintf("%s %d", kindLabel(k), s.ErrorsByKind[k]))
 		}
 		fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
 	}
@@ -109,4 +109,19 @@ func summary(label string, s crawler.Stats) string {
 		fmt.Fprintf(&b, "  still queued  %d (run again to continue)\n", s.Queued)
 	}
 	return b.String()
+}
+
+// kindLabel names an error kind for people.
+func kindLabel(k crawler.ErrorKind) string {
+	switch k {
+	case crawler.KindHTTP:
+		return "HTTP error status"
+	case crawler.KindRobots:
+		return "disallowed by robots.txt"
+	case crawler.KindRedirect:
+		return "bad redirect"
+	case crawler.KindBody:
+		return "unreadable body"
+	}
+	return string(k)
 }
