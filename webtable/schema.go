@@ -173,7 +173,8 @@ func ensureSchema(ctx context.Context, db Store, opts Options) error {
 	}
 	table := opts.table()
 	if !slices.Contains(tables, table) {
-		if err := db.CreateTable(ctx, table); err != nil {
+		// Another crawler (a shard) may create it at the same moment.
+		if err := db.CreateTable(ctx, table); err != nil && !errors.Is(err, bigtable.ErrExists) {
 			return fmt.Errorf("webtable: creating table: %w", err)
 		}
 	}

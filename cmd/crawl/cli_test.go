@@ -352,3 +352,124 @@ func TestDemoOnCloudBigtable(t *testing.T) {
 		t.Errorf("second demo into %s: exit %d, %q", db, code, stderr)
 	}
 }
+
+func TestParseShard(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		i, n int
+	}{{"0/1", 0, 1}, {"0/3", 0, 3}, {"2/3", 2, 3}} {
+		if i, n, err := parseShard(tc.in); i != tc.i || n != tc.n || err != nil {
+			t.Errorf("parseShard(%q) = %d, %d, %v; want %d, %d", tc.in, i, n, err, tc.i, tc.n)
+		}
+	}
+	for _, bad := range []string{"", "3", "3/3", "-1/3", "1/0", "a/b", "1/3/5"} {
+		if _, _, err := parseShard(bad); err == nil {
+			t.Errorf("parseShard(%q): no error", bad)
+		}
+	}
+}
+
+// TestShardsOnCloudBigtable runs 3 shards at once, each in rounds as the
+// crawler's documentation says, all writing one table on Cloud Bigtable
+// (the emulator), and checks that together they stored exactly the rows of
+// one unsharded crawl, fetching no page twice.
+func TestShardsOnCloudBigtable(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	emulator(t)
+	const hosts, pages, shards = 6, 30, 3
+	site := newCrashSite(t, hosts, pages)
+	ctx := context.Background()
+	// One seed: the other hosts are reached only through cross-host links,
+	// which a shard queues for another shard, so the crawl needs rounds.
+	base := []string{"--proxy", site.srv.URL, "--delay", "0", "--depth", "1000"}
+	for h := range hosts {
+		base = append(base, "--allow-domain", site.host(h))
+	}
+	args := func(db string, extra ...string) []string {
+		return append(append([]string{"--db", db}, base...), extra...)
+	}
+	seeds := site.seeds()[:1]
+
+	site.armKill(0, -1)
+	if code, _, stderr := runCrawl(ctx, args("bigtable://p/i/single", seeds...)...); code != exitOK {
+		t.Fatalf("unsharded crawl: exit %d\n%s", code, stderr)
+	}
+
+	db := "bigtable://p/i/sharded"
+	for round := 1; ; round++ {
+		if round > 20 {
+			t.Fatal("the shards did not finish in 20 rounds")
+		}
+		site.armKill(round, -1)
+		if round > 1 {
+			seeds = nil
+		}
+		var wg sync.WaitGroup
+		errs := make([]string, shards)
+		for i := range shards {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				code, _, stderr := runCrawl(ctx, args(db, append([]string{"--shard", fmt.Sprintf("%d/%d", i, shards)}, seeds...)...)...)
+				if code != exitOK {
+					errs[i] = fmt.Sprintf("shard %d/%d: exit %d\n%s", i, shards, code, stderr)
+				}
+			}()
+		}
+		wg.Wait()
+		for _, e := range errs {
+			if e != "" {
+				t.Fatal(e)
+			}
+		}
+		n := len(site.requestsIn(round))
+		t.Logf("round %d: the shards fetched %d pages", round, n)
+		if n == 0 {
+			break // a round that fetched nothing: the crawl is complete
+		}
+	}
+	for u, runs := range site.requests {
+		var sharded []int
+		for _, r := range runs {
+			if r > 0 {
+				sharded = append(sharded, r)
+			}
+		}
+		if len(sharded) != 1 {
+			t.Errorf("%s was fetched %d times by the shards (rounds %v), want once", u, len(sharded), sharded)
+		}
+	}
+	read := func(db string) tableState {
+		w, err := stores.OpenForRead(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		ts := tableState{states: map[string]string{}, anchors: map[string]string{}}
+		err = w.Scan(ctx, nil, webtable.Query{}, 0, func(r webtable.Row) bool {
+			for _, c := range r.Cells {
+				switch {
+				case c.Column() == "fetch:state":
+					ts.states[r.Key] = string(c.Value)
+				case c.Family == webtable.FamilyAnchor:
+					ts.anchors[r.Key+" "+c.Column()] = string(c.Value)
+				}
+			}
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ts
+	}
+	single, sharded := read("bigtable://p/i/single"), read(db)
+	if len(single.states) != hosts*pages {
+		t.Fatalf("the unsharded crawl stored %d rows, want %d", len(single.states), hosts*pages)
+	}
+	if diff := diffMaps(single.states, sharded.states); diff != "" {
+		t.Errorf("sharded rows differ from one crawl's:\n%s", diff)
+	}
+	if diff := diffMaps(single.anchors, sharded.anchors); diff != "" {
+		t.Errorf("sharded anchors differ from one crawl's:\n%s", diff)
+	}
+}

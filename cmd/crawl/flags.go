@@ -47,6 +47,13 @@ Examples:
   crawl --db bigtable://my-project/my-instance --seeds my-seeds.txt
                                                 crawl into Cloud Bigtable (table "webtable")
 
+To split a crawl between N machines, run "crawl --shard I/N" on each (I from
+0 to N-1) with the same seeds and the same --db (Cloud Bigtable): each
+fetches only its hosts (FNV-1a hash of the host name, mod N) and queues the
+links it finds for the others. A shard stops when its own queue is empty;
+others may queue more for it later, so run every shard again until a round
+in which none of them fetched anything.
+
 Seeds come from --seeds FILE (one URL per line, # comments) and from the
 arguments. A crawl that was stopped (Ctrl-C, or killed) carries on where it
 stopped the next time it runs on the same --db.
@@ -86,6 +93,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	})
 	fs.BoolVar(&c.Recrawl, "recrawl", false, "fetch pages already stored again (conditional requests; a new version only when changed)")
 	fs.BoolVar(&c.StoreAll, "store-all", false, "keep the bodies of non-HTML responses too")
+	fs.Func("shard", "crawl only the hosts of shard `I/N` (0 <= I < N) of a crawl split between N crawlers sharing one --db", func(v string) error {
+		i, n, err := parseShard(v)
+		c.Shard, c.Shards = i, n
+		return err
+	})
 	fs.IntVar(&o.versions, "versions", webtable.DefaultVersions, "keep `N` versions of each page's HTML")
 	fs.BoolVar(&o.demo, "demo", false, "crawl a built-in sample web (www.cnn.com, cnnsi.com, my.look.ca on 127.0.0.1) 3 times into "+defaultDemoDB)
 
@@ -130,6 +142,17 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		o.db = defaultDemoDB
 	}
 	return o, nil
+}
+
+// parseShard reads I/N.
+func parseShard(v string) (i, n int, err error) {
+	is, ns, ok := strings.Cut(v, "/")
+	i, err1 := strconv.Atoi(is)
+	n, err2 := strconv.Atoi(ns)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("%q is not I/N with 0 <= I < N (e.g. 0/3, 1/3, 2/3)", v)
+	}
+	return i, n, nil
 }
 
 // parseBytes reads a size: a number of bytes, optionally with a unit

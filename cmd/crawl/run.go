@@ -80,12 +80,23 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err := w.Queued(ctx, func(webtable.Entry) bool { queued = true; return false }); err != nil {
 			return fail(exitStoreFailed, "reading the frontier of %s: %v", o.db, err)
 		}
+		if !queued && o.cfg.Shards > 1 {
+			fmt.Fprintf(stderr, "nothing is queued in %s for any shard: the crawl is complete\n", o.db)
+			return nil
+		}
 		if !queued {
 			return fail(exitUsage, "no seeds: give URLs, --seeds FILE (e.g. --seeds seeds/default.txt), or try --demo")
 		}
 		fmt.Fprintf(stderr, "no seeds given: resuming the crawl queued in %s\n", o.db)
 	}
-	_, err = crawlOnce(ctx, o.cfg, w, seedURLs, stderr, "")
+	label := ""
+	if o.cfg.Shards > 1 {
+		label = fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards)
+	}
+	st, err := crawlOnce(ctx, o.cfg, w, seedURLs, stderr, label)
+	if err == nil && o.cfg.Shards > 1 && st.Fetched+st.Errors > 0 {
+		fmt.Fprintf(stderr, "%sits queue is empty for now; other shards may have queued more for it: run every shard again until none fetches anything\n", label)
+	}
 	return err
 }
 
