@@ -110,7 +110,7 @@ func TestHostileSlow(t *testing.T) {
 	}))
 	store := NewMemStore()
 	cfg := w.config()
-	cfg.Timeout = 200 * time.Millisecond
+	cfg.Timeout = 300 * time.Millisecond
 	cfg.IgnoreRobots = true
 	start := time.Now()
 	st := crawl(t, cfg, store, "http://a.test/")
@@ -165,8 +165,14 @@ func TestHostileResets(t *testing.T) {
 	if st.Errors != 3 || st.Fetched != 2 {
 		t.Errorf("stats = %+v, want 2 fetched, 3 errors", st)
 	}
-	// A reset is not retried within the run (net/http may resend an
-	// idempotent request once on a reused connection; never more).
+	// The crawler does not retry a reset within the run. NB: net/http
+	// itself resends an idempotent request that failed on a reused idle
+	// connection, on the next idle one, so the server may see it once per
+	// pooled connection, never more.
+	if st.Retries != 0 {
+		t.Errorf("Retries = %d, want 0: resets are not retried", st.Retries)
+	}
+	pool := max(cfg.Concurrency, cfg.PerHost) + 2
 	for _, p := range []string{"/rst", "/fin", "/rst-body"} {
 		n := 0
 		for _, q := range w.paths("a.test") {
@@ -174,8 +180,8 @@ func TestHostileResets(t *testing.T) {
 				n++
 			}
 		}
-		if n < 1 || n > 2 {
-			t.Errorf("%s requested %d times, want 1 or 2", p, n)
+		if n < 1 || n > 1+pool {
+			t.Errorf("%s requested %d times, want 1 to %d", p, n, 1+pool)
 		}
 	}
 }
@@ -731,7 +737,7 @@ func TestOnlyHTTPSchemes(t *testing.T) {
 // hop to the same host.
 func TestTimeoutExcludesPoliteness(t *testing.T) {
 	w := newVWeb(t)
-	w.site("a.test", "User-agent: *\nCrawl-delay: 0.3\n", map[string]string{
+	w.site("a.test", "User-agent: *\nCrawl-delay: 0.4\n", map[string]string{
 		"/":  page(`<a href="/r">r</a>`),
 		"/t": page("target"),
 	})
@@ -745,14 +751,14 @@ func TestTimeoutExcludesPoliteness(t *testing.T) {
 	}))
 	store := NewMemStore()
 	cfg := w.config()
-	cfg.Timeout = 200 * time.Millisecond
+	cfg.Timeout = 250 * time.Millisecond
 	st := crawl(t, cfg, store, "http://a.test/")
 	if st.Errors != 0 || st.Fetched != 2 {
 		t.Errorf("stats = %+v, want 2 pages fetched and no error", st)
 	}
 	wantDone(t, store, "http://a.test/")
 	wantDone(t, store, "http://a.test/t")
-	checkGaps(t, w, "a.test", 300*time.Millisecond)
+	checkGaps(t, w, "a.test", 400*time.Millisecond)
 }
 
 // FuzzFrontierKey feeds arbitrary URLs through the trap defences: no
