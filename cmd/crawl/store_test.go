@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"cloud.google.com/go/bigtable/bttest"
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/crawler/crawlertest"
+	emulatorpkg "github.com/webtable/webtable/internal/emulator"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
 )
@@ -107,15 +107,7 @@ func TestUnfollowedRedirectIsRecorded(t *testing.T) {
 
 // emulator starts Google's in-process Bigtable emulator and points
 // BIGTABLE_EMULATOR_HOST at it.
-func emulator(t *testing.T) {
-	t.Helper()
-	srv, err := bttest.NewServer("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	t.Setenv("BIGTABLE_EMULATOR_HOST", srv.Addr)
-}
+func emulator(t *testing.T) { emulatorpkg.Start(t) }
 
 // TestStoreContractOnCloudBigtable runs the same contract with the
 // WebTable on Cloud Bigtable (Google's emulator).

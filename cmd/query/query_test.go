@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"cloud.google.com/go/bigtable/bttest"
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/internal/emulator"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -356,12 +356,7 @@ func TestEndToEnd(t *testing.T) {
 // Bigtable (the emulator), and reads the same rows back from each.
 func TestExport(t *testing.T) {
 	needDemo(t)
-	srv, err := bttest.NewServer("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	t.Setenv("BIGTABLE_EMULATOR_HOST", srv.Addr)
+	emulator.Start(t)
 	_, want, _ := runQuery("--db", demoDB, "scan", "--json")
 	for _, dest := range []string{filepath.Join(t.TempDir(), "copy.db"), "bigtable://p/i"} {
 		code, out, stderr := runQuery("--db", demoDB, "export", "--to", dest)

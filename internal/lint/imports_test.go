@@ -84,6 +84,9 @@ var rules = map[string]rule{
 	"internal/demoweb": {
 		forbidden: concat(storage, crawling, terminal),
 	},
+	"internal/emulator": {
+		forbidden: concat(crawling, terminal, []string{"github.com/dgraph-io/badger"}),
+	},
 	"internal/stores": {
 		internal:  []string{"webtable", "bigtable", "urlkey"},
 		forbidden: concat(crawling, terminal),

@@ -7,22 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"cloud.google.com/go/bigtable/bttest"
+	emulatorpkg "github.com/webtable/webtable/internal/emulator"
 	"github.com/webtable/webtable/webtable"
 )
 
 // emulator starts Google's in-process Bigtable emulator and points
 // BIGTABLE_EMULATOR_HOST at it, as a user would with "gcloud beta emulators
 // bigtable start".
-func emulator(t *testing.T) {
-	t.Helper()
-	srv, err := bttest.NewServer("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	t.Setenv("BIGTABLE_EMULATOR_HOST", srv.Addr)
-}
+func emulator(t *testing.T) { emulatorpkg.Start(t) }
 
 // roundTrip writes a page through Create and reads it back through
 // OpenForRead: the same calls on either store.
