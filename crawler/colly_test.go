@@ -35,6 +35,8 @@ func TestCollyOverrides(t *testing.T) {
 		{"COLLY_* environment variables override options", "TestCollyEnvIgnored"},
 		{"MaxRequests can overshoot under async", "TestMaxPages"},
 		{"redirects unchecked against robots, any count up to Go's 10", "TestRedirects"},
+		{"one client Timeout over the whole fetch, politeness waits included", "TestTimeoutExcludesPoliteness"},
+		{"redirects forward user info from a Location as Authorization", "TestHostileCredentials"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.behaviour, func(t *testing.T) {

@@ -526,7 +526,7 @@ func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
 		if loc, err := resp.Location(); err == nil {
 			if lu, err := urlkey.Canonical(loc.String()); err == nil && urlkey.KeyOf(lu) != urlkey.KeyOf(final) {
 				p.Location = lu.String()
-				if !r.c.mine(lu.Host) {
+				if !r.c.mine(lu.Host) && domainAllowed(lu.Hostname(), r.domains) && !isTrap(lu, p.Location) {
 					// Another shard's host (see checkRedirect): queued
 					// for that shard at the depth of the page.
 					p.Discovered = append(p.Discovered, Entry{URL: p.Location, Depth: p.Depth})

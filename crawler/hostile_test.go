@@ -227,14 +227,25 @@ func TestHostileRetries(t *testing.T) {
 	wantFailed(t, store, "http://a.test/500", KindHTTP, "500")
 	wantFailed(t, store, "http://busy.test/limited", KindHTTP, "Retry-After 1h0m0s is beyond 30s")
 	for _, p := range []string{"/503", "/500"} {
-		n := 0
-		for _, q := range w.paths("a.test") {
-			if q == p {
-				n++
+		var at []time.Time
+		for _, h := range w.hitsOf("a.test") {
+			if h.Path == p {
+				at = append(at, h.At)
 			}
 		}
-		if n != 1+MaxRetries {
-			t.Errorf("%s requested %d times, want %d (1 + MaxRetries)", p, n, 1+MaxRetries)
+		if len(at) != 1+MaxRetries {
+			t.Errorf("%s requested %d times, want %d (1 + MaxRetries)", p, len(at), 1+MaxRetries)
+			continue
+		}
+		if p != "/500" {
+			continue
+		}
+		// No Retry-After: the backoff doubles from the base (10ms in
+		// tests), less loopback jitter.
+		for i := 1; i < len(at); i++ {
+			if d, want := at[i].Sub(at[i-1]), 10*time.Millisecond<<(i-1); d < want-2*time.Millisecond {
+				t.Errorf("/500 retry %d came %v after the previous try, want >= %v", i, d, want)
+			}
 		}
 	}
 	// The request after the 429 would have been /b: none was made, and

@@ -50,6 +50,8 @@ func newRobots(rt http.RoundTripper, sched *scheduler, cfg *Config) *robots {
 				if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 					return fmt.Errorf("robots.txt: redirect to %s: scheme", req.URL.Scheme)
 				}
+				req.URL.User = nil // never send credentials
+				req.Header.Del("Authorization")
 				return nil
 			},
 		},
