@@ -120,13 +120,13 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	code, _, stderr := runCrawl(context.Background(), "--help")
+	code, stdout, _ := runCrawl(context.Background(), "--help")
 	if code != exitOK {
 		t.Errorf("--help exit status %d, want 0", code)
 	}
-	for _, want := range []string{"crawl --demo", "-max-pages", "-allow-domain", "-recrawl", "Examples:"} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("--help does not mention %q:\n%s", want, stderr)
+	for _, want := range []string{"crawl --demo", "-max-pages", "-allow-domain", "-recrawl", "-shard I/N", "Examples:"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("--help does not mention %q:\n%s", want, stdout)
 		}
 	}
 }

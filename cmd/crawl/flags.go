@@ -61,8 +61,9 @@ stopped the next time it runs on the same --db.
 Flags:
 `
 
-// parseFlags reads the command line. Errors are usage errors (exit 2).
-func parseFlags(args []string, stderr io.Writer) (*options, error) {
+// parseFlags reads the command line; --help is written to helpOut. Errors
+// are usage errors (exit 2).
+func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	o := &options{cfg: crawler.DefaultConfig()}
 	fs := flag.NewFlagSet("crawl", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -105,8 +106,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	for rest := args; ; {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stderr, usageText)
-				fs.SetOutput(stderr)
+				fmt.Fprint(helpOut, usageText)
+				fs.SetOutput(helpOut)
 				fs.PrintDefaults()
 				return nil, err
 			}
