@@ -166,6 +166,6 @@ func openStore(ctx context.Context, o *options) (*webtable.WebTable, error) {
 	case errors.Is(err, bigtable.ErrInUse):
 		return nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
 	default:
-		return nil, fail(exitUsage, "cannot open the store %s: %v", o.db, err)
+		return nil, fail(exitUsage, "cannot open the store: %v", err)
 	}
 }

@@ -184,6 +184,6 @@ func openStore(ctx context.Context, dir string) (*webtable.WebTable, error) {
 	case errors.Is(err, webtable.ErrNoWebTable):
 		return nil, err
 	default:
-		return nil, fmt.Errorf("%w %s: %v", errSetup, dir, err)
+		return nil, fmt.Errorf("%w: %v", errSetup, err)
 	}
 }

@@ -232,6 +232,12 @@ func TestErrors(t *testing.T) {
 	}
 	db.CreateTable(context.Background(), "not-the-webtable")
 	db.Close()
+	foreign := filepath.Join(tmp, "foreign")
+	os.MkdirAll(foreign, 0o755)
+	os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("not a store"), 0o644)
+	corrupt := filepath.Join(tmp, "corrupt")
+	os.MkdirAll(corrupt, 0o755)
+	os.WriteFile(filepath.Join(corrupt, "MANIFEST"), []byte("\x00garbage\xff not a manifest"), 0o644)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -239,6 +245,8 @@ func TestErrors(t *testing.T) {
 		want string
 	}{
 		{"no subcommand", nil, exitUsage, "missing subcommand"},
+		{"foreign directory", []string{"--db", foreign, "stats"}, exitUsage, "not a bigtable store"},
+		{"corrupt store", []string{"--db", corrupt, "stats"}, exitUsage, "cannot open the store"},
 		{"unknown subcommand", []string{"fetch"}, exitUsage, `unknown subcommand "fetch"`},
 		{"unknown flag", []string{"--db", demoDB, "get", "http://www.cnn.com/", "--colum", "x"}, exitUsage, "flag provided but not defined: -colum"},
 		{"unknown flag before subcommand", []string{"--verbose", "get"}, exitUsage, "unknown flag --verbose"},
