@@ -50,8 +50,10 @@ func (t *Table) Apply(ctx context.Context, row string, m *Mutation, opts ...Appl
 	defer mu.Unlock()
 	now := Now()
 	matched := false
+	written := int64(0)
 	err = t.db.update(func(txn *badger.Txn) error {
 		w := writer{txn: txn, ts: ts, row: row, now: now}
+		defer func() { written = w.written }()
 		ops := m.ops
 		if m.isCond {
 			cond.now = now
@@ -71,6 +73,7 @@ func (t *Table) Apply(ctx context.Context, row string, m *Mutation, opts ...Appl
 	if err != nil {
 		return fmt.Errorf("bigtable: apply to row %q of table %q: %w", row, t.name, err)
 	}
+	t.db.noteWrite(ts, row, written) // also a delete: the tablet's row count is stale
 	if m.isCond {
 		for _, o := range opts {
 			o.after(matched)
@@ -116,7 +119,8 @@ type writer struct {
 	row string
 	now Timestamp
 
-	prune []column // columns of GC'd families to prune after the writes
+	prune   []column // columns of GC'd families to prune after the writes
+	written int64    // bytes of keys and values set, for the tablet counters
 }
 
 type column struct{ family, qualifier string }
@@ -139,6 +143,7 @@ func (w *writer) apply(ops []mutOp) error {
 			if err := w.txn.SetEntry(badger.NewEntry(key, op.value)); err != nil {
 				return err
 			}
+			w.written += int64(len(key) + len(op.value))
 			w.notePrune(op.family, op.qualifier)
 		case opDeleteColumn:
 			if err := w.deletePrefix(appendColumnKey(nil, id, w.row, op.family, op.qualifier), nil); err != nil {
@@ -302,6 +307,7 @@ type bulk struct {
 	maxSize  int64
 	maxCount int64
 	stripes  []int
+	written  []int64 // bytes written per row of the current chunk
 }
 
 // maxBulkRows caps the rows of one ApplyBulk transaction, bounding how many
@@ -358,25 +364,36 @@ func (b *bulk) applyChunk(idx []int) error {
 	return b.write(idx)
 }
 
+// noteWrites adds the bytes of the rows just committed to their tablets.
+func (b *bulk) noteWrites(idx []int) {
+	for n, i := range idx {
+		b.db.noteWrite(b.ts, b.rows[i], b.written[n])
+	}
+}
+
 func (b *bulk) write(idx []int) error {
 	for len(idx) > 0 {
 		tooBig := -1
 		err := b.db.update(func(txn *badger.Txn) error {
 			tooBig = -1
+			b.written = b.written[:0]
 			w := writer{txn: txn, ts: b.ts, now: b.now}
 			for n, i := range idx {
 				w.row = b.rows[i]
+				before := w.written
 				if err := w.apply(b.muts[i].ops); err != nil {
 					if errors.Is(err, badger.ErrTxnTooBig) {
 						tooBig = n
 					}
 					return err
 				}
+				b.written = append(b.written, w.written-before)
 			}
 			return nil
 		})
 		switch {
 		case err == nil:
+			b.noteWrites(idx)
 			return nil
 		case tooBig == 0:
 			i := idx[0]

@@ -53,10 +53,15 @@ type DB struct {
 	policyEpoch atomic.Int64
 	sweptEpoch  int64
 
-	stopGC   chan struct{}
+	// stop is closed by Close to end the background goroutines (GC and
+	// splitter), which bgDone counts. nil for a read-only store.
+	stop     chan struct{}
 	stopOnce sync.Once
-	gcDone   sync.WaitGroup
+	bgDone   sync.WaitGroup
 	gcMu     sync.Mutex // one GC pass at a time
+
+	splitC  chan struct{} // wakes the splitter; buffered, 1
+	splitMu sync.Mutex    // one split pass at a time
 }
 
 // tableSchema is the stored schema of one table. Once published in
@@ -65,6 +70,7 @@ type tableSchema struct {
 	name     string
 	id       uint32
 	families map[string]*familySchema
+	tablets  *tabletSet // shared by every version of the table's schema
 }
 
 type familySchema struct {
@@ -119,10 +125,21 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 		bdb.Close()
 		return nil, err
 	}
-	if !o.readOnly && o.gcInterval > 0 {
-		db.stopGC = make(chan struct{})
-		db.gcDone.Add(1)
-		go db.gcLoop(o.gcInterval)
+	if !o.readOnly {
+		db.stop = make(chan struct{})
+		db.splitC = make(chan struct{}, 1)
+		db.bgDone.Add(1)
+		go db.splitLoop()
+		if o.gcInterval > 0 {
+			db.bgDone.Add(1)
+			go db.gcLoop(o.gcInterval)
+		}
+		for _, ts := range *db.tables.Load() {
+			if ts.tablets.load()[0].recount.Load() {
+				db.wakeSplitter() // a store from before tablets: count them
+				break
+			}
+		}
 	}
 	return db, nil
 }
@@ -176,7 +193,7 @@ func openError(dir string, err error) error {
 func (db *DB) init() error {
 	tables := map[string]*tableSchema{}
 	db.tables.Store(&tables)
-	return db.bdb.Update(func(txn *badger.Txn) error {
+	return db.bdb.Update(func(txn *badger.Txn) (err error) {
 		item, err := txn.Get(metaFormatKey)
 		switch {
 		case err == nil:
@@ -207,6 +224,11 @@ func (db *DB) init() error {
 		}
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: metaTablePfx, PrefetchValues: false})
 		defer it.Close()
+		defer func() {
+			if err == nil {
+				err = db.loadTablets(txn, tables)
+			}
+		}()
 		for it.Rewind(); it.Valid(); it.Next() {
 			item := it.Item()
 			name := string(item.Key()[len(metaTablePfx):])
@@ -255,9 +277,9 @@ func encodeSchema(ts *tableSchema) []byte {
 // Close stops background garbage collection, waits for calls in flight and
 // closes the store. Calls after Close return ErrClosed. Closing twice is a no-op.
 func (db *DB) Close() error {
-	if db.stopGC != nil {
-		db.stopOnce.Do(func() { close(db.stopGC) })
-		db.gcDone.Wait()
+	if db.stop != nil {
+		db.stopOnce.Do(func() { close(db.stop) })
+		db.bgDone.Wait()
 	}
 	db.opMu.Lock()
 	defer db.opMu.Unlock()
@@ -265,8 +287,15 @@ func (db *DB) Close() error {
 		return nil
 	}
 	db.closed = true
+	var saveErr error
+	if !db.opts.readOnly {
+		saveErr = db.saveTablets()
+	}
 	if err := db.bdb.Close(); err != nil {
 		return fmt.Errorf("bigtable: close %s: %w", db.dir, err)
+	}
+	if saveErr != nil {
+		return fmt.Errorf("bigtable: close %s: saving tablet sizes: %w", db.dir, saveErr)
 	}
 	return nil
 }
@@ -320,15 +349,15 @@ func rowStripe(table uint32, row string) int {
 
 // gcLoop runs GC every interval until Close.
 func (db *DB) gcLoop(interval time.Duration) {
-	defer db.gcDone.Done()
+	defer db.bgDone.Done()
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
-		case <-db.stopGC:
+		case <-db.stop:
 			return
 		case <-t.C:
-			ctx, cancel := contextUntil(db.stopGC)
+			ctx, cancel := contextUntil(db.stop)
 			err := db.GC(ctx)
 			cancel()
 			if db.opts.afterGC != nil {

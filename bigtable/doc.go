@@ -28,6 +28,20 @@
 //   - Row is what a read returns: ReadItems keyed by family, ordered by
 //     qualifier and then newest first.
 //
+// # Tablets
+//
+// As in the BigTable paper, a table is cut into tablets, row ranges that
+// split in two at a row boundary near their middle when they grow past
+// WithTabletSplitSize (128 MiB by default). The tablet list lives in the
+// store's metadata; a split rewrites two metadata records in one Badger
+// transaction, so after a crash the store has the tablets from before the
+// split or from after it. A split moves no data (cell keys carry no tablet)
+// and holds no writer: a background goroutine counts the tablet by a
+// key-only scan in a snapshot and commits. Writers only add the bytes they
+// write to an in-memory counter of the row's tablet. (*DB).Tablets lists
+// the tablets with their bytes and rows, SampleRowKeys their end keys, and
+// ReadRowsParallel reads a range one tablet per goroutine. See tablet.go.
+//
 // A table's cells are Badger keys in one contiguous range; see keys.go for
 // the order-preserving encoding. Values of at least WithValueThreshold bytes
 // (256 by default) live in Badger's value log, and reads fetch a value only
@@ -78,8 +92,11 @@
 //   - Families come out of CellsPerRowLimitFilter and CellsPerRowOffsetFilter
 //     in name order (Cloud Bigtable's order is its own).
 //   - Empty values read back as nil.
-//   - One tablet per table for now: SampleRowKeys returns [""], Tablets one
-//     entry.
+//   - Tablets are row ranges kept in the store's metadata, split in two by a
+//     background goroutine when they pass WithTabletSplitSize; they are
+//     never merged, and a tablet of one row never splits. They are units
+//     of bookkeeping and of parallel reads (ReadRowsParallel), not of
+//     storage or of serving: one process serves every tablet.
 //   - Limits: row keys 1 byte to 4 KiB (MaxRowKeySize), qualifiers up to
 //     16 KiB (MaxQualifierSize), values up to 100 MiB (MaxValueSize), table
 //     and family names [_a-zA-Z0-9][-_.a-zA-Z0-9]* up to 64 bytes. One row's

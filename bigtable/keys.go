@@ -10,8 +10,9 @@ import (
 //
 // Every key in the Badger store starts with one byte naming its key space:
 //
-//	0x00  metadata: the store format marker, the table-id counter and one
-//	      schema record per table ("\x00" "t" name -> JSON).
+//	0x00  metadata: the store format marker, the table-id counter, one
+//	      schema record per table ("\x00" "t" name -> JSON) and one record
+//	      per tablet ("\x00" "b" table id, start row -> end row and sizes).
 //	0x01  cells: one Badger key per cell version.
 //
 // A cell key is a tuple (table, row, family, qualifier, timestamp):
@@ -233,6 +234,7 @@ var (
 	metaFormatKey = []byte{metaSpace, 'f'} // store format marker
 	metaNextIDKey = []byte{metaSpace, 'n'} // next table id, uint32 big-endian
 	metaTablePfx  = []byte{metaSpace, 't'} // + table name -> schema JSON
+	metaTabletPfx = []byte{metaSpace, 'b'} // + table id + start row -> tablet (see tablet.go)
 )
 
 func metaTableKey(name string) []byte {

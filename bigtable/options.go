@@ -17,7 +17,9 @@ type options struct {
 	memTableSize   int64
 	blockCacheSize int64
 	logger         *log.Logger
-	afterGC        func(error) // tests: called after each background GC pass
+	splitSize      int64
+	afterGC        func(error)  // tests: called after each background GC pass
+	splitHook      func(string) // tests: called around each split's commit
 }
 
 // DefaultValueThreshold is the default of WithValueThreshold.
@@ -32,6 +34,7 @@ func defaultOptions() options {
 		gcInterval:     DefaultGCInterval,
 		memTableSize:   64 << 20,
 		blockCacheSize: 64 << 20,
+		splitSize:      DefaultTabletSplitSize,
 	}
 }
 
@@ -84,6 +87,15 @@ func WithMemTableSize(n int64) Option {
 // default value is 64 MiB.
 func WithBlockCacheSize(n int64) Option {
 	return optionFunc(func(o *options) { o.blockCacheSize = n })
+}
+
+// WithTabletSplitSize sets the size in bytes (keys and values as stored)
+// past which a tablet splits in two at a row boundary near its middle. A
+// background goroutine does the split; writers do not wait for it. A tablet
+// of one row does not split, however large. Values below 1 are taken as 1.
+// The default value is DefaultTabletSplitSize (128 MiB).
+func WithTabletSplitSize(n int64) Option {
+	return optionFunc(func(o *options) { o.splitSize = max(1, n) })
 }
 
 // WithLogger sends Badger's warnings and errors to l. The default value is

@@ -74,12 +74,14 @@ func (t *Table) ApplyReadModifyWrite(ctx context.Context, row string, m *ReadMod
 	mu.Lock()
 	defer mu.Unlock()
 	var result Row
+	var bytesWritten int64
 	err = t.db.update(func(txn *badger.Txn) error {
 		now := Now()
 		result = Row{}
 		written := map[column]ReadItem{}
 		var order []column
 		w := writer{txn: txn, ts: ts, row: row, now: now}
+		defer func() { bytesWritten = w.written }()
 		for _, r := range m.rules {
 			col := column{r.family, r.qualifier}
 			prevTS, prev, found, err := latestCell(txn, ts, row, r.family, r.qualifier, now)
@@ -128,6 +130,7 @@ func (t *Table) ApplyReadModifyWrite(ctx context.Context, row string, m *ReadMod
 	if err != nil {
 		return nil, fmt.Errorf("bigtable: read-modify-write of row %q of table %q: %w", row, t.name, err)
 	}
+	t.db.noteWrite(ts, row, bytesWritten)
 	return result, nil
 }
 

@@ -52,7 +52,13 @@ func (db *DB) CreateTable(ctx context.Context, table string) error {
 		if err != nil {
 			return nil, err
 		}
-		return &tableSchema{name: table, id: id, families: map[string]*familySchema{}}, nil
+		first := newTablet("", "", 0, 0, db.opts.splitSize)
+		first.counted.Store(true)
+		if err := putTablets(txn, id, first); err != nil {
+			return nil, err
+		}
+		return &tableSchema{name: table, id: id, families: map[string]*familySchema{},
+			tablets: newTabletSet([]*tablet{first})}, nil
 	})
 }
 
@@ -71,7 +77,13 @@ func (db *DB) DeleteTable(ctx context.Context, table string) error {
 	if err != nil {
 		return err
 	}
-	if err := db.bdb.Update(func(txn *badger.Txn) error { return txn.Delete(metaTableKey(table)) }); err != nil {
+	err = db.bdb.Update(func(txn *badger.Txn) error {
+		if err := deleteTablets(txn, old.id); err != nil {
+			return err
+		}
+		return txn.Delete(metaTableKey(table))
+	})
+	if err != nil {
 		return fmt.Errorf("bigtable: delete table %q: %w", table, err)
 	}
 	db.publish(table, nil)
@@ -234,7 +246,7 @@ func (db *DB) publish(table string, ts *tableSchema) {
 }
 
 func (ts *tableSchema) clone() *tableSchema {
-	return &tableSchema{name: ts.name, id: ts.id, families: maps.Clone(ts.families)}
+	return &tableSchema{name: ts.name, id: ts.id, families: maps.Clone(ts.families), tablets: ts.tablets}
 }
 
 // family returns the schema of a family, or an ErrUnknownFamily error.

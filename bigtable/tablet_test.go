@@ -3,8 +3,12 @@ package bigtable
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
+	"time"
 )
 
 func TestTabletsAndSampleRowKeys(t *testing.T) {
@@ -36,5 +40,325 @@ func TestTabletsAndSampleRowKeys(t *testing.T) {
 	}
 	if _, err := db.Open("nope").SampleRowKeys(ctx); !errors.Is(err, ErrNotFound) {
 		t.Errorf("SampleRowKeys of missing table = %v", err)
+	}
+}
+
+// mustTablets returns the tablets of a table and checks that they cover
+// its key space without gaps or overlaps, and that SampleRowKeys agrees.
+func mustTablets(t testing.TB, db *DB, table string) []TabletInfo {
+	t.Helper()
+	ctx := context.Background()
+	// NB: no split between the two calls.
+	db.splitMu.Lock()
+	defer db.splitMu.Unlock()
+	infos, err := db.Tablets(ctx, table)
+	if err != nil {
+		t.Fatalf("Tablets(%q) = %v", table, err)
+	}
+	list := make([]*tablet, len(infos))
+	ends := make([]string, len(infos))
+	for i, in := range infos {
+		list[i] = &tablet{start: in.Start, end: in.End}
+		ends[i] = in.End
+	}
+	if err := checkCover(list); err != nil {
+		t.Fatalf("Tablets(%q) = %+v: %v", table, infos, err)
+	}
+	keys, err := db.Open(table).SampleRowKeys(ctx)
+	if err != nil || !slices.Equal(keys, ends) {
+		t.Fatalf("SampleRowKeys(%q) = %q, %v; want the tablet ends %q", table, keys, err, ends)
+	}
+	return infos
+}
+
+func mustSplit(t testing.TB, db *DB) {
+	t.Helper()
+	if err := db.splitTablets(context.Background()); err != nil {
+		t.Fatalf("splitTablets() = %v", err)
+	}
+}
+
+func kiloRow(i int) *Mutation {
+	m := NewMutation()
+	m.Set("f", "", 1, make([]byte, 1000))
+	return m
+}
+
+// TestTabletSplitsAtThreshold writes 1000-byte rows one at a time into a
+// table whose tablets split at 16 KiB: the first split comes with the write
+// that takes the table past 16 KiB, at a row boundary near the middle, and
+// no tablet ever grows much past the threshold.
+func TestTabletSplitsAtThreshold(t *testing.T) {
+	const size = 16 << 10
+	db := openTestDB(t, WithTabletSplitSize(size), WithGCInterval(0))
+	tbl := db.mustTable("t", "f")
+	written := map[string]bool{}
+	var prevBytes int64
+	for i := range 120 {
+		row := fmt.Sprintf("row%03d", (i*37)%120) // out of order
+		mustApply(t, tbl, row, kiloRow(i))
+		written[row] = true
+		mustSplit(t, db.DB)
+		infos := mustTablets(t, db.DB, "t")
+		total, rows := int64(0), int64(0)
+		for _, in := range infos {
+			total += in.Bytes
+			rows += in.Rows
+			if in.Bytes >= size+1100 {
+				t.Errorf("after %d rows: tablet %+v holds more than the split size and a row", i+1, in)
+			}
+			if in.Start != "" && !written[in.Start] {
+				t.Errorf("tablet starts at %q, which is not a row", in.Start)
+			}
+		}
+		if rows != int64(len(written)) {
+			t.Errorf("after %d rows: tablets count %d rows", i+1, rows)
+		}
+		switch {
+		case len(infos) == 1 && total >= size:
+			t.Fatalf("after %d rows: %d bytes in one tablet, want a split at %d", i+1, total, size)
+		case len(infos) == 2 && prevBytes != 0:
+			// The first split: at the threshold, and near the middle.
+			if prevBytes >= size || total < size {
+				t.Errorf("first split with %d bytes, %d before the last write; want it crossing %d", total, prevBytes, size)
+			}
+			if d := infos[0].Bytes - infos[1].Bytes; d > 1100 || d < -1100 {
+				t.Errorf("first split into %d and %d bytes, want halves within a row", infos[0].Bytes, infos[1].Bytes)
+			}
+			prevBytes = 0
+		case len(infos) == 1:
+			prevBytes = total
+		}
+	}
+	if n := len(mustTablets(t, db.DB, "t")); n < 8 || n > 16 {
+		t.Errorf("120 KB in %d tablets of at most 16 KiB split in halves, want 8 to 16", n)
+	}
+}
+
+// TestTabletBackgroundSplit relies on the splitter goroutine alone.
+func TestTabletBackgroundSplit(t *testing.T) {
+	split := make(chan string, 100)
+	hook := optionFunc(func(o *options) {
+		o.splitHook = func(stage string) {
+			if stage == "after commit" {
+				split <- stage
+			}
+		}
+	})
+	db := openTestDB(t, WithTabletSplitSize(8<<10), hook)
+	tbl := db.mustTable("t", "f")
+	var rows []string
+	var muts []*Mutation
+	for i := range 20 {
+		rows = append(rows, fmt.Sprintf("r%02d", i))
+		muts = append(muts, kiloRow(i))
+	}
+	if errs, err := tbl.ApplyBulk(context.Background(), rows, muts); err != nil || errs != nil {
+		t.Fatal(err, errs)
+	}
+	select {
+	case <-split:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no split within 30s of writing 20 KB past an 8 KiB split size")
+	}
+	if infos := mustTablets(t, db.DB, "t"); len(infos) < 2 {
+		t.Errorf("after a split: %+v", infos)
+	}
+}
+
+// TestTabletsOneHugeRow: a tablet of one row cannot split, and does not
+// keep trying at every write.
+func TestTabletsOneHugeRow(t *testing.T) {
+	db := openTestDB(t, WithTabletSplitSize(4<<10), WithGCInterval(0))
+	tbl := db.mustTable("t", "f")
+	for i := range 10 {
+		mustApply(t, tbl, "only", set("f", fmt.Sprint(i), 1, string(make([]byte, 1000))))
+	}
+	mustSplit(t, db.DB)
+	if infos := mustTablets(t, db.DB, "t"); len(infos) != 1 || infos[0].Rows != 1 {
+		t.Errorf("one row of 10 KB: %+v, want one tablet", infos)
+	}
+	ts, _ := db.schema("t")
+	if at, b := ts.tablets.load()[0].splitAt.Load(), ts.tablets.load()[0].bytes.Load(); at <= b {
+		t.Errorf("unsplittable tablet retries at %d bytes, want after another split size", at)
+	}
+	mustApply(t, tbl, "other", kiloRow(0))
+	mustSplit(t, db.DB)
+	mustTablets(t, db.DB, "t")
+}
+
+func TestTabletsSurviveReopenAndDeleteTable(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, WithTabletSplitSize(4<<10), WithGCInterval(0))
+	tbl := db.mustTable("t", "f")
+	for i := range 30 {
+		mustApply(t, tbl, fmt.Sprintf("r%02d", i), kiloRow(i))
+	}
+	mustSplit(t, db.DB)
+	before := mustTablets(t, db.DB, "t")
+	if len(before) < 4 {
+		t.Fatalf("30 KB at 4 KiB per tablet: %+v", before)
+	}
+	db.MustReopen()
+	after := mustTablets(t, db.DB, "t")
+	if !slices.Equal(before, after) {
+		t.Errorf("after reopen: %+v\nwant %+v", after, before)
+	}
+	// Bytes written since the last count are remembered across a clean
+	// Close: the tablet still splits when due.
+	tbl = db.DB.Open("t")
+	mustApply(t, tbl, "r99", set("f", "", 1, string(make([]byte, 3000))))
+	db.MustReopen()
+	mustSplit(t, db.DB)
+	if n := len(mustTablets(t, db.DB, "t")); n <= len(after) {
+		t.Errorf("tablet that passed the split size before a reopen did not split: %d tablets", n)
+	}
+	if err := db.DeleteTable(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if n := countKeys(t, db.DB, metaTabletPfx); n != 0 {
+		t.Errorf("DeleteTable left %d tablet records", n)
+	}
+	db.mustTable("t", "f")
+	db.MustReopen()
+	if infos := mustTablets(t, db.DB, "t"); len(infos) != 1 || infos[0].Rows != 0 {
+		t.Errorf("re-created table: %+v", infos)
+	}
+}
+
+func countKeys(t testing.TB, db *DB, prefix []byte) int {
+	t.Helper()
+	n := 0
+	txn := db.bdb.NewTransaction(false)
+	defer txn.Discard()
+	it := newIterator(txn, []keyRange{{prefix, prefixEnd(prefix)}})
+	defer it.Close()
+	for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
+		n++
+	}
+	return n
+}
+
+// TestTabletsProperty applies random writes and deletes, with splits
+// between them, and checks that the tablets always cover the table exactly,
+// count exactly the rows in their ranges, and that ReadRowsParallel reads
+// the same rows as ReadRows.
+func TestTabletsProperty(t *testing.T) {
+	seeds := 6
+	if testing.Short() {
+		seeds = 2
+	}
+	for seed := range seeds {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			testTabletsProperty(t, uint64(seed))
+		})
+	}
+}
+
+func testTabletsProperty(t *testing.T, seed uint64) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(seed, 99))
+	db := openTestDB(t, WithTabletSplitSize(int64(2<<10+rng.IntN(6<<10))), WithGCInterval(0))
+	db.mustTable("t", "f", "g")
+	model := map[string]bool{}
+	alphabet := []string{"a", "b", "\x00", "\xff", "ab"}
+	randRow := func() string {
+		s := ""
+		for n := 1 + rng.IntN(4); n > 0; n-- {
+			s += alphabet[rng.IntN(len(alphabet))]
+		}
+		return s
+	}
+	randSet := func() *Mutation {
+		m := NewMutation()
+		m.Set([]string{"f", "g"}[rng.IntN(2)], randRow(), Timestamp(rng.IntN(5)), make([]byte, rng.IntN(1500)))
+		return m
+	}
+	for step := range 300 {
+		tbl := db.DB.Open("t")
+		switch op := rng.IntN(10); {
+		case op < 6:
+			row := randRow()
+			mustApply(t, tbl, row, randSet())
+			model[row] = true
+		case op < 8:
+			row := randRow()
+			m := NewMutation()
+			m.DeleteRow()
+			mustApply(t, tbl, row, m)
+			delete(model, row)
+		default:
+			var rows []string
+			var muts []*Mutation
+			for range 1 + rng.IntN(20) {
+				row := randRow()
+				rows = append(rows, row)
+				muts = append(muts, randSet())
+				model[row] = true
+			}
+			if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
+				t.Fatal(err, errs)
+			}
+		}
+		if step%10 == 9 {
+			mustSplit(t, db.DB)
+			checkTabletsAgainstModel(t, db.DB, model)
+		}
+		if step == 150 {
+			mustSplit(t, db.DB) // no split pending: the tablets are at rest
+			before := mustTablets(t, db.DB, "t")
+			db.MustReopen()
+			if after := mustTablets(t, db.DB, "t"); !slices.Equal(before, after) {
+				t.Fatalf("after reopen: %+v\nwant %+v", after, before)
+			}
+		}
+	}
+	if n := len(mustTablets(t, db.DB, "t")); n < 2 {
+		t.Errorf("no split in 300 random writes: %d tablets", n)
+	}
+}
+
+func checkTabletsAgainstModel(t *testing.T, db *DB, model map[string]bool) {
+	t.Helper()
+	ctx := context.Background()
+	infos := mustTablets(t, db, "t")
+	var rows []string
+	for r := range model {
+		rows = append(rows, r)
+	}
+	sort.Strings(rows)
+	for _, in := range infos {
+		want := 0
+		for _, r := range rows {
+			if r >= in.Start && (in.End == "" || r < in.End) {
+				want++
+			}
+		}
+		if in.Rows != int64(want) {
+			t.Errorf("tablet [%q, %q) counts %d rows, want %d", in.Start, in.End, in.Rows, want)
+		}
+	}
+	tbl := db.Open("t")
+	for _, rs := range []RowSet{InfiniteRange(""), NewRange("a", "b\xff"), PrefixRange("\x00"), RowList{"a", "zz", "\xff"}} {
+		var ordered []string
+		for r, err := range tbl.Rows(ctx, rs) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			ordered = append(ordered, r.Key())
+		}
+		got := make(chan string, len(rows)+1)
+		if err := tbl.ReadRowsParallel(ctx, rs, func(r Row) bool { got <- r.Key(); return true }); err != nil {
+			t.Fatalf("ReadRowsParallel(%v) = %v", rs, err)
+		}
+		close(got)
+		var par []string
+		for k := range got {
+			par = append(par, k)
+		}
+		sort.Strings(par)
+		if !slices.Equal(par, ordered) {
+			t.Errorf("ReadRowsParallel(%v) read %q, ReadRows %q", rs, par, ordered)
+		}
 	}
 }

@@ -1,0 +1,175 @@
+package bigtable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// marksPerSplit is how many row boundaries a count marks per split size: the
+// split point is within about 1/marksPerSplit of a tablet's middle.
+const marksPerSplit = 256
+
+// wakeSplitter asks the splitter goroutine for a pass, without waiting.
+func (db *DB) wakeSplitter() {
+	select {
+	case db.splitC <- struct{}{}:
+	default: // a pass is pending already
+	}
+}
+
+// splitLoop runs a split pass whenever a write asks, until Close.
+func (db *DB) splitLoop() {
+	defer db.bgDone.Done()
+	for {
+		select {
+		case <-db.stop:
+			return
+		case <-db.splitC:
+			ctx, cancel := contextUntil(db.stop)
+			err := db.splitTablets(ctx)
+			cancel()
+			if err != nil && db.opts.logger != nil && !errors.Is(err, ErrClosed) && !errors.Is(err, context.Canceled) {
+				db.opts.logger.Printf("bigtable: tablet split: %v", err)
+			}
+		}
+	}
+}
+
+// splitTablets splits every tablet that has grown past its split level,
+// and the halves again if they are still too big. Writers are never held:
+// a split reads in its own snapshot and commits two metadata records.
+func (db *DB) splitTablets(ctx context.Context) error {
+	if err := db.beginWrite(); err != nil {
+		return err
+	}
+	defer db.opMu.RUnlock()
+	db.splitMu.Lock()
+	defer db.splitMu.Unlock()
+	tables := *db.tables.Load()
+	for _, name := range slices.Sorted(maps.Keys(tables)) {
+		ts := tables[name]
+		for again := true; again; {
+			again = false
+			for _, t := range ts.tablets.load() {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if !t.recount.Load() && t.bytes.Load() < t.splitAt.Load() {
+					continue
+				}
+				split, err := db.splitTablet(ctx, ts, t)
+				if err != nil {
+					return fmt.Errorf("bigtable: split tablet [%q, %q) of table %q: %w", t.start, t.end, name, err)
+				}
+				if split {
+					again = true
+					break // the list changed
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// splitTablet counts t and, if it holds more than the split size and more
+// than one row, splits it at the row boundary nearest its middle. It
+// reports whether it split.
+func (db *DB) splitTablet(ctx context.Context, ts *tableSchema, t *tablet) (bool, error) {
+	size := db.opts.splitSize
+	t.counted.Store(true) // before the snapshot: see refreshTablet
+	b0 := t.bytes.Load()  // writes after this are not in the snapshot (nearly)
+	txn := db.bdb.NewTransaction(false)
+	c, err := countTablet(ctx, txn, ts.id, t, max(1, size/marksPerSplit))
+	txn.Discard()
+	if err != nil {
+		t.counted.Store(false)
+		return false, err
+	}
+	t.rows.Store(c.rows)
+	t.recount.Store(false)
+	mid, ok := c.middle()
+	if c.bytes < size || !ok {
+		t.bytes.Add(c.bytes - b0) // keep what was written during the count
+		if c.bytes < size {
+			// Deletes made it shrink (the counter does not see them).
+			t.splitAt.Store(size)
+		} else {
+			// One row: wait for another split size of writes.
+			t.splitAt.Store(c.bytes + size)
+		}
+		return false, nil
+	}
+	left := newTablet(t.start, mid.row, mid.bytes, mid.rows, size)
+	right := newTablet(mid.row, t.end, c.bytes-mid.bytes, c.rows-mid.rows, size)
+	left.counted.Store(true)
+	right.counted.Store(true)
+	return db.commitSplit(ts, t, b0, left, right)
+}
+
+// commitSplit replaces old by left and right in the metadata, in one Badger
+// transaction, and then in memory. It does nothing if the table or the
+// tablet is gone meanwhile.
+//
+// b0 is old's byte counter when its count began: what it gained since was
+// written during the split, and is shared out between the halves.
+func (db *DB) commitSplit(ts *tableSchema, old *tablet, b0 int64, left, right *tablet) (bool, error) {
+	db.schemaMu.Lock()
+	defer db.schemaMu.Unlock()
+	cur := (*db.tables.Load())[ts.name]
+	if cur == nil || cur.id != ts.id {
+		return false, nil // deleted
+	}
+	list := cur.tablets.load()
+	i := slices.Index(list, old)
+	if i < 0 {
+		return false, nil
+	}
+	db.splitHook("before commit")
+	err := db.update(func(txn *badger.Txn) error {
+		return putTablets(txn, ts.id, left, right)
+	})
+	if err != nil {
+		return false, err
+	}
+	next := slices.Concat(list[:i], []*tablet{left, right}, list[i+1:])
+	cur.tablets.list.Store(&next)
+	// NB: a writer that found old before the new list was published adds
+	// to old and marks it written, then sees retired and does the same to
+	// the new tablet of its row (see noteWrite). A writer that misses
+	// retired wrote before the loads below, which see its marks.
+	old.retired.Store(true)
+	if !old.counted.Load() {
+		left.counted.Store(false)
+		right.counted.Store(false)
+	}
+	if extra := old.bytes.Load() - b0; extra > 0 {
+		left.bytes.Add(extra / 2)
+		right.bytes.Add(extra - extra/2)
+	}
+	db.splitHook("after commit")
+	return true, nil
+}
+
+func (db *DB) splitHook(stage string) {
+	if db.opts.splitHook != nil {
+		db.opts.splitHook(stage)
+	}
+}
+
+// saveTablets writes every tablet's current figures to its record, so a
+// restart keeps how close each tablet is to splitting. Close calls it.
+func (db *DB) saveTablets() error {
+	return db.update(func(txn *badger.Txn) error {
+		for _, ts := range *db.tables.Load() {
+			if err := putTablets(txn, ts.id, ts.tablets.load()...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
