@@ -436,10 +436,11 @@ func (r *run) retry(e Entry, u *url.URL, p *Page, capt *capture) bool {
 	if ra, ok := retryAfter(capt.resp.Header.Get("Retry-After"), time.Now()); ok {
 		if ra > MaxCrawlDelay {
 			// Honour the server without waiting longer than the cap: no
-			// more requests to the host in this run; its entries stay
-			// queued in the store for a later run.
+			// more requests to the host until then, in this run or a
+			// later run of this Crawler; its entries stay queued in the
+			// store.
 			p.Err += fmt.Sprintf(" (Retry-After %v is beyond %v: host left for a later run)", ra, MaxCrawlDelay)
-			r.sched.giveUp(final.Host)
+			r.sched.giveUp(final.Host, ra)
 			return false
 		}
 		wait = ra

@@ -74,8 +74,9 @@
 //   - 429 and 5xx are retried MaxRetries times after Retry-After or a
 //     doubling backoff from 1s, both capped at [MaxCrawlDelay]. A
 //     Retry-After beyond the cap is honoured without waiting: the page
-//     fails and the host gets no more requests in this run (its entries
-//     stay queued).
+//     fails and the host gets no more requests until then, in this run or
+//     later runs of the same Crawler (its entries stay queued; a new
+//     process forgets the pause and asks once more).
 //   - Redirects: at most [MaxRedirects]; a hop back to a URL of the same
 //     chain is a loop; http and https only (file:, ftp: and the rest are
 //     refused before anything is sent); all fail with kind redirect.
@@ -143,8 +144,11 @@
 // Other shards may queue work for it after that: running it again picks
 // that work up from the store. The expected operating mode is rounds: run
 // every shard (the first round with the seeds); repeat, seeds optional,
-// until a round in which no shard fetched anything (Stats.Fetched and
-// Stats.Errors both 0 in every shard); then the crawl is complete. A round
+// with the same Crawler values, until a round in which no shard fetched
+// anything (Stats.Fetched and Stats.Errors both 0 in every shard); then the
+// crawl is complete, except for entries left queued on purpose: outside the
+// allowed domains, or of a host that asked (Retry-After) for a pause
+// beyond MaxCrawlDelay. A round
 // that fetches nothing queues nothing, so the rule is exact when the
 // shards of a round run at the same time or one after the other.
 // TestShards runs 3 shards this way and checks the union of their rows
@@ -199,8 +203,8 @@
 //   - A 429 or 5xx is fetched again up to [MaxRetries] times in the run,
 //     after Retry-After or a doubling backoff from 1s during which the host
 //     gets no request; then it is recorded as failed and retried by the
-//     next run that meets it. A Retry-After beyond [MaxCrawlDelay] ends the
-//     host's run instead. Network errors and timeouts are not retried
+//     next run that meets it. A Retry-After beyond [MaxCrawlDelay] leaves
+//     the host alone instead, in memory only (Retry-After is not stored). Network errors and timeouts are not retried
 //     within the run.
 //   - A robots.txt answering 5xx or unreachable disallows its host for the
 //     rest of the run (RFC 9309); the pages fail with kind robots.

@@ -285,6 +285,7 @@ func TestRawBytesAndCharsets(t *testing.T) {
 		{"shift_jis", "text/html; charset=Shift_JIS", []byte("<a href=\"/x\">\x93\xfa\x96\x7b</a>"), "日本", "shift_jis"},
 		{"gbk", "text/html; charset=gbk", []byte("<a href=\"/x\">\xd6\xd0\xce\xc4</a>"), "中文", "gbk"},
 		{"shift_jis meta", "text/html", []byte("<meta charset=\"Shift_JIS\"><a href=\"/x\">\x93\xfa\x96\x7b</a>"), "日本", "shift_jis"},
+		{"gbk meta", "text/html", []byte("<meta charset=gbk><a href=\"/x\">\xd6\xd0\xce\xc4</a>"), "中文", "gbk"},
 		{"gbk meta http-equiv", "text/html", []byte("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=gbk\"><a href=\"/x\">\xd6\xd0\xce\xc4</a>"), "中文", "gbk"},
 		{"header wins over meta", "text/html; charset=gbk", []byte("<meta charset=\"iso-8859-1\"><a href=\"/x\">\xd6\xd0\xce\xc4</a>"), "中文", "gbk"},
 		{"utf-8", "text/html; charset=utf-8", []byte("<a href=\"/x\">naïve</a>"), "naïve", "utf-8"},

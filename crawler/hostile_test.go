@@ -219,8 +219,17 @@ func TestHostileRetries(t *testing.T) {
 	cfg.IgnoreRobots = true
 	cfg.PerHost = 1
 	cfg.AllowDomains = []string{"a.test", "busy.test"}
+	c, err := New(cfg, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.retryBase = 10 * time.Millisecond
 	start := time.Now()
-	st := crawl(t, cfg, store, "http://a.test/", "http://busy.test/")
+	st, err := c.Run(t.Context(), []string{"http://a.test/", "http://busy.test/"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	within(t, start, 5*time.Second)
 
 	wantFailed(t, store, "http://a.test/503", KindHTTP, "503")
@@ -260,6 +269,18 @@ func TestHostileRetries(t *testing.T) {
 	}
 	if st.Retries != 2*MaxRetries {
 		t.Errorf("Retries = %d, want %d", st.Retries, 2*MaxRetries)
+	}
+	// A later run of the same crawler (the next round of a sharded crawl)
+	// still leaves the host alone: it fetches nothing, so rounds end.
+	st, err = c.Run(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Fetched+st.Errors != 0 || len(w.paths("busy.test")) != 2 {
+		t.Errorf("second run: stats %+v, busy.test requests %v; want nothing fetched", st, w.paths("busy.test"))
+	}
+	if row, _ := store.Row("http://busy.test/b"); row.State != StateQueued {
+		t.Errorf("/b after the second run = %v, want still queued", row.State)
 	}
 }
 

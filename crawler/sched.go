@@ -51,7 +51,7 @@ type hostState struct {
 	last     time.Time     // start of the last request
 	crawl    time.Duration // Crawl-delay from robots.txt, capped
 	pause    time.Time     // no request starts before (Retry-After, backoff)
-	gaveUp   bool          // no more entries of this host in this run
+	until    time.Time     // given up: no entries of this host before (a long Retry-After)
 }
 
 func newScheduler(perHost int, delay time.Duration, maxPages int) *scheduler {
@@ -76,7 +76,7 @@ func (s *scheduler) forRun(maxPages int) *scheduler {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, h := range s.hosts {
-		h.queue, h.head, h.active, h.held, h.gaveUp = nil, 0, false, 0, false
+		h.queue, h.head, h.active, h.held = nil, 0, false, 0
 	}
 	s.active = nil
 	s.pending = 0
@@ -131,7 +131,7 @@ func (s *scheduler) push(host string, e Entry) {
 		return
 	}
 	h := s.host(host)
-	if h.gaveUp {
+	if time.Now().Before(h.until) {
 		return
 	}
 	h.queue = append(h.queue, e)
@@ -305,14 +305,17 @@ func (s *scheduler) pauseHost(host string, d time.Duration) {
 	s.broadcast()
 }
 
-// giveUp drops the queued entries of host and refuses new ones for the
-// rest of the run (the server asked for a pause longer than the crawler
-// waits). The store still holds them as queued.
-func (s *scheduler) giveUp(host string) {
+// giveUp drops the queued entries of host and refuses new ones for d, in
+// this run and later runs of the same Crawler (the server asked for a
+// pause longer than the crawler waits). The store still holds them as
+// queued.
+func (s *scheduler) giveUp(host string, d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
-	h.gaveUp = true
+	if t := time.Now().Add(d); t.After(h.until) {
+		h.until = t
+	}
 	if h.active {
 		s.pending -= len(h.queue) - h.head
 		h.queue, h.head = nil, 0
@@ -321,12 +324,12 @@ func (s *scheduler) giveUp(host string) {
 	s.broadcast()
 }
 
-// gaveUp reports whether host was given up in this run.
+// gaveUp reports whether host is given up for now.
 func (s *scheduler) gaveUp(host string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.hosts[host]
-	return h != nil && h.gaveUp
+	return h != nil && time.Now().Before(h.until)
 }
 
 // retry queues e again under host, for an entry handed out by pop whose
@@ -338,7 +341,7 @@ func (s *scheduler) retry(host string, e Entry) {
 		return
 	}
 	h := s.host(host)
-	if h.gaveUp {
+	if time.Now().Before(h.until) {
 		return
 	}
 	h.queue = append(h.queue, e)

@@ -247,3 +247,41 @@ func TestShards(t *testing.T) {
 		t.Errorf("hosts fell in shards %v: the test web must give every shard work", used)
 	}
 }
+
+// TestShardSkipsOthers: a shard given only another shard's seed and
+// queued entries fetches nothing, queues the seed for its owner and
+// leaves the entries queued; the owner then fetches them.
+func TestShardSkipsOthers(t *testing.T) {
+	w := shardWeb(t)
+	hosts := shardHosts()
+	mineHost, otherHost := hosts[0], ""
+	for _, h := range hosts {
+		if ShardOf(h, 3) != ShardOf(mineHost, 3) {
+			otherHost = h
+			break
+		}
+	}
+	owner, other := ShardOf(otherHost, 3), ShardOf(mineHost, 3)
+	store := NewMemStore()
+	if _, err := store.Enqueue(t.Context(), []Entry{{URL: "http://" + otherHost + "/3", Depth: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := w.config()
+	cfg.Depth = 0
+	cfg.AllowDomains = []string{"shard.test"}
+	cfg.Shard, cfg.Shards = other, 3
+	seed := "http://" + otherHost + "/0"
+	st := crawl(t, cfg, store, seed)
+	if st.Fetched+st.Errors != 0 || len(w.hits) != 0 {
+		t.Errorf("shard %d fetched %d pages (%d requests) of %s, which is shard %d's", other, st.Fetched+st.Errors, len(w.hits), otherHost, owner)
+	}
+	for _, u := range []string{seed, "http://" + otherHost + "/3"} {
+		if row, _ := store.Row(u); row.State != StateQueued {
+			t.Errorf("%s = %v, want queued for shard %d", u, row.State, owner)
+		}
+	}
+	cfg.Shard = owner
+	if st := crawl(t, cfg, store); st.Fetched != 2 {
+		t.Errorf("owner shard %d fetched %d, want its 2 queued entries", owner, st.Fetched)
+	}
+}
