@@ -75,6 +75,7 @@ func (t *Table) ReadRowsParallel(ctx context.Context, rs RowSet, f func(Row) boo
 	txn := t.db.bdb.NewTransaction(false)
 	defer txn.Discard()
 
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -92,6 +93,10 @@ func (t *Table) ReadRowsParallel(ctx context.Context, rs RowSet, f func(Row) boo
 	}
 	emit := func(r Row) bool {
 		if stop.Load() {
+			return false
+		}
+		if err := parent.Err(); err != nil {
+			fail(err)
 			return false
 		}
 		if s.limitSet && passed.Add(1) > s.limit {
