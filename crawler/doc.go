@@ -68,9 +68,10 @@
 //     from the moment the host's turn comes; a server that never answers or
 //     trickles a body for ever fails with kind timeout. Waiting for
 //     politeness does not count against it.
-//   - A connection reset or closed before the response fails with kind
-//     network, in the middle of the body with kind body. Neither is
-//     retried within the run.
+//   - A connection reset or closed before the response, a response that is
+//     not HTTP, or response headers beyond 1 MiB fail with kind network; a
+//     reset in the middle of the body with kind body. None is retried
+//     within the run.
 //   - 429 and 5xx are retried MaxRetries times after Retry-After or a
 //     doubling backoff from 1s, both capped at [MaxCrawlDelay]. A
 //     Retry-After beyond the cap is honoured without waiting: the page

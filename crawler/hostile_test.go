@@ -146,6 +146,22 @@ func TestHostileResets(t *testing.T) {
 				fmt.Fprint(c, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100000\r\n\r\n<html><a href=\"/x\">x</a>")
 				c.Close()
 			}
+		case "/garbage": // not HTTP at all
+			if c := hijack(t, rw, false); c != nil {
+				c.Write([]byte("\x00\x01\x02 garbage\r\n\r\n"))
+				c.Close()
+			}
+		case "/huge-headers": // a header that never ends
+			if c := hijack(t, rw, false); c != nil {
+				defer c.Close()
+				fmt.Fprint(c, "HTTP/1.1 200 OK\r\nX-Junk: ")
+				junk := bytes.Repeat([]byte("j"), 64<<10)
+				for {
+					if _, err := c.Write(junk); err != nil {
+						return
+					}
+				}
+			}
 		case "/ok":
 			fmt.Fprint(rw, page("fine"))
 		default:
@@ -156,14 +172,16 @@ func TestHostileResets(t *testing.T) {
 	cfg := w.config()
 	cfg.IgnoreRobots = true
 	start := time.Now()
-	st := crawl(t, cfg, store, "http://a.test/")
+	st := crawl(t, cfg, store, "http://a.test/", "http://a.test/garbage", "http://a.test/huge-headers")
 	within(t, start, 5*time.Second)
+	wantFailed(t, store, "http://a.test/garbage", KindNetwork, "malformed HTTP")
+	wantFailed(t, store, "http://a.test/huge-headers", KindNetwork, "header")
 	wantFailed(t, store, "http://a.test/rst", KindNetwork, "")
 	wantFailed(t, store, "http://a.test/fin", KindNetwork, "")
 	wantFailed(t, store, "http://a.test/rst-body", KindBody, "reading body")
 	wantDone(t, store, "http://a.test/ok")
-	if st.Errors != 3 || st.Fetched != 2 {
-		t.Errorf("stats = %+v, want 2 fetched, 3 errors", st)
+	if st.Errors != 5 || st.Fetched != 2 {
+		t.Errorf("stats = %+v, want 2 fetched, 5 errors", st)
 	}
 	// The crawler does not retry a reset within the run. NB: net/http
 	// itself resends an idempotent request that failed on a reused idle

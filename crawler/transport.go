@@ -16,6 +16,10 @@ import (
 	"time"
 )
 
+// maxHeaderBytes bounds the response headers of one request (net/http's
+// default is 10 MiB).
+const maxHeaderBytes = 1 << 20
+
 // fetchIDHeader carries the id of a fetch from the worker, through colly,
 // to the transport, which removes it before the request goes on the wire.
 const fetchIDHeader = "X-Webtable-Fetch"
@@ -71,13 +75,14 @@ func newTransport(cfg *Config, sched *scheduler) (*transport, error) {
 			Timeout:   min(cfg.Timeout, 30*time.Second),
 			KeepAlive: 30 * time.Second,
 		}).DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          max(100, conns),
-		MaxIdleConnsPerHost:   conns, // through a proxy every request shares one "host"
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   min(cfg.Timeout, 10*time.Second),
-		ResponseHeaderTimeout: cfg.Timeout,
-		ExpectContinueTimeout: time.Second,
+		ForceAttemptHTTP2:      true,
+		MaxIdleConns:           max(100, conns),
+		MaxIdleConnsPerHost:    conns, // through a proxy every request shares one "host"
+		IdleConnTimeout:        90 * time.Second,
+		TLSHandshakeTimeout:    min(cfg.Timeout, 10*time.Second),
+		ResponseHeaderTimeout:  cfg.Timeout,
+		MaxResponseHeaderBytes: maxHeaderBytes,
+		ExpectContinueTimeout:  time.Second,
 	}
 	t := &transport{base: base, sched: sched, maxBody: cfg.MaxBody, timeout: cfg.Timeout}
 	never := make(chan struct{})

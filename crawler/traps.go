@@ -86,8 +86,10 @@ func isSessionParam(name, value string) bool {
 // when it has none. Other parameters keep their order and spelling.
 func withoutSession(u *url.URL) *url.URL {
 	path := u.EscapedPath()
-	lower := strings.ToLower(path)
-	cut := strings.Index(lower, ";jsessionid=")
+	cut := -1
+	if strings.IndexByte(path, ';') >= 0 {
+		cut = strings.Index(strings.ToLower(path), ";jsessionid=")
+	}
 	if cut < 0 && u.RawQuery == "" {
 		return u
 	}
