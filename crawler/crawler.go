@@ -409,9 +409,9 @@ func (r *run) notModified(p *Page, last Fetch) bool {
 // in this run (at most MaxRetries times). If so it pauses the host for the
 // server's Retry-After or an exponential backoff from retryBase (capped at
 // MaxCrawlDelay), queues the entry again and returns true. A Retry-After
-// beyond MaxCrawlDelay is honoured by leaving the host alone for the rest
-// of the run: the page is recorded as failed, the host's other entries
-// stay queued.
+// beyond MaxCrawlDelay is honoured by leaving the host alone until then
+// (scheduler.giveUp): the page is recorded as failed, the host's other
+// entries stay queued.
 func (r *run) retry(e Entry, u *url.URL, p *Page, capt *capture) bool {
 	if p.Status != http.StatusTooManyRequests && p.Status < 500 {
 		return false

@@ -190,6 +190,9 @@
 //     100,000 links at about 30 MiB allocated in all.
 //   - A redirect loop is recognised by a URL repeated byte for byte; a loop
 //     through different spellings of one URL ends at MaxRedirects.
+//   - A redirect that only adds a session id (/p -> /p?PHPSESSID=1) is
+//     followed, and the content stored in the row of the URL with the id;
+//     one that sends the id back to /p again is a loop (fails).
 //   - A session-id variant of a URL left queued in the store (by an earlier
 //     run or another shard) stays queued while another spelling of it is
 //     met first in a run.
