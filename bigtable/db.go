@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -181,11 +182,33 @@ func openError(dir string, err error) error {
 	switch {
 	case errors.Is(err, syscall.EWOULDBLOCK) || errors.Is(err, syscall.EAGAIN) ||
 		strings.Contains(msg, "Another process is using this Badger database"):
-		return fmt.Errorf("%w: %s: %v", ErrInUse, dir, err)
+		if pid := lockHolder(dir); pid > 0 {
+			return fmt.Errorf("%w: %s is held by process %d", ErrInUse, dir, pid)
+		}
+		return fmt.Errorf("%w: %s is held by a process that did not record its id", ErrInUse, dir)
 	case errors.Is(err, badger.ErrTruncateNeeded) || strings.Contains(msg, badger.ErrTruncateNeeded.Error()):
 		return fmt.Errorf("%w: %s: %v", ErrNeedsRecovery, dir, err)
 	}
 	return fmt.Errorf("bigtable: open %s: %w", dir, err)
+}
+
+// lockHolder returns the id of the process holding dir, or 0 if it is not
+// known. Badger writes the id of a read-write opener into dir/LOCK and
+// removes the file on Close (a read-only opener writes nothing); a process
+// that died leaves a stale file, so the id counts only if the process exists.
+func lockHolder(dir string) int {
+	b, err := os.ReadFile(filepath.Join(dir, "LOCK"))
+	if err != nil {
+		return 0
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return 0
+	}
+	return pid
 }
 
 // init checks the format marker (writing it into a fresh store) and loads

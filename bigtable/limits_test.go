@@ -3,6 +3,7 @@ package bigtable
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,11 +173,34 @@ func TestOpenErrors(t *testing.T) {
 	db := openTestDB(t)
 	db.mustTable("t", "f")
 
-	if _, err := Open(db.dir); !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "in use by another process") {
-		t.Errorf("second Open = %v, want ErrInUse", err)
+	want := fmt.Sprintf("bigtable: store in use by another process: %s is held by process %d", db.dir, os.Getpid())
+	if _, err := Open(db.dir); !errors.Is(err, ErrInUse) || err.Error() != want {
+		t.Errorf("second Open = %v, want ErrInUse reading %q", err, want)
 	}
 	if _, err := Open(db.dir, WithReadOnly(true)); !errors.Is(err, ErrInUse) {
 		t.Errorf("read-only Open beside a writer = %v, want ErrInUse", err)
+	}
+
+	// A read-only opener records no process id, and Close removed the
+	// writer's: the message says so rather than naming a stale process.
+	if err := db.DB.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := Open(db.dir, WithReadOnly(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = fmt.Sprintf("bigtable: store in use by another process: %s is held by a process that did not record its id", db.dir)
+	if _, err := Open(db.dir); !errors.Is(err, ErrInUse) || err.Error() != want {
+		t.Errorf("Open beside a reader = %v, want ErrInUse reading %q", err, want)
+	}
+	ro.Close()
+	if lockHolder(db.dir) != 0 {
+		t.Errorf("lockHolder of a free store = %d", lockHolder(db.dir))
+	}
+	os.WriteFile(filepath.Join(db.dir, "LOCK"), []byte("2147483000\n"), 0o644)
+	if pid := lockHolder(db.dir); pid != 0 {
+		t.Errorf("lockHolder with a LOCK naming no live process = %d, want 0", pid)
 	}
 
 	foreign := t.TempDir()
