@@ -332,6 +332,12 @@ func TestHostileRedirects(t *testing.T) {
 				return
 			}
 			http.Redirect(rw, r, fmt.Sprintf("/chain/%d", n+1), http.StatusFound)
+		case p == "/needs-cookie": // adds a session id, then wants its cookie back
+			if r.URL.Query().Get("PHPSESSID") == "" {
+				http.Redirect(rw, r, "/needs-cookie?PHPSESSID=4f9a1c", http.StatusFound)
+				return
+			}
+			http.Redirect(rw, r, "/needs-cookie", http.StatusFound)
 		case p == "/file":
 			http.Redirect(rw, r, "file:///etc/passwd", http.StatusFound)
 		case p == "/ftp":
@@ -347,7 +353,7 @@ func TestHostileRedirects(t *testing.T) {
 	cfg.IgnoreRobots = true
 	start := time.Now()
 	crawl(t, cfg, store, "http://a.test/ping", "http://a.test/self", "http://a.test/chain/0",
-		"http://a.test/file", "http://a.test/ftp", "http://a.test/gopher")
+		"http://a.test/file", "http://a.test/ftp", "http://a.test/gopher", "http://a.test/needs-cookie")
 	within(t, start, 5*time.Second)
 	wantFailed(t, store, "http://a.test/ping", KindRedirect, "redirect loop back to http://a.test/ping")
 	wantFailed(t, store, "http://a.test/self", KindRedirect, "redirect loop")
@@ -355,8 +361,10 @@ func TestHostileRedirects(t *testing.T) {
 	wantFailed(t, store, "http://a.test/file", KindRedirect, "redirect to a file: URL")
 	wantFailed(t, store, "http://a.test/ftp", KindRedirect, "redirect to a ftp: URL")
 	wantFailed(t, store, "http://a.test/gopher", KindRedirect, "redirect to a gopher: URL")
-	if got := len(w.paths("a.test")); got != 2+1+(MaxRedirects+1)+3 {
-		t.Errorf("requests = %d, want %d: each loop stops when it comes back, the chain after %d hops, bad schemes never leave", got, 2+1+(MaxRedirects+1)+3, MaxRedirects)
+	wantFailed(t, store, "http://a.test/needs-cookie", KindRedirect, "redirect loop")
+	want := 2 + 1 + (MaxRedirects + 1) + 3 + 2
+	if got := len(w.paths("a.test")); got != want {
+		t.Errorf("requests = %d, want %d: each loop stops when it comes back, the chain after %d hops, bad schemes never leave", got, want, MaxRedirects)
 	}
 	if n := len(w.hitsOf("")); n != 0 {
 		t.Errorf("%d requests without a host (file: or ftp: reached the proxy)", n)
