@@ -144,14 +144,16 @@
 // A shard's Run ends when its own frontier is empty (or MaxPages, or ctx).
 // Other shards may queue work for it after that: running it again picks
 // that work up from the store. The expected operating mode is rounds: run
-// every shard (the first round with the seeds); repeat, seeds optional,
-// with the same Crawler values, until a round in which no shard fetched
-// anything (Stats.Fetched and Stats.Errors both 0 in every shard); then the
-// crawl is complete, except for entries left queued on purpose: outside the
-// allowed domains, or of a host that asked (Retry-After) for a pause
-// beyond MaxCrawlDelay. A round
-// that fetches nothing queues nothing, so the rule is exact when the
-// shards of a round run at the same time or one after the other.
+// every shard; repeat, with the same Crawler values and the same seeds or
+// AllowDomains (a run with neither allows only the domains of its own
+// queued entries), until a round in which no shard fetched a page
+// successfully (Stats.Fetched is 0 in every shard). Only a successful
+// fetch queues new work, so after such a round nothing is left queued for
+// any shard, except on purpose: entries outside the allowed domains, and
+// those of a host that asked (Retry-After) for a pause beyond
+// MaxCrawlDelay. The rule holds whether the shards of a round run at the
+// same time or one after the other, and a seed that always fails (fetched
+// again by every round given the seeds) does not keep the rounds going.
 // TestShards runs 3 shards this way and checks the union of their rows
 // against one unsharded crawl.
 //

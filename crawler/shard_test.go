@@ -147,18 +147,22 @@ func comparable(store *MemStore) map[string]string {
 
 // TestShards runs 3 shards at once on one shared MemStore, in rounds, as
 // the package documentation prescribes (each shard runs until its own
-// frontier is empty; the rounds go on until one fetches nothing), and
+// frontier is empty; the rounds go on until one has no successful
+// fetch), and
 // checks the union against one unsharded crawl of the same web.
 func TestShards(t *testing.T) {
 	const shards = 3
 	seed := "http://" + shardHosts()[0] + "/0"
+	// A seed that always fails is fetched again by every round given the
+	// seeds (failures are retried); it must not keep the rounds going.
+	bad := "http://" + shardHosts()[1] + "/no-such-page"
 
 	single := shardWeb(t)
 	cfg := single.config()
 	cfg.Depth = 50
 	cfg.AllowDomains = []string{"shard.test"}
 	want := NewMemStore()
-	crawl(t, cfg, want, seed)
+	crawl(t, cfg, want, seed, bad)
 
 	w := shardWeb(t)
 	store := NewMemStore()
@@ -178,10 +182,7 @@ func TestShards(t *testing.T) {
 	}
 	rounds := 0
 	for ; rounds < 20; rounds++ {
-		var seeds []string
-		if rounds == 0 {
-			seeds = []string{seed} // every shard gets them; one fetches them
-		}
+		seeds := []string{seed, bad} // every shard gets them, every round; one fetches each
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		var work int64
@@ -194,19 +195,19 @@ func TestShards(t *testing.T) {
 					t.Errorf("shard %d: %v", c.cfg.Shard, err)
 				}
 				mu.Lock()
-				work += st.Fetched + st.Errors
+				work += st.Fetched
 				mu.Unlock()
 			}()
 		}
 		wg.Wait()
-		if work == 0 {
+		if work == 0 { // no successful fetch: nothing new was queued
 			break
 		}
 	}
 	if rounds >= 20 {
 		t.Fatalf("shards still fetching after %d rounds", rounds)
 	}
-	t.Logf("%d rounds until one fetched nothing", rounds+1)
+	t.Logf("%d rounds, the last with no successful fetch", rounds+1)
 
 	if diff := cmp.Diff(comparable(want), comparable(store)); diff != "" {
 		t.Errorf("rows of 3 shards differ from a single crawl's (-single +shards):\n%s", diff)
@@ -223,6 +224,12 @@ func TestShards(t *testing.T) {
 		by[h.Host][h.Header.Get("User-Agent")] = true
 	}
 	for u, n := range seen {
+		if u == strings.TrimPrefix(bad, "http://") {
+			if n != rounds+1 {
+				t.Errorf("failing seed fetched %d times in %d rounds, want once a round", n, rounds+1)
+			}
+			continue
+		}
 		if n > 1 {
 			t.Errorf("%s fetched %d times", u, n)
 			for _, h := range w.hits {
