@@ -85,6 +85,7 @@ func (t *Table) Apply(ctx context.Context, row string, m *Mutation, opts ...Appl
 // update runs fn in a read-write transaction and commits it, retrying on
 // conflicts. ErrTxnTooBig becomes ErrTooLarge.
 func (db *DB) update(fn func(txn *badger.Txn) error) error {
+	defer db.wrote()
 	for try := 0; ; try++ {
 		txn := db.bdb.NewTransaction(true)
 		err := fn(txn)

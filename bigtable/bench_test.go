@@ -1,10 +1,18 @@
 package bigtable
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,19 +23,101 @@ import (
 // The benchmarks run the same work on this package and on raw Badger in one
 // loop, alternating, and report both times and their ratio (raw time over
 // ours: 1.0 means as fast as Badger, 0.5 half as fast). Raw Badger gets the
-// best configuration for 1000-byte values: the same value threshold (values
-// in the value log), no compression, no sync; it stores one key per cell,
-// the row key with a fixed column suffix. Every benchmark counts rows: b.N
-// is the number of rows written or read, and the metrics are per row.
+// best configuration for 1000-byte values: values in the value log (the same
+// value threshold), no compression, no sync, the same memtable and block
+// cache; it stores one key per cell, the row key with a fixed column suffix.
+// Every benchmark counts rows: b.N is the number of rows written or read,
+// and the metrics are per row. After the run, TestMain prints the ratios as
+// a table.
 //
-//	go test -run '^$' -bench . -benchmem -benchtime 20000x ./bigtable/
+//	go test -run '^$' -bench . -benchmem ./bigtable/
+//
+// The read benchmarks share one dataset of -rows rows (20,000 by default,
+// loaded once); the sizes are 200,000 and 1,000,000 (1 GB of values),
+// run as, for example:
+//
+//	go test -run '^$' -bench . -benchmem -benchtime 200000x -timeout 60m ./bigtable/ -rows 1000000
+//
+// BenchmarkMemory (only with -rows of 200,000 or more) ingests -rows rows
+// into this package alone and then scans them, reporting the peak Go heap
+// and the peak resident set size of the process.
+
+var benchRowsFlag = flag.Int("rows", 20000, "rows of 1000-byte values in the read benchmarks' dataset and BenchmarkMemory")
 
 const (
-	benchRows     = 20000
 	benchValueLen = 1000
 	benchBulk     = 500 // rows per ApplyBulk / WriteBatch
 	benchPrefix   = 50  // rows per prefix in the prefix-scan dataset
 )
+
+func benchRows() int { return *benchRowsFlag }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	printRatios(os.Stdout)
+	removeShared()
+	os.Exit(code)
+}
+
+// A benchResult is the last report of one benchmark, for the ratio table.
+type benchResult struct {
+	name         string
+	ours, raw    float64 // ns per row
+	allocs       float64 // allocations per row (both sides; see printRatios)
+	target, note string
+}
+
+var (
+	resultsMu sync.Mutex
+	results   []benchResult
+)
+
+func record(r benchResult) {
+	resultsMu.Lock()
+	defer resultsMu.Unlock()
+	for i := range results {
+		if results[i].name == r.name {
+			results[i] = r
+			return
+		}
+	}
+	results = append(results, r)
+}
+
+func printRatios(w *os.File) {
+	resultsMu.Lock()
+	defer resultsMu.Unlock()
+	if len(results) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nbigtable beside raw Badger, read dataset %d rows of %d-byte values, GOMAXPROCS %d\n",
+		benchRows(), benchValueLen, runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "ratio = Badger's time / ours (1.00 = as fast; higher is better)\n\n")
+	fmt.Fprintf(w, "%-18s %14s %14s %7s %8s  %s\n", "benchmark", "bigtable ns/row", "badger ns/row", "ratio", "target", "compared with")
+	for _, r := range results {
+		fmt.Fprintf(w, "%-18s %14.0f %14.0f %7.2f %8s  %s\n", r.name, r.ours, r.raw, r.raw/r.ours, r.target, r.note)
+	}
+	fmt.Fprintln(w)
+}
+
+// sharedDirs are removed by TestMain after the run.
+var (
+	sharedMu   sync.Mutex
+	sharedDirs []string
+	shared     = map[int]*benchPair{}
+)
+
+func removeShared() {
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	for _, p := range shared {
+		p.db.Close()
+		p.raw.Close()
+	}
+	for _, d := range sharedDirs {
+		os.RemoveAll(d)
+	}
+}
 
 type benchPair struct {
 	db  *DB
@@ -46,17 +136,16 @@ func rawOptions(dir string) badger.Options {
 		WithLogger(nil)
 }
 
-func newBenchPair(b *testing.B) *benchPair {
+func openBenchPair(b *testing.B, dir1, dir2 string, opts ...Option) *benchPair {
 	b.Helper()
-	db, err := Open(b.TempDir(), WithGCInterval(0))
+	db, err := Open(dir1, append([]Option{WithGCInterval(0)}, opts...)...)
 	if err != nil {
 		b.Fatal(err)
 	}
-	raw, err := badger.Open(rawOptions(b.TempDir()))
+	raw, err := badger.Open(rawOptions(dir2))
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { db.Close(); raw.Close() })
 	ctx := context.Background()
 	if err := db.CreateTable(ctx, "webtable"); err != nil {
 		b.Fatal(err)
@@ -74,8 +163,45 @@ func newBenchPair(b *testing.B) *benchPair {
 	return &benchPair{db: db, tbl: db.Open("webtable"), raw: raw, val: val}
 }
 
+// newBenchPair opens an empty pair for one benchmark.
+func newBenchPair(b *testing.B, opts ...Option) *benchPair {
+	b.Helper()
+	p := openBenchPair(b, b.TempDir(), b.TempDir(), opts...)
+	b.Cleanup(func() { p.db.Close(); p.raw.Close() })
+	return p
+}
+
+// sharedPair returns the pair holding the read dataset of n rows, loading
+// it on first use. Its tablets split at n/8 rows' worth of bytes (at most
+// the default 128 MiB), so that ReadRowsParallel has tablets to share out.
+func sharedPair(b *testing.B, n int) *benchPair {
+	b.Helper()
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	if p := shared[n]; p != nil {
+		return p
+	}
+	d1, err := os.MkdirTemp("", "bigtable-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	d2, err := os.MkdirTemp("", "badger-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sharedDirs = append(sharedDirs, d1, d2)
+	split := min(int64(n)*(benchValueLen+60)/8, DefaultTabletSplitSize)
+	p := openBenchPair(b, d1, d2, WithTabletSplitSize(split))
+	t0 := time.Now()
+	p.load(b, n)
+	p.settle(b)
+	b.Logf("loaded %d rows into both stores in %v", n, time.Since(t0).Round(time.Millisecond))
+	shared[n] = p
+	return p
+}
+
 func benchRowKey(i int) string {
-	return fmt.Sprintf("com.site%04d.www/page%05d", i/benchPrefix, i%benchPrefix)
+	return fmt.Sprintf("com.site%05d.www/page%05d", i/benchPrefix, i%benchPrefix)
 }
 
 func rawKey(row string) []byte { return []byte(row + "\x00contents:") }
@@ -107,12 +233,15 @@ func (p *benchPair) load(b *testing.B, n int) {
 }
 
 // settle lets both stores finish background work after a load (Badger
-// flushes and compacts asynchronously), so neither side of the pair pays
-// for the other's: every row is read once on both sides, then the Go heap
-// is collected.
+// flushes and compacts asynchronously, this package splits tablets), so
+// neither side of the pair pays for the other's: every row is read once on
+// both sides, then the Go heap is collected.
 func (p *benchPair) settle(b *testing.B) {
 	b.Helper()
 	ctx := context.Background()
+	if err := p.db.splitTablets(ctx); err != nil {
+		b.Fatal(err)
+	}
 	if err := p.tbl.ReadRows(ctx, InfiniteRange(""), func(Row) bool { return true }); err != nil {
 		b.Fatal(err)
 	}
@@ -135,11 +264,11 @@ func (p *benchPair) settle(b *testing.B) {
 // pairTimer accumulates the two sides' times and reports them.
 type pairTimer struct{ ours, raw time.Duration }
 
-func (pt *pairTimer) report(b *testing.B) {
-	pt.reportAs(b, "bigtable-ns/row", "badger-ns/row")
+func (pt *pairTimer) report(b *testing.B, target, note string) {
+	pt.reportAs(b, "bigtable-ns/row", "badger-ns/row", target, note)
 }
 
-func (pt *pairTimer) reportAs(b *testing.B, oursUnit, rawUnit string) {
+func (pt *pairTimer) reportAs(b *testing.B, oursUnit, rawUnit, target, note string) {
 	n := float64(b.N)
 	ours := float64(pt.ours.Nanoseconds()) / n
 	raw := float64(pt.raw.Nanoseconds()) / n
@@ -147,6 +276,11 @@ func (pt *pairTimer) reportAs(b *testing.B, oursUnit, rawUnit string) {
 	b.ReportMetric(raw, rawUnit)
 	b.ReportMetric(raw/ours, "ratio")
 	b.ReportMetric(0, "ns/op") // the pair's sum is meaningless
+	name := strings.TrimPrefix(b.Name(), "Benchmark")
+	if i := strings.LastIndexByte(name, '-'); i > 0 {
+		name = name[:i]
+	}
+	record(benchResult{name: name, ours: ours, raw: raw, target: target, note: note})
 }
 
 func BenchmarkApply(b *testing.B) {
@@ -157,7 +291,7 @@ func BenchmarkApply(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		row := benchRowKey(rng.IntN(benchRows * 10))
+		row := benchRowKey(rng.IntN(200000))
 		t0 := time.Now()
 		m := NewMutation()
 		m.Set("contents", "", 1, p.val)
@@ -172,11 +306,11 @@ func BenchmarkApply(b *testing.B) {
 		pt.ours += t1.Sub(t0)
 		pt.raw += t2.Sub(t1)
 	}
-	pt.report(b)
+	pt.report(b, ">=0.80", "Txn.Set+Commit per row")
 }
 
 // BenchmarkApplyBulk counts rows: each b.N is one row, written in bulks of
-// benchBulk (ApplyBulk against a Badger WriteBatch).
+// benchBulk (ApplyBulk against a Badger WriteBatch), into empty stores.
 func BenchmarkApplyBulk(b *testing.B) {
 	p := newBenchPair(b)
 	ctx := context.Background()
@@ -210,21 +344,20 @@ func BenchmarkApplyBulk(b *testing.B) {
 		pt.ours += t1.Sub(t0)
 		pt.raw += t2.Sub(t1)
 	}
-	pt.report(b)
+	pt.report(b, ">=0.85", "WriteBatch of 500 rows")
 }
 
 func BenchmarkReadRow(b *testing.B) {
-	p := newBenchPair(b)
-	p.load(b, benchRows)
+	n := benchRows()
+	p := sharedPair(b, n)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(5, 6))
-	p.settle(b)
 	var pt pairTimer
 	var iter time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		row := benchRowKey(rng.IntN(benchRows))
+		row := benchRowKey(rng.IntN(n))
 		t0 := time.Now()
 		r, err := p.tbl.ReadRow(ctx, row)
 		if err != nil || len(r["contents"]) != 1 {
@@ -246,7 +379,7 @@ func BenchmarkReadRow(b *testing.B) {
 		// The same read as a prefix iteration, the way a raw Badger program
 		// that does not know a row's columns must read it.
 		// NB: another row, or Get would have warmed this one's caches.
-		other := benchRowKey(rng.IntN(benchRows))
+		other := benchRowKey(rng.IntN(n))
 		err = p.raw.View(func(txn *badger.Txn) error {
 			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(other + "\x00")})
 			defer it.Close()
@@ -265,34 +398,33 @@ func BenchmarkReadRow(b *testing.B) {
 		pt.raw += t2.Sub(t1)
 		iter += t3.Sub(t2)
 	}
-	pt.report(b)
+	pt.report(b, ">=0.80", "Txn.Get+ValueCopy (exact key)")
 	iterNs := float64(iter.Nanoseconds()) / float64(b.N)
 	b.ReportMetric(iterNs, "badger-iter-ns/row")
 	b.ReportMetric(iterNs/(float64(pt.ours.Nanoseconds())/float64(b.N)), "ratio-iter")
 }
 
 func BenchmarkReadRowsPrefix(b *testing.B) {
-	p := newBenchPair(b)
-	p.load(b, benchRows)
+	n := benchRows()
+	p := sharedPair(b, n)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 8))
-	p.settle(b)
 	var pt pairTimer
 	b.ReportAllocs()
 	b.ResetTimer()
 	for done := 0; done < b.N; done += benchPrefix {
-		prefix := fmt.Sprintf("com.site%04d.www/", rng.IntN(benchRows/benchPrefix))
+		prefix := fmt.Sprintf("com.site%05d.www/", rng.IntN(n/benchPrefix))
 		t0 := time.Now()
-		n := 0
+		got := 0
 		err := p.tbl.ReadRows(ctx, PrefixRange(prefix), func(r Row) bool {
-			n += len(r["contents"][0].Value)
+			got += len(r["contents"][0].Value)
 			return true
 		})
-		if err != nil || n != benchPrefix*benchValueLen {
-			b.Fatal(err, n)
+		if err != nil || got != benchPrefix*benchValueLen {
+			b.Fatal(err, got)
 		}
 		t1 := time.Now()
-		n = 0
+		got = 0
 		err = p.raw.View(func(txn *badger.Txn) error {
 			opts := badger.DefaultIteratorOptions
 			opts.Prefix = []byte(prefix)
@@ -304,18 +436,99 @@ func BenchmarkReadRowsPrefix(b *testing.B) {
 				if err != nil {
 					return err
 				}
-				n += len(v)
+				got += len(v)
 			}
 			return nil
 		})
-		if err != nil || n != benchPrefix*benchValueLen {
-			b.Fatal(err, n)
+		if err != nil || got != benchPrefix*benchValueLen {
+			b.Fatal(err, got)
 		}
 		t2 := time.Now()
 		pt.ours += t1.Sub(t0)
 		pt.raw += t2.Sub(t1)
 	}
-	pt.report(b)
+	pt.report(b, ">=0.80", "prefix iterator, values prefetched")
+}
+
+// scanRows reads up to limit rows from the start of the table on both
+// sides, values included, and returns the times.
+func (p *benchPair) scanRows(b *testing.B, limit int) (ours, raw time.Duration) {
+	ctx := context.Background()
+	t0 := time.Now()
+	got := 0
+	err := p.tbl.ReadRows(ctx, InfiniteRange(""), func(r Row) bool {
+		got += len(r["contents"][0].Value)
+		return true
+	}, LimitRows(int64(limit)))
+	if err != nil || got != limit*benchValueLen {
+		b.Fatal(err, got)
+	}
+	t1 := time.Now()
+	got = 0
+	err = p.raw.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.DefaultIteratorOptions)
+		defer it.Close()
+		n := 0
+		for it.Rewind(); it.Valid() && n < limit; it.Next() {
+			v, err := it.Item().ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+			got += len(v)
+			n++
+		}
+		return nil
+	})
+	if err != nil || got != limit*benchValueLen {
+		b.Fatal(err, got)
+	}
+	return t1.Sub(t0), time.Since(t1)
+}
+
+// BenchmarkScan reads the whole table in key order, values included, as
+// often as b.N rows take.
+func BenchmarkScan(b *testing.B) {
+	n := benchRows()
+	p := sharedPair(b, n)
+	var pt pairTimer
+	b.ReportAllocs()
+	b.ResetTimer()
+	for done := 0; done < b.N; done += n {
+		ours, raw := p.scanRows(b, min(n, b.N-done))
+		pt.ours += ours
+		pt.raw += raw
+	}
+	pt.report(b, ">=0.80", "iterator over all keys, values prefetched")
+}
+
+// BenchmarkScanParallel reads the whole table with ReadRowsParallel, one
+// goroutine per tablet up to GOMAXPROCS, against the same single-threaded
+// raw scan as BenchmarkScan.
+func BenchmarkScanParallel(b *testing.B) {
+	n := benchRows()
+	p := sharedPair(b, n)
+	ctx := context.Background()
+	var pt pairTimer
+	b.ReportAllocs()
+	b.ResetTimer()
+	for done := 0; done < b.N; done += n {
+		limit := min(n, b.N-done)
+		t0 := time.Now()
+		var got atomic.Int64
+		err := p.tbl.ReadRowsParallel(ctx, InfiniteRange(""), func(r Row) bool {
+			got.Add(int64(len(r["contents"][0].Value)))
+			return true
+		}, LimitRows(int64(limit)))
+		if err != nil || got.Load() != int64(limit*benchValueLen) {
+			b.Fatal(err, got.Load())
+		}
+		ours := time.Since(t0)
+		_, raw := p.scanRows(b, limit)
+		pt.ours += ours
+		pt.raw += raw
+	}
+	tablets, _ := p.db.Tablets(ctx, "webtable")
+	pt.report(b, "", fmt.Sprintf("the Scan iterator; ours on %d tablets", len(tablets)))
 }
 
 // BenchmarkScanSmallFamily scans the anchor family of rows that also hold
@@ -360,5 +573,137 @@ func BenchmarkScanSmallFamily(b *testing.B) {
 		pt.ours += t1.Sub(t0)
 		pt.raw += t2.Sub(t1)
 	}
-	pt.reportAs(b, "anchor-ns/row", "full-ns/row")
+	pt.reportAs(b, "anchor-ns/row", "full-ns/row", ">=10", "ours reading the 100 KB contents too (not Badger)")
+}
+
+// BenchmarkMemory ingests -rows rows of 1000-byte values into this package
+// alone with ApplyBulk, then scans them with ReadRows, and reports the peak
+// Go heap (sampled every 50ms) and the peak resident set size of the process
+// (VmHWM, reset before each phase) of each phase. It runs only with -rows of
+// 200,000 or more, and does its work once whatever b.N is (the figures are
+// per run, not per op).
+func BenchmarkMemory(b *testing.B) {
+	n := benchRows()
+	if n < 200000 {
+		b.Skip("run with -rows 200000 or more")
+	}
+	memOnce.Do(func() { memMetrics = measureMemory(b, n) })
+	for _, m := range memMetrics {
+		b.ReportMetric(m.v, m.unit)
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
+type metric struct {
+	v    float64
+	unit string
+}
+
+var (
+	memOnce    sync.Once
+	memMetrics []metric
+)
+
+func measureMemory(b *testing.B, n int) []metric {
+	db, err := Open(b.TempDir(), WithGCInterval(0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	db.CreateTable(ctx, "webtable")
+	db.CreateColumnFamily(ctx, "webtable", "contents")
+	tbl := db.Open("webtable")
+	val := bytes.Repeat([]byte{0x5a}, benchValueLen)
+	runtime.GC()
+	m := startMemWatch()
+	t0 := time.Now()
+	rows := make([]string, benchBulk)
+	muts := make([]*Mutation, benchBulk)
+	for start := 0; start < n; start += benchBulk {
+		k := min(benchBulk, n-start)
+		for i := range k {
+			rows[i] = benchRowKey(start + i)
+			muts[i] = NewMutation()
+			muts[i].Set("contents", "", 1, val)
+		}
+		if errs, err := tbl.ApplyBulk(ctx, rows[:k], muts[:k]); err != nil || errs != nil {
+			b.Fatal(err, errs)
+		}
+	}
+	ingest := time.Since(t0)
+	heapIngest, rssIngest := m.stop()
+	runtime.GC()
+	m = startMemWatch()
+	t0 = time.Now()
+	got := 0
+	if err := tbl.ReadRows(ctx, InfiniteRange(""), func(r Row) bool { got++; return true }); err != nil || got != n {
+		b.Fatal(err, got)
+	}
+	scan := time.Since(t0)
+	heapScan, rssScan := m.stop()
+	tablets, _ := db.Tablets(ctx, "webtable")
+	b.Logf("ingest of %d rows: %v, peak heap %d MiB, peak RSS %d MiB; scan: %v, peak heap %d MiB, peak RSS %d MiB; %d tablets",
+		n, ingest.Round(time.Millisecond), heapIngest>>20, rssIngest>>20, scan.Round(time.Millisecond), heapScan>>20, rssScan>>20, len(tablets))
+	return []metric{
+		{float64(heapIngest) / (1 << 20), "ingest-peak-heap-MiB"},
+		{float64(rssIngest) / (1 << 20), "ingest-peak-rss-MiB"},
+		{float64(heapScan) / (1 << 20), "scan-peak-heap-MiB"},
+		{float64(rssScan) / (1 << 20), "scan-peak-rss-MiB"},
+		{float64(ingest.Nanoseconds()) / float64(n), "ingest-ns/row"},
+		{float64(scan.Nanoseconds()) / float64(n), "scan-ns/row"},
+		{float64(len(tablets)), "tablets"},
+	}
+}
+
+// memWatch samples the Go heap until stopped.
+type memWatch struct {
+	stopC chan struct{}
+	done  chan struct{}
+	peak  uint64
+}
+
+func startMemWatch() *memWatch {
+	// Writing 5 to clear_refs resets the peak RSS (VmHWM) of the process.
+	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+	m := &memWatch{stopC: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(m.done)
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			m.peak = max(m.peak, ms.HeapInuse)
+			select {
+			case <-m.stopC:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return m
+}
+
+// stop returns the peak heap in use and the peak RSS, in bytes.
+func (m *memWatch) stop() (heap, rss uint64) {
+	close(m.stopC)
+	<-m.done
+	return m.peak, peakRSS()
+}
+
+func peakRSS() uint64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }

@@ -63,6 +63,11 @@ type DB struct {
 
 	splitC  chan struct{} // wakes the splitter; buffered, 1
 	splitMu sync.Mutex    // one split pass at a time
+
+	// epoch counts committed write calls; snaps keeps read snapshots for
+	// reuse while it does not move (see snap.go).
+	epoch atomic.Uint64
+	snaps snapCache
 }
 
 // tableSchema is the stored schema of one table. Once published in
@@ -310,6 +315,7 @@ func (db *DB) Close() error {
 		return nil
 	}
 	db.closed = true
+	db.closeSnaps()
 	var saveErr error
 	if !db.opts.readOnly {
 		saveErr = db.saveTablets()

@@ -138,10 +138,10 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 	if len(ranges) == 0 {
 		return nil
 	}
-	txn := t.db.bdb.NewTransaction(false)
-	defer txn.Discard()
+	snap := t.db.getSnap()
+	defer t.db.putSnap(snap)
 	n := int64(0)
-	return rr.scan(ctx, txn, ranges, func(r Row) bool {
+	return rr.scanIter(ctx, snap.it, ranges, func(r Row) bool {
 		n++
 		return f(r) && (!s.limitSet || n < s.limit)
 	})
@@ -229,6 +229,11 @@ func (rr *rowReader) release() {
 func (rr *rowReader) scan(ctx context.Context, txn *badger.Txn, ranges []keyRange, emit func(Row) bool) error {
 	it := newIterator(txn, ranges)
 	defer it.Close()
+	return rr.scanIter(ctx, it, ranges, emit)
+}
+
+// scanIter is scan with an iterator of the caller's, which it leaves open.
+func (rr *rowReader) scanIter(ctx context.Context, it *badger.Iterator, ranges []keyRange, emit func(Row) bool) error {
 	c := &rr.cur
 	c.reset(it, ranges, rr.ts)
 	started := false

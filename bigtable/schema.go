@@ -77,6 +77,7 @@ func (db *DB) DeleteTable(ctx context.Context, table string) error {
 	if err != nil {
 		return err
 	}
+	defer db.wrote()
 	err = db.bdb.Update(func(txn *badger.Txn) error {
 		if err := deleteTablets(txn, old.id); err != nil {
 			return err
@@ -218,6 +219,7 @@ func (db *DB) changeSchema(ctx context.Context, table string, change func(old *t
 	defer db.schemaMu.Unlock()
 	old := (*db.tables.Load())[table]
 	var next *tableSchema
+	defer db.wrote()
 	err := db.bdb.Update(func(txn *badger.Txn) error {
 		var err error
 		next, err = change(old, txn)

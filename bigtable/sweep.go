@@ -162,6 +162,7 @@ func (db *DB) pruneRow(ts *tableSchema, row string) error {
 
 // deleteFamilyCells deletes every cell of a family in table id.
 func (db *DB) deleteFamilyCells(ctx context.Context, id uint32, family string) error {
+	defer db.wrote()
 	wb := db.bdb.NewWriteBatch()
 	defer wb.Cancel()
 	ranges := InfiniteRange("").keyRanges(nil, id)
