@@ -147,9 +147,8 @@ func comparable(store *MemStore) map[string]string {
 
 // TestShards runs 3 shards at once on one shared MemStore, in rounds, as
 // the package documentation prescribes (each shard runs until its own
-// frontier is empty; the rounds go on until one has no successful
-// fetch), and
-// checks the union against one unsharded crawl of the same web.
+// frontier is empty; the rounds go on until one has no successful fetch),
+// and checks the union against one unsharded crawl of the same web.
 func TestShards(t *testing.T) {
 	const shards = 3
 	seed := "http://" + shardHosts()[0] + "/0"
