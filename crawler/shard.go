@@ -11,8 +11,10 @@ import (
 // 0 or 1 it returns 0.
 //
 // The rule, so that every tool computes the same answer: take host as
-// url.URL.Host or url.URL.Hostname holds it, drop a port (":8080") and the
-// brackets of an IPv6 literal, drop one trailing dot, lower-case it (ASCII);
+// url.URL.Host or url.URL.Hostname of a canonical URL holds it
+// ([urlkey.Canonical]: internationalised names in their ASCII "xn--"
+// form), drop a port (":8080") and the brackets of an IPv6 literal, drop
+// one trailing dot, lower-case it;
 // hash those bytes with 64-bit FNV-1a (hash/fnv.New64a); the shard is the
 // hash modulo shards. So "WWW.CNN.com:8080" and "www.cnn.com." fall in the
 // same shard as "www.cnn.com", and http and https of a host always do.
