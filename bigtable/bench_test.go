@@ -42,6 +42,8 @@ import (
 // into this package alone and then scans them, reporting the peak Go heap
 // and the peak resident set size of the process.
 
+var laptopFlag = flag.Bool("laptop", false, "BenchmarkMemory opens the store with the laptop sizing of doc.go")
+
 var benchRowsFlag = flag.Int("rows", 20000, "rows of 1000-byte values in the read benchmarks' dataset and BenchmarkMemory")
 
 const (
@@ -131,6 +133,7 @@ func rawOptions(dir string) badger.Options {
 	return badger.DefaultOptions(dir).
 		WithValueThreshold(o.valueThreshold).
 		WithMemTableSize(o.memTableSize).
+		WithNumMemtables(o.numMemtables).
 		WithBlockCacheSize(o.blockCacheSize).
 		WithCompression(boptions.None).
 		WithLogger(nil)
@@ -605,7 +608,11 @@ var (
 )
 
 func measureMemory(b *testing.B, n int) []metric {
-	db, err := Open(b.TempDir(), WithGCInterval(0))
+	opts := []Option{WithGCInterval(0)}
+	if *laptopFlag {
+		opts = append(opts, WithMemTableSize(32<<20), WithNumMemtables(2), WithBlockCacheSize(32<<20))
+	}
+	db, err := Open(b.TempDir(), opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -632,7 +639,7 @@ func measureMemory(b *testing.B, n int) []metric {
 		}
 	}
 	ingest := time.Since(t0)
-	heapIngest, rssIngest := m.stop()
+	heapIngest, rssIngest, anonIngest := m.stop()
 	runtime.GC()
 	m = startMemWatch()
 	t0 = time.Now()
@@ -641,15 +648,18 @@ func measureMemory(b *testing.B, n int) []metric {
 		b.Fatal(err, got)
 	}
 	scan := time.Since(t0)
-	heapScan, rssScan := m.stop()
+	heapScan, rssScan, anonScan := m.stop()
 	tablets, _ := db.Tablets(ctx, "webtable")
-	b.Logf("ingest of %d rows: %v, peak heap %d MiB, peak RSS %d MiB; scan: %v, peak heap %d MiB, peak RSS %d MiB; %d tablets",
-		n, ingest.Round(time.Millisecond), heapIngest>>20, rssIngest>>20, scan.Round(time.Millisecond), heapScan>>20, rssScan>>20, len(tablets))
+	b.Logf("ingest of %d rows: %v, peak heap %d MiB, peak RSS %d MiB (anonymous %d MiB); scan: %v, peak heap %d MiB, peak RSS %d MiB (anonymous %d MiB); %d tablets",
+		n, ingest.Round(time.Millisecond), heapIngest>>20, rssIngest>>20, anonIngest>>20,
+		scan.Round(time.Millisecond), heapScan>>20, rssScan>>20, anonScan>>20, len(tablets))
 	return []metric{
 		{float64(heapIngest) / (1 << 20), "ingest-peak-heap-MiB"},
 		{float64(rssIngest) / (1 << 20), "ingest-peak-rss-MiB"},
+		{float64(anonIngest) / (1 << 20), "ingest-peak-anon-MiB"},
 		{float64(heapScan) / (1 << 20), "scan-peak-heap-MiB"},
 		{float64(rssScan) / (1 << 20), "scan-peak-rss-MiB"},
+		{float64(anonScan) / (1 << 20), "scan-peak-anon-MiB"},
 		{float64(ingest.Nanoseconds()) / float64(n), "ingest-ns/row"},
 		{float64(scan.Nanoseconds()) / float64(n), "scan-ns/row"},
 		{float64(len(tablets)), "tablets"},
@@ -661,6 +671,7 @@ type memWatch struct {
 	stopC chan struct{}
 	done  chan struct{}
 	peak  uint64
+	anon  uint64 // peak RssAnon: resident memory not backed by files
 }
 
 func startMemWatch() *memWatch {
@@ -675,6 +686,7 @@ func startMemWatch() *memWatch {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			m.peak = max(m.peak, ms.HeapInuse)
+			m.anon = max(m.anon, procStatus("RssAnon:"))
 			select {
 			case <-m.stopC:
 				return
@@ -685,14 +697,16 @@ func startMemWatch() *memWatch {
 	return m
 }
 
-// stop returns the peak heap in use and the peak RSS, in bytes.
-func (m *memWatch) stop() (heap, rss uint64) {
+// stop returns the peak heap in use, the peak RSS and the peak anonymous
+// RSS (sampled), in bytes.
+func (m *memWatch) stop() (heap, rss, anon uint64) {
 	close(m.stopC)
 	<-m.done
-	return m.peak, peakRSS()
+	return m.peak, procStatus("VmHWM:"), m.anon
 }
 
-func peakRSS() uint64 {
+// procStatus returns a figure of /proc/self/status in bytes.
+func procStatus(field string) uint64 {
 	f, err := os.Open("/proc/self/status")
 	if err != nil {
 		return 0
@@ -700,7 +714,7 @@ func peakRSS() uint64 {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), field); ok {
 			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			return kb << 10
 		}

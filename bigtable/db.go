@@ -113,6 +113,7 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 		WithReadOnly(o.readOnly).
 		WithValueThreshold(o.valueThreshold).
 		WithMemTableSize(o.memTableSize).
+		WithNumMemtables(o.numMemtables).
 		WithBlockCacheSize(o.blockCacheSize).
 		// NB: values are mostly HTML and already-compressed bytes; snappy
 		// costs CPU on every compaction and saves little. Keys compress

@@ -15,6 +15,7 @@ type options struct {
 	valueThreshold int64
 	gcInterval     time.Duration
 	memTableSize   int64
+	numMemtables   int
 	blockCacheSize int64
 	logger         *log.Logger
 	splitSize      int64
@@ -33,6 +34,7 @@ func defaultOptions() options {
 		valueThreshold: DefaultValueThreshold,
 		gcInterval:     DefaultGCInterval,
 		memTableSize:   64 << 20,
+		numMemtables:   5,
 		blockCacheSize: 64 << 20,
 		splitSize:      DefaultTabletSplitSize,
 	}
@@ -81,6 +83,14 @@ func WithGCInterval(d time.Duration) Option {
 // the value log count only as pointers). The default value is 64 MiB.
 func WithMemTableSize(n int64) Option {
 	return optionFunc(func(o *options) { o.memTableSize = n })
+}
+
+// WithNumMemtables sets how many memtables Badger keeps in memory: the one
+// being written and those waiting to be flushed to disk. Writes stall when
+// all are full, so more absorb longer bursts; each costs WithMemTableSize of
+// memory. Values below 1 are taken as 1. The default value is 5 (Badger's).
+func WithNumMemtables(n int) Option {
+	return optionFunc(func(o *options) { o.numMemtables = max(1, n) })
 }
 
 // WithBlockCacheSize sets the size in bytes of Badger's block cache. The
