@@ -51,8 +51,8 @@ To split a crawl between N machines, run "crawl --shard I/N" on each (I from
 0 to N-1) with the same seeds and the same --db (Cloud Bigtable): each
 fetches only its hosts (FNV-1a hash of the host name, mod N) and queues the
 links it finds for the others. A shard stops when its own queue is empty;
-others may queue more for it later, so run every shard again until a round
-in which none of them fetched anything.
+others may queue more for it later, so run every shard again, with the same
+seeds, until a round in which none of them fetched a page.
 
 Seeds come from --seeds FILE (one URL per line, # comments) and from the
 arguments. A crawl that was stopped (Ctrl-C, or killed) carries on where it

@@ -94,8 +94,8 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		label = fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards)
 	}
 	st, err := crawlOnce(ctx, o.cfg, w, seedURLs, stderr, label)
-	if err == nil && o.cfg.Shards > 1 && st.Fetched+st.Errors > 0 {
-		fmt.Fprintf(stderr, "%sits queue is empty for now; other shards may have queued more for it: run every shard again until none fetches anything\n", label)
+	if err == nil && o.cfg.Shards > 1 && st.Fetched > 0 {
+		fmt.Fprintf(stderr, "%sits queue is empty for now, but other shards may queue more for it: run every shard again, with the same seeds, until a round in which none fetched a page\n", label)
 	}
 	return err
 }
