@@ -9,6 +9,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/dgraph-io/badger/v4"
 )
 
 func TestTabletsAndSampleRowKeys(t *testing.T) {
@@ -360,5 +362,65 @@ func checkTabletsAgainstModel(t *testing.T, db *DB, model map[string]bool) {
 		if !slices.Equal(par, ordered) {
 			t.Errorf("ReadRowsParallel(%v) read %q, ReadRows %q", rs, par, ordered)
 		}
+	}
+}
+
+// TestTabletsOfStoreWithoutRecords opens a store written before tablets
+// existed (no tablet records): each table is one tablet, which the splitter
+// counts and splits at once.
+func TestTabletsOfStoreWithoutRecords(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := Open(dir, WithGCInterval(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateTable(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateColumnFamily(ctx, "t", "f"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		if err := db.Open("t").Apply(ctx, fmt.Sprintf("r%02d", i), kiloRow(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	raw, err := badger.Open(badger.DefaultOptions(dir).WithLogger(nil).WithValueThreshold(DefaultValueThreshold))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := raw.DropPrefix(metaTabletPfx); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+
+	split := make(chan struct{}, 100)
+	hook := optionFunc(func(o *options) {
+		o.splitHook = func(stage string) {
+			if stage == "after commit" {
+				split <- struct{}{}
+			}
+		}
+	})
+	db, err = Open(dir, WithGCInterval(0), WithTabletSplitSize(8<<10), hook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	select {
+	case <-split:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the tablet of a store without tablet records was not counted and split")
+	}
+	mustSplit(t, db)
+	infos := mustTablets(t, db, "t")
+	rows := int64(0)
+	for _, in := range infos {
+		rows += in.Rows
+	}
+	if len(infos) < 3 || rows != 30 {
+		t.Errorf("30 KB in tablets of 8 KiB: %+v", infos)
 	}
 }
