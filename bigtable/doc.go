@@ -60,39 +60,48 @@
 //
 // # Memory and sizing
 //
-// Badger keeps in memory NumMemtables memtables of MemTableSize (the one
-// being written and those waiting for their flush), the block cache, and
-// the indexes and Bloom filters of its tables (keys only, since values of
-// WithValueThreshold bytes or more live in the value log). Above that, a
-// ReadRows holds one row, an ApplyBulk one transaction's worth of rows (at
-// most about 15% of MemTableSize of keys and small values). So memory is
-// bounded by the configuration, not by the size of a scan or an ingest:
-// about NumMemtables x MemTableSize + BlockCacheSize + the table indexes +
-// the largest row read. The value log is memory-mapped: the pages a scan or
-// an ingest touches count in the process's resident size, but they are
-// file pages the kernel drops under pressure, not heap.
+// Badger keeps in memory NumMemtables memtables (each an arena of about
+// 1.25 x MemTableSize: the table and room for one more transaction), the
+// block cache, and the indexes and Bloom filters of its tables (keys only,
+// since values of WithValueThreshold bytes or more live in the value log;
+// a few MiB per million cells). Above that, a ReadRows holds one row, an
+// ApplyBulk one transaction's worth of rows (at most about 15% of
+// MemTableSize of keys and small values). So memory is bounded by the
+// configuration, not by the size of a scan or an ingest: the Go heap stays
+// under about 1.25 x NumMemtables x MemTableSize + BlockCacheSize + 128 MiB
+// (compaction buffers, garbage) + the largest row read: about 600 MiB with
+// the defaults, 250 MiB with the laptop sizing below. The value log is
+// memory-mapped: the pages an ingest or a scan touches count in the
+// process's resident size (about the size of the data touched), but they
+// are file pages that the kernel drops under memory pressure, not heap.
 //
-// Measured (BenchmarkMemory, 1000-byte values, defaults; peak Go heap in
-// use / peak anonymous resident memory / peak resident set including the
-// mapped value log): 200,000 rows (200 MB) ingested with ApplyBulk 155 /
-// 107 / 341 MiB, then scanned with ReadRows 108 / 112 / 346 MiB; with the
-// laptop sizing below 82 / 67 / 301 MiB and 78 / 71 / 305 MiB. The figures
-// for 1,000,000 rows (1 GB) are in the README.
+// Measured with BenchmarkMemory (ApplyBulk ingest of 1000-byte values into
+// an empty store, then one ReadRows of everything; 2 cores, shared):
+//
+//	rows       sizing    phase   peak heap   peak anon RSS   peak RSS (incl. mapped value log)
+//	200,000    default   ingest  155 MiB     107 MiB          341 MiB
+//	200,000    default   scan    108 MiB     112 MiB          346 MiB
+//	200,000    laptop    ingest   82 MiB      67 MiB          301 MiB
+//	1,000,000  default   ingest  460 MiB     442 MiB         1558 MiB
+//	1,000,000  default   scan    302 MiB     454 MiB         1559 MiB
+//	1,000,000  laptop    ingest  220 MiB     233 MiB         1308 MiB
+//	1,000,000  laptop    scan    156 MiB     189 MiB         1289 MiB
 //
 // Sizing, with the options of this package:
 //
 //   - The defaults are for the project's machine, 2 cores and 24 GiB:
 //     WithMemTableSize(64 MiB), WithNumMemtables(5), WithBlockCacheSize(64
-//     MiB), WithValueThreshold(256), no compression: at most about 400 MiB
-//     of Badger memory, leaving the rest of the 24 GiB to the operating
+//     MiB), WithValueThreshold(256), no compression: about 460 MiB of heap
+//     at most, measured, leaving the rest of the 24 GiB to the operating
 //     system's page cache, which holds the value log (the pages a crawler
 //     re-reads). A bigger block cache helps little: with values in the
-//     value log it caches only keys.
+//     value log it caches only keys. Five memtables absorb ingest bursts
+//     while compactions catch up on two cores.
 //   - A laptop (8 GiB, other programs running): WithMemTableSize(32 MiB),
-//     WithNumMemtables(2), WithBlockCacheSize(32 MiB): about 100 MiB of
-//     Badger memory; ingest bursts stall sooner (two memtables), and one
-//     row's mutation may hold at most about 5 MiB of keys and values below
-//     the value threshold.
+//     WithNumMemtables(2), WithBlockCacheSize(32 MiB): about 220 MiB of
+//     heap at most, measured, at the same ingest speed in the benchmark;
+//     bursts stall sooner (two memtables), and one row's mutation may hold
+//     at most about 5 MiB of keys and of values below the value threshold.
 //   - Keep WithValueThreshold small (the default 256 bytes) for web pages:
 //     values in the value log are not rewritten by compactions and are not
 //     read by scans of other families; the store reclaims the value log
