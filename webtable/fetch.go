@@ -80,12 +80,12 @@ func formatTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 }
 
-// setFetchRecord adds the fetch record of f (without its state) to m.
-// Each column's older cells are deleted first: the family keeps one
-// version, and the newest write must win even when a frontier entry was
-// stamped later than this fetch (clocks differ between machines).
+// setFetchRecord adds the fetch record of f (without its state) to m. The
+// family keeps one version: the record replaces the last fetch's (written
+// earlier by the same crawler, so at an older time) and any frontier entry
+// (at FrontierTime, older than any fetch).
 func setFetchRecord(m *bigtable.Mutation, f Fetch, ts bigtable.Timestamp) {
-	set := func(col, v string) { replace(m, FamilyFetch, col, ts, []byte(v)) }
+	set := func(col, v string) { m.Set(FamilyFetch, col, ts, []byte(v)) }
 	set(colURL, f.URL)
 	set(colStatus, strconv.Itoa(f.Status))
 	set(colTime, formatTime(f.Time))
@@ -149,11 +149,4 @@ func qualifier(column string) string {
 		}
 	}
 	return column
-}
-
-// replace adds to m the deletion of a column's cells and then one new
-// cell: the column ends with that value whatever the timestamps.
-func replace(m *bigtable.Mutation, family, column string, ts bigtable.Timestamp, v []byte) {
-	m.DeleteCellsInColumn(family, column)
-	m.Set(family, column, ts, v)
 }

@@ -24,17 +24,25 @@ type Anchor struct {
 	Text string // the link's text, whitespace collapsed ("" when it had none)
 }
 
+// FrontierTime is the timestamp of frontier entries (fetch:url, depth and
+// state "queued" of a URL not yet fetched): 1 ms after the epoch, older
+// than any fetch, so that a fetch record and a done or failed state always
+// win over the entry whatever the clocks of the machines that wrote them.
+// The time a URL was discovered is the timestamp of its anchor cells.
+const FrontierTime bigtable.Timestamp = 1000
+
 // Enqueue records entries in the frontier as queued, unless the table
 // already knows them (queued, done or failed). It returns each entry's state
 // before the call, in order; an entry listed twice is new only the first
 // time (the second sees StateQueued).
-func (w *WebTable) Enqueue(ctx context.Context, entries []Entry, t bigtable.Timestamp) ([]State, error) {
-	return w.writeLinks(ctx, "", nil, entries, t)
+func (w *WebTable) Enqueue(ctx context.Context, entries []Entry) ([]State, error) {
+	return w.writeLinks(ctx, "", nil, entries, 0)
 }
 
 // AddLinks stores what the page at from links to: anchor:<referrer> with
-// the link text in the row of every anchor's target, and a queued frontier
-// entry for each discovered URL the table did not know. All rows go in one
+// the link text, at time t, in the row of every anchor's target, and a
+// queued frontier entry (at FrontierTime) for each discovered URL the table
+// did not know. All rows go in one
 // bulk write; each row's write is atomic. It returns each discovered
 // entry's state before the call, as Enqueue does.
 func (w *WebTable) AddLinks(ctx context.Context, from string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp) ([]State, error) {
@@ -104,9 +112,9 @@ func (w *WebTable) writeLinks(ctx context.Context, referrer string, anchors []An
 		}
 		queued[k] = true
 		m, _ := mutation(k)
-		m.Set(FamilyFetch, colURL, t, []byte(e.URL))
-		m.Set(FamilyFetch, colDepth, t, []byte(strconv.Itoa(e.Depth)))
-		m.Set(FamilyFetch, colState, t, []byte(StateQueued))
+		m.Set(FamilyFetch, colURL, FrontierTime, []byte(e.URL))
+		m.Set(FamilyFetch, colDepth, FrontierTime, []byte(strconv.Itoa(e.Depth)))
+		m.Set(FamilyFetch, colState, FrontierTime, []byte(StateQueued))
 	}
 	if len(rows) == 0 {
 		return out, nil

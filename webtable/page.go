@@ -55,7 +55,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 	record := bigtable.NewMutation()
 	setFetchRecord(record, p.Fetch, ts)
 	if p.MIME != "" {
-		replace(record, FamilyMIME, "type", ts, []byte(p.MIME))
+		record.Set(FamilyMIME, "type", ts, []byte(p.MIME))
 	}
 	if !p.KeepBody {
 		if err := w.tbl.Apply(ctx, key, record); err != nil {
@@ -69,7 +69,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 	withBody := bigtable.NewMutation()
 	setFetchRecord(withBody, p.Fetch, ts)
 	if p.MIME != "" {
-		replace(withBody, FamilyMIME, "type", ts, []byte(p.MIME))
+		withBody.Set(FamilyMIME, "type", ts, []byte(p.MIME))
 	}
 	withBody.Set(FamilyContents, "html", ts, p.Body)
 	withBody.Set(FamilyContents, "sha256", ts, []byte(hexSum))
@@ -102,7 +102,7 @@ func (w *WebTable) SetState(ctx context.Context, rawURL string, state State, t b
 		return fmt.Errorf("webtable: setting state: %w", err)
 	}
 	m := bigtable.NewMutation()
-	replace(m, FamilyFetch, colState, t, []byte(state))
+	m.Set(FamilyFetch, colState, t, []byte(state))
 	if err := w.tbl.Apply(ctx, key, m); err != nil {
 		return fmt.Errorf("webtable: marking %s %s: %w", rawURL, state, err)
 	}

@@ -62,7 +62,7 @@ func (s *store) Content(ctx context.Context, url string) ([]byte, bool, error) {
 
 // Enqueue implements crawler.Store.
 func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry) ([]crawler.State, error) {
-	states, err := s.w.Enqueue(ctx, toEntries(entries), stamp(s.now()))
+	states, err := s.w.Enqueue(ctx, toEntries(entries))
 	return toStates(states), err
 }
 
