@@ -144,11 +144,7 @@ func (w *WebTable) states(ctx context.Context, keys []string) (map[string]State,
 			out[r.Key()] = State(items[0].Value)
 		}
 		return true
-	}, bigtable.RowFilter(bigtable.ChainFilters(
-		bigtable.FamilyFilter(FamilyFetch),
-		bigtable.ColumnFilter(colState),
-		bigtable.LatestNFilter(1),
-	)))
+	}, bigtable.RowFilter(bigtable.ChainFilters(column(FamilyFetch, colState), bigtable.LatestNFilter(1))))
 	if err != nil {
 		return nil, fmt.Errorf("webtable: reading frontier states: %w", err)
 	}

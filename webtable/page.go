@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"github.com/webtable/webtable/bigtable"
@@ -76,11 +75,12 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 	withBody.Set(FamilyContents, "status", ts, []byte(strconv.Itoa(p.Fetch.Status)))
 
 	// The newest contents:sha256 equals this body's: only the record goes in.
+	// NB: ranges, not regular expressions: this runs for every page stored,
+	// and a pattern would be compiled each time.
 	sameAsNewest := bigtable.ChainFilters(
-		bigtable.FamilyFilter(FamilyContents),
-		bigtable.ColumnFilter("sha256"),
+		column(FamilyContents, "sha256"),
 		bigtable.LatestNFilter(1),
-		bigtable.ValueFilter(regexp.QuoteMeta(hexSum)),
+		bigtable.ValueRangeFilter([]byte(hexSum), []byte(hexSum+"\x00")),
 	)
 	var unchanged bool
 	cond := bigtable.NewCondMutation(sameAsNewest, record, withBody)

@@ -248,3 +248,9 @@ func (w *WebTable) ScanDomain(ctx context.Context, domain string, q Query, fn fu
 	}
 	return w.Scan(ctx, ranges, q, 0, fn)
 }
+
+// column keeps one column: a column range rather than family and qualifier
+// patterns, so nothing is compiled (the qualifier needs no escaping).
+func column(family, qualifier string) bigtable.Filter {
+	return bigtable.ColumnRangeFilter(family, qualifier, qualifier+"\x00")
+}
