@@ -141,7 +141,9 @@ func (db *DB) commitSplit(ts *tableSchema, old *tablet, b0 int64, left, right *t
 	// NB: a writer that found old before the new list was published adds
 	// to old and marks it written, then sees retired and does the same to
 	// the new tablet of its row (see noteWrite). A writer that misses
-	// retired wrote before the loads below, which see its marks.
+	// retired wrote before the loads below, which see its marks. So no
+	// write is lost from the figures; one racing this line may be counted
+	// twice, which only brings a count sooner.
 	old.retired.Store(true)
 	if !old.counted.Load() {
 		left.counted.Store(false)
