@@ -132,6 +132,7 @@ func (db *DB) CreateColumnFamily(ctx context.Context, table, family string) erro
 // cells in every row.
 func (db *DB) DeleteColumnFamily(ctx context.Context, table, family string) error {
 	var id uint32
+	var tablets *tableSchema
 	err := db.changeSchema(ctx, table, func(old *tableSchema, _ *badger.Txn) (*tableSchema, error) {
 		if old == nil {
 			return nil, fmt.Errorf("%w %q", ErrNotFound, table)
@@ -139,7 +140,7 @@ func (db *DB) DeleteColumnFamily(ctx context.Context, table, family string) erro
 		if old.families[family] == nil {
 			return nil, fmt.Errorf("%w %q in table %q", ErrUnknownFamily, family, table)
 		}
-		id = old.id
+		id, tablets = old.id, old
 		ts := old.clone()
 		delete(ts.families, family)
 		return ts, nil
@@ -153,6 +154,7 @@ func (db *DB) DeleteColumnFamily(ctx context.Context, table, family string) erro
 		return err
 	}
 	defer db.opMu.RUnlock()
+	defer staleTablets(tablets)
 	return db.deleteFamilyCells(ctx, id, family)
 }
 

@@ -136,6 +136,8 @@ func (db *DB) pruneRow(ts *tableSchema, row string) error {
 	mu.Lock()
 	defer mu.Unlock()
 	now := Now()
+	// NB: the row's tablet must be counted again: GC may have emptied it.
+	defer db.noteWrite(ts, row, 0)
 	return db.update(func(txn *badger.Txn) error {
 		ranges := RowList{row}.keyRanges(nil, ts.id)
 		it := newIterator(txn, ranges)

@@ -3,6 +3,7 @@ package bigtable
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -51,7 +52,8 @@ const DefaultTabletSplitSize = 128 << 20
 
 // TabletInfo describes one tablet: the rows in [Start, End) ("" End: to the
 // end of the table), with approximate size in bytes (keys and values as
-// stored) and number of rows.
+// stored) and number of rows. Both count what is on disk: cells that a GC
+// policy hides count until (*DB).GC removes them.
 type TabletInfo struct {
 	Start, End string
 	Bytes      int64
@@ -193,7 +195,7 @@ func decodeTablet(start string, v []byte, splitSize int64) (*tablet, error) {
 	return newTablet(start, end, int64(bytes), int64(rows), splitSize), nil
 }
 
-var errBadTablet = fmt.Errorf("malformed tablet record")
+var errBadTablet = errors.New("malformed tablet record")
 
 // putTablets writes the records of tablets inside txn.
 func putTablets(txn *badger.Txn, id uint32, tablets ...*tablet) error {
@@ -280,6 +282,14 @@ func (db *DB) noteWrite(ts *tableSchema, row string, n int64) {
 	}
 	if t.bytes.Load() >= t.splitAt.Load() {
 		db.wakeSplitter()
+	}
+}
+
+// staleTablets marks every tablet of a table as needing a count, after a
+// change the counters do not see (cells deleted outside Apply).
+func staleTablets(ts *tableSchema) {
+	for _, t := range ts.tablets.load() {
+		t.counted.Store(false)
 	}
 }
 

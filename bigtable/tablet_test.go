@@ -424,3 +424,32 @@ func TestTabletsOfStoreWithoutRecords(t *testing.T) {
 		t.Errorf("30 KB in tablets of 8 KiB: %+v", infos)
 	}
 }
+
+// TestTabletsCountAfterGCAndFamilyDelete: deletes outside Apply (the GC
+// sweep, DeleteColumnFamily) make the tablets count again.
+func TestTabletsCountAfterGCAndFamilyDelete(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, WithGCInterval(0))
+	tbl := db.mustTable("t", "f", "g")
+	mustApply(t, tbl, "old", set("f", "q", 1, "x")) // 1970: any age policy collects it
+	mustApply(t, tbl, "new", set("g", "q", Now(), "y"))
+	if infos := mustTablets(t, db.DB, "t"); infos[0].Rows != 2 {
+		t.Fatalf("before GC: %+v", infos)
+	}
+	if err := db.SetGCPolicy(ctx, "t", "f", MaxAgePolicy(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	// NB: tablets count what is on disk; collected cells leave it at GC.
+	if err := db.GC(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if infos := mustTablets(t, db.DB, "t"); infos[0].Rows != 1 {
+		t.Errorf("after GC emptied a row: %+v", infos)
+	}
+	if err := db.DeleteColumnFamily(ctx, "t", "g"); err != nil {
+		t.Fatal(err)
+	}
+	if infos := mustTablets(t, db.DB, "t"); infos[0].Rows != 0 || infos[0].Bytes != 0 {
+		t.Errorf("after DeleteColumnFamily emptied the table: %+v", infos)
+	}
+}
