@@ -72,7 +72,7 @@ func (db *DB) sweepFamily(ctx context.Context, table, family string) error {
 	}
 	db.gcMu.Lock()
 	defer db.gcMu.Unlock()
-	only := &tableSchema{name: ts.name, id: ts.id, families: map[string]*familySchema{family: f}}
+	only := &tableSchema{name: ts.name, id: ts.id, families: map[string]*familySchema{family: f}, tablets: ts.tablets}
 	return db.sweepTable(ctx, only, true)
 }
 
