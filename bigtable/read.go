@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"slices"
 	"sync"
 
 	"github.com/dgraph-io/badger/v4"
@@ -181,12 +182,13 @@ type rowReader struct {
 	ranges [1]keyRange
 
 	// per row
-	key string
-	in  []cell
-	out []cell
-	row Row
-	lv  lazyValue
-	one [1]cell
+	key   string
+	in    []cell
+	out   []cell
+	items []ReadItem // the row's items so far, in key order (see buildRow)
+	fams  []string   // the family of each of items
+	lv    lazyValue
+	one   [1]cell
 }
 
 func newRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
@@ -214,12 +216,14 @@ func getRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
 // release returns rr to the pool, dropping every reference it holds to
 // data handed out.
 func (rr *rowReader) release() {
-	if cap(rr.keyBuf) > 64<<10 || cap(rr.in) > 1024 || cap(rr.out) > 1024 {
+	if cap(rr.keyBuf) > 64<<10 || cap(rr.in) > 1024 || cap(rr.out) > 1024 || cap(rr.items) > 1024 {
 		return // do not pool outsized buffers
 	}
 	clear(rr.in[:cap(rr.in)])
 	clear(rr.out[:cap(rr.out)])
-	*rr = rowReader{in: rr.in[:0], out: rr.out[:0], keyBuf: rr.keyBuf[:0],
+	clear(rr.items[:cap(rr.items)])
+	clear(rr.fams[:cap(rr.fams)])
+	*rr = rowReader{in: rr.in[:0], out: rr.out[:0], keyBuf: rr.keyBuf[:0], items: rr.items[:0], fams: rr.fams[:0],
 		cur: cursor{rowEnc: rr.cur.rowEnc[:0], qualEnc: rr.cur.qualEnc[:0]}}
 	rowReaders.Put(rr)
 }
@@ -295,11 +299,26 @@ func (rr *rowReader) scanIter(ctx context.Context, it *badger.Iterator, ranges [
 func (rr *rowReader) startRow(key string) {
 	rr.key = key
 	rr.in = rr.in[:0]
-	rr.row = nil
+	rr.items = rr.items[:0]
+	rr.fams = rr.fams[:0]
 	rr.stage.startRow(key)
 }
 
 func (rr *rowReader) addCell(c *cursor) error {
+	if _, ok := rr.stage.(passStage); ok && !rr.whole && !rr.noValues {
+		// NB: the common read, every cell with its value, skips the
+		// filter machinery: a full scan is this loop and Badger's.
+		v, err := c.item.ValueCopy(nil)
+		if err != nil {
+			return fmt.Errorf("bigtable: reading value: %w", err)
+		}
+		if len(v) == 0 {
+			v = nil
+		}
+		rr.items = append(rr.items, ReadItem{Row: rr.key, Column: c.column, Timestamp: c.ts, Value: v})
+		rr.fams = append(rr.fams, c.family)
+		return nil
+	}
 	cl := cell{family: c.family, qualifier: c.qualifier, column: c.column, ts: c.ts}
 	if rr.whole {
 		v, err := c.item.ValueCopy(nil)
@@ -339,12 +358,41 @@ func (rr *rowReader) collect(cells []cell) error {
 			}
 			c.val.handed = true
 		}
-		if rr.row == nil {
-			rr.row = Row{}
-		}
-		rr.row[c.family] = append(rr.row[c.family], ReadItem{Row: rr.key, Column: c.column, Timestamp: c.ts, Value: v})
+		rr.items = append(rr.items, ReadItem{Row: rr.key, Column: c.column, Timestamp: c.ts, Value: v})
+		rr.fams = append(rr.fams, c.family)
 	}
 	return nil
+}
+
+// buildRow turns the row's items into a Row: one allocation for every
+// item of the row, and one map entry per family.
+//
+// NB: cells reach collect in key order, so a family's items are
+// contiguous; each family gets a slice of the one allocation, capped so
+// that a caller's append copies instead of overwriting the next family.
+func (rr *rowReader) buildRow() Row {
+	if len(rr.items) == 0 {
+		return nil
+	}
+	all := slices.Clone(rr.items)
+	clear(rr.items) // drop the references to values handed out
+	rr.items = rr.items[:0]
+	row := make(Row, 1)
+	for i := 0; i < len(all); {
+		j := i + 1
+		for j < len(all) && rr.fams[j] == rr.fams[i] {
+			j++
+		}
+		f := rr.fams[i]
+		if prev, ok := row[f]; ok {
+			row[f] = append(prev, all[i:j]...) // not expected: see NB
+		} else {
+			row[f] = all[i:j:j]
+		}
+		i = j
+	}
+	rr.fams = rr.fams[:0]
+	return row
 }
 
 // finishRow returns the current row, or nil if the filter passed nothing.
@@ -360,5 +408,5 @@ func (rr *rowReader) finishRow() (Row, error) {
 		}
 		clear(rr.in)
 	}
-	return rr.row, nil
+	return rr.buildRow(), nil
 }
