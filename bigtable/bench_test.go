@@ -374,19 +374,48 @@ func BenchmarkApplyBulk(b *testing.B) {
 	pt.report(b, ">=0.85", "WriteBatch of 500 rows")
 }
 
-func BenchmarkReadRow(b *testing.B) {
+// readRowPair runs BenchmarkReadRow and BenchmarkReadRowIter: ours, a
+// ReadRow of a random row, against raw, the same read on raw Badger.
+func readRowPair(b *testing.B, raw func(p *benchPair, row string) error, target, note string) {
 	n := benchRows()
 	p := sharedPair(b, n)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(5, 6))
-	ours := func(row string) {
+	ours := func(row string) error {
 		r, err := p.tbl.ReadRow(ctx, row)
-		if err != nil || len(r["contents"]) != 1 {
-			b.Fatal(err, r)
+		if err == nil && len(r["contents"]) != 1 {
+			err = fmt.Errorf("read %v", r)
+		}
+		return err
+	}
+	reads := []func(string) error{ours, func(row string) error { return raw(p, row) }}
+	var took [2]time.Duration
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		// NB: each read gets its own random row, or the first would warm
+		// the caches of the other, and the order alternates, so that
+		// neither always follows the other (a read pays for the garbage
+		// and the cache misses of the one before it).
+		for k := range 2 {
+			j := (i + k) % 2
+			row := benchRowKey(rng.IntN(n))
+			t0 := time.Now()
+			if err := reads[j](row); err != nil {
+				b.Fatal(err)
+			}
+			took[j] += time.Since(t0)
 		}
 	}
-	get := func(row string) {
-		err := p.raw.View(func(txn *badger.Txn) error {
+	pt := pairTimer{ours: took[0], raw: took[1]}
+	pt.report(b, target, note)
+}
+
+// BenchmarkReadRow compares ReadRow with a raw Badger Get of the row's one
+// key, which only a program that knows the row's columns can do.
+func BenchmarkReadRow(b *testing.B) {
+	readRowPair(b, func(p *benchPair, row string) error {
+		return p.raw.View(func(txn *badger.Txn) error {
 			item, err := txn.Get(rawKey(row))
 			if err != nil {
 				return err
@@ -394,14 +423,15 @@ func BenchmarkReadRow(b *testing.B) {
 			_, err = item.ValueCopy(nil)
 			return err
 		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	// The same read as a prefix iteration, the way a raw Badger program
-	// that does not know a row's columns must read it.
-	iterate := func(row string) {
-		err := p.raw.View(func(txn *badger.Txn) error {
+	}, ">=0.80", "Txn.Get+ValueCopy (exact key)")
+}
+
+// BenchmarkReadRowIter compares ReadRow with the same read as a raw Badger
+// prefix iteration, the way a program that does not know a row's columns
+// must read it.
+func BenchmarkReadRowIter(b *testing.B) {
+	readRowPair(b, func(p *benchPair, row string) error {
+		return p.raw.View(func(txn *badger.Txn) error {
 			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(row + "\x00")})
 			defer it.Close()
 			for it.Rewind(); it.Valid(); it.Next() {
@@ -411,32 +441,7 @@ func BenchmarkReadRow(b *testing.B) {
 			}
 			return nil
 		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	reads := []func(string){ours, get, iterate}
-	var took [3]time.Duration
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		// NB: each read gets its own random row, or the first would warm
-		// the caches of the others, and the order rotates, so that none
-		// always follows the same one (a read pays for the garbage of the
-		// one before it).
-		for k := range 3 {
-			j := (i + k) % 3
-			row := benchRowKey(rng.IntN(n))
-			t0 := time.Now()
-			reads[j](row)
-			took[j] += time.Since(t0)
-		}
-	}
-	pt := pairTimer{ours: took[0], raw: took[1]}
-	pt.report(b, ">=0.80", "Txn.Get+ValueCopy (exact key)")
-	iterNs := float64(took[2].Nanoseconds()) / float64(b.N)
-	b.ReportMetric(iterNs, "badger-iter-ns/row")
-	b.ReportMetric(iterNs/(float64(took[0].Nanoseconds())/float64(b.N)), "ratio-iter")
+	}, "", "prefix iterator of the row")
 }
 
 func BenchmarkReadRowsPrefix(b *testing.B) {

@@ -54,8 +54,8 @@ type DB struct {
 	policyEpoch atomic.Int64
 	sweptEpoch  int64
 
-	// stop is closed by Close to end the background goroutines (GC and
-	// splitter), which bgDone counts. nil for a read-only store.
+	// stop is closed by Close to end the background goroutines (snapshot
+	// janitor; GC and splitter unless read-only), which bgDone counts.
 	stop     chan struct{}
 	stopOnce sync.Once
 	bgDone   sync.WaitGroup
@@ -132,8 +132,10 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 		bdb.Close()
 		return nil, err
 	}
+	db.stop = make(chan struct{})
+	db.bgDone.Add(1)
+	go db.snapJanitor(db.stop)
 	if !o.readOnly {
-		db.stop = make(chan struct{})
 		db.splitC = make(chan struct{}, 1)
 		db.bgDone.Add(1)
 		go db.splitLoop()

@@ -2,6 +2,7 @@ package bigtable
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -13,16 +14,20 @@ import (
 // are not known in advance, so even ReadRow seeks). Making the pair costs
 // about as much as the seek and the value read together: NewIterator builds
 // a merge iterator over every memtable and level. So reads keep finished
-// pairs in a small free list and reuse one when no write has committed
-// since it was made, which makes a reused snapshot the same as a fresh one:
-// every write call bumps db.epoch after it commits (db.update and the other
-// write paths), and a pair made at an older epoch is closed, not reused.
+// pairs for reuse, while no write has committed since they were made,
+// which makes a reused snapshot the same as a fresh one: every write call
+// bumps db.epoch after it commits (db.update and the other write paths),
+// and a pair made at an older epoch is closed, not reused.
 //
 // NB: an open iterator pins Badger's memtables, tables and value-log files
 // (a value-log GC defers deleting files until no iterator is open) and an
 // open read transaction holds back the oracle's cleanup of committed
-// transactions. So a pair is reused for at most snapMaxAge, and a timer
-// closes idle pairs after that.
+// transactions. So a janitor goroutine closes idle pairs older than
+// snapMaxAge; a pair in constant use lives at most about twice that.
+//
+// One pair sits in an atomic slot, the fast path of a lone reader (one
+// swap to take it, one compare-and-swap to give it back); concurrent
+// readers use a short list under a mutex.
 
 const (
 	snapMaxAge  = 250 * time.Millisecond
@@ -42,11 +47,11 @@ func (s *snap) close() {
 	s.txn.Discard()
 }
 
-// snapCache is the free list of a DB's snapshots.
+// snapCache holds a DB's idle snapshots.
 type snapCache struct {
+	hot    atomic.Pointer[snap]
 	mu     sync.Mutex
 	free   []*snap
-	timer  *time.Timer
 	closed bool
 }
 
@@ -55,11 +60,17 @@ type snapCache struct {
 func (db *DB) getSnap() *snap {
 	epoch := db.epoch.Load()
 	c := &db.snaps
+	if s := c.hot.Swap(nil); s != nil {
+		if s.epoch == epoch {
+			return s
+		}
+		s.close()
+	}
 	c.mu.Lock()
 	for len(c.free) > 0 {
 		s := c.free[len(c.free)-1]
 		c.free = c.free[:len(c.free)-1]
-		if s.epoch == epoch && time.Since(s.born) < snapMaxAge {
+		if s.epoch == epoch {
 			c.mu.Unlock()
 			return s
 		}
@@ -74,31 +85,50 @@ func (db *DB) getSnap() *snap {
 }
 
 // putSnap gives back a snapshot from getSnap, keeping it for reuse if it is
-// still current.
+// still current. The caller holds db.opMu for reading, so Close is not
+// running.
 func (db *DB) putSnap(s *snap) {
+	if s.epoch != db.epoch.Load() {
+		s.close()
+		return
+	}
 	c := &db.snaps
+	if c.hot.CompareAndSwap(nil, s) {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed || len(c.free) >= snapMaxFree || s.epoch != db.epoch.Load() || time.Since(s.born) >= snapMaxAge {
+	if len(c.free) >= snapMaxFree {
 		s.close()
 		return
 	}
 	c.free = append(c.free, s)
-	if c.timer == nil {
-		c.timer = time.AfterFunc(snapMaxAge, db.expireSnaps)
+}
+
+// snapJanitor closes idle snapshots older than snapMaxAge, until Close.
+func (db *DB) snapJanitor(stop <-chan struct{}) {
+	defer db.bgDone.Done()
+	t := time.NewTicker(snapMaxAge)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			db.expireSnaps()
+		}
 	}
 }
 
-// expireSnaps closes the idle snapshots that are too old to reuse, and runs
-// again while any are left.
 func (db *DB) expireSnaps() {
 	c := &db.snaps
+	if s := c.hot.Swap(nil); s != nil {
+		if time.Since(s.born) >= snapMaxAge || !c.hot.CompareAndSwap(nil, s) {
+			s.close()
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.timer = nil
-	if c.closed {
-		return
-	}
 	keep := c.free[:0]
 	for _, s := range c.free {
 		if time.Since(s.born) >= snapMaxAge {
@@ -109,22 +139,18 @@ func (db *DB) expireSnaps() {
 	}
 	clear(c.free[len(keep):])
 	c.free = keep
-	if len(c.free) > 0 {
-		c.timer = time.AfterFunc(snapMaxAge, db.expireSnaps)
-	}
 }
 
-// closeSnaps closes every idle snapshot for good; Close calls it before
-// closing Badger, when no read is in flight.
+// closeSnaps closes every idle snapshot; Close calls it after stopping the
+// janitor and before closing Badger, when no read is in flight.
 func (db *DB) closeSnaps() {
 	c := &db.snaps
+	if s := c.hot.Swap(nil); s != nil {
+		s.close()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closed = true
-	if c.timer != nil {
-		c.timer.Stop()
-		c.timer = nil
-	}
 	for _, s := range c.free {
 		s.close()
 	}
