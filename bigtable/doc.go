@@ -55,8 +55,9 @@
 // range); ReadRowsParallel reads each tablet of a range on its own
 // goroutine, for callers that do not need order. Reads reuse a Badger
 // snapshot and its iterator while no write has committed since they were
-// made (for at most a quarter of a second), which makes a ReadRow cost
-// about a raw Badger Get; see snap.go.
+// made (a background goroutine closes those idle for a quarter of a
+// second), which makes a ReadRow cost about a raw Badger Get of one key;
+// see snap.go.
 //
 // # Memory and sizing
 //
