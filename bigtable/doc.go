@@ -77,7 +77,8 @@
 // are file pages that the kernel drops under memory pressure, not heap.
 //
 // Measured with BenchmarkMemory (ApplyBulk ingest of 1000-byte values into
-// an empty store, then one ReadRows of everything; 2 cores, shared):
+// an empty store, then one ReadRows of everything; 2 cores, shared; one
+// run each, repeated runs differ by about 10%):
 //
 //	rows       sizing    phase   peak heap   peak anon RSS   peak RSS (incl. mapped value log)
 //	200,000    default   ingest  155 MiB     107 MiB          341 MiB
