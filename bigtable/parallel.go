@@ -31,6 +31,9 @@ import (
 //
 // LimitRows(n) passes at most n rows to f in all, not the first n in key
 // order.
+//
+// NB: as with ReadRows, f runs while the read holds its snapshot; calling
+// Close from f deadlocks.
 func (t *Table) ReadRowsParallel(ctx context.Context, rs RowSet, f func(Row) bool, opts ...ReadOption) error {
 	if rs == nil {
 		return fmt.Errorf("bigtable: read %q: nil RowSet", t.name)
