@@ -1,6 +1,7 @@
 package bigtable
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -120,15 +121,23 @@ type writer struct {
 	row string
 	now Timestamp
 
-	prune   []column // columns of GC'd families to prune after the writes
-	written int64    // bytes of keys and values set, for the tablet counters
+	prune   []rowColumn // columns of GC'd families to prune after the writes
+	written int64       // bytes of keys and values set, for the tablet counters
+	// bulk leaves pruning to the caller's flushPrune, so that ApplyBulk
+	// prunes all the rows of a transaction with one iterator.
+	bulk bool
 }
 
 type column struct{ family, qualifier string }
 
+// rowColumn is a column of one row.
+type rowColumn struct{ row, family, qualifier string }
+
 func (w *writer) apply(ops []mutOp) error {
 	id := w.ts.id
-	w.prune = w.prune[:0]
+	if !w.bulk {
+		w.prune = w.prune[:0]
+	}
 	for i := range ops {
 		op := &ops[i]
 		switch op.kind {
@@ -174,22 +183,66 @@ func (w *writer) apply(ops []mutOp) error {
 			}
 		}
 	}
-	for _, c := range w.prune {
-		if err := w.pruneColumn(c.family, c.qualifier); err != nil {
-			return err
-		}
+	if w.bulk {
+		return nil
 	}
-	return nil
+	return w.flushPrune()
 }
 
 func (w *writer) notePrune(family, qualifier string) {
 	if f := w.ts.families[family]; f == nil || !f.gc {
 		return
 	}
-	c := column{family, qualifier}
+	c := rowColumn{w.row, family, qualifier}
 	if !slices.Contains(w.prune, c) {
 		w.prune = append(w.prune, c)
 	}
+}
+
+// flushPrune deletes the versions that the noted columns' policies
+// collect. NB: it walks every noted column with one iterator: a Badger
+// iterator in a read-write transaction sorts the transaction's pending
+// writes when it is made, so one per column (or per row of a bulk write)
+// cost more than the writes themselves.
+func (w *writer) flushPrune() error {
+	if len(w.prune) == 0 {
+		return nil
+	}
+	keys := make([][]byte, len(w.prune))
+	for i, c := range w.prune {
+		keys[i] = appendColumnKey(nil, w.ts.id, c.row, c.family, c.qualifier)
+	}
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
+	it := w.txn.NewIterator(badger.IteratorOptions{Prefix: appendTablePrefix(nil, w.ts.id)})
+	var doomed [][]byte
+	for _, i := range order {
+		policy := w.ts.families[w.prune[i].family].policy
+		prefix := keys[i]
+		index := 0
+		for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
+			k := it.Item().Key()
+			_, ts, err := decodeTimestamp(k[len(k)-tsLen:])
+			if len(k) != len(prefix)+tsLen || err != nil {
+				continue // NB: a longer key is another column whose qualifier extends this one's
+			}
+			if policy.collects(index, ts, w.now) {
+				doomed = append(doomed, it.Item().KeyCopy(nil))
+			}
+			index++
+		}
+	}
+	it.Close()
+	w.prune = w.prune[:0]
+	for _, k := range doomed {
+		if err := w.txn.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // deletePrefix deletes the cells whose keys start with prefix and whose
@@ -378,7 +431,7 @@ func (b *bulk) write(idx []int) error {
 		err := b.db.update(func(txn *badger.Txn) error {
 			tooBig = -1
 			b.written = b.written[:0]
-			w := writer{txn: txn, ts: b.ts, now: b.now}
+			w := writer{txn: txn, ts: b.ts, now: b.now, bulk: true}
 			for n, i := range idx {
 				w.row = b.rows[i]
 				before := w.written
@@ -389,6 +442,12 @@ func (b *bulk) write(idx []int) error {
 					return err
 				}
 				b.written = append(b.written, w.written-before)
+			}
+			if err := w.flushPrune(); err != nil {
+				if errors.Is(err, badger.ErrTxnTooBig) {
+					tooBig = len(idx) / 2 // the chunk's pruning did not fit: halve it
+				}
+				return err
 			}
 			return nil
 		})
