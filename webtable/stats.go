@@ -3,6 +3,7 @@ package webtable
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/urlkey"
@@ -19,45 +20,75 @@ type Stats struct {
 	Cells    map[string]int64 // cells per family (all versions)
 }
 
+// parallelReader is a Table that can scan its tablets at once, in no
+// particular order (the embedded store can; see bigtable.ReadRowsParallel).
+type parallelReader interface {
+	ReadRowsParallel(ctx context.Context, rs bigtable.RowSet, f func(bigtable.Row) bool, opts ...bigtable.ReadOption) error
+}
+
 // Stats scans ranges (the whole table when empty) and counts rows, fetches,
 // failures, versions and bytes per family. It reads every value once and
-// keeps none of them.
+// keeps none of them; where the store can, it scans the tablets in
+// parallel (order does not matter for a count).
 func (w *WebTable) Stats(ctx context.Context, ranges []urlkey.Range) (Stats, error) {
+	var mu sync.Mutex
+	total := newStats()
+	var ferr error
+	count := func(r bigtable.Row) bool {
+		// Counting is cheap beside reading the row, so one lock will do.
+		mu.Lock()
+		defer mu.Unlock()
+		if err := total.add(r); err != nil {
+			ferr = err
+			return false
+		}
+		return true
+	}
+	var err error
+	if p, ok := w.tbl.(parallelReader); ok {
+		err = p.ReadRowsParallel(ctx, rowSet(ranges), count)
+	} else {
+		err = w.tbl.ReadRows(ctx, rowSet(ranges), count)
+	}
+	if err != nil {
+		return total, fmt.Errorf("webtable: counting: %w", err)
+	}
+	return total, ferr
+}
+
+func newStats() Stats {
 	s := Stats{Bytes: map[string]int64{}, Cells: map[string]int64{}}
 	for _, f := range Families {
 		s.Bytes[f], s.Cells[f] = 0, 0
 	}
-	var ferr error
-	err := w.tbl.ReadRows(ctx, rowSet(ranges), func(r bigtable.Row) bool {
-		s.Rows++
-		for fam, items := range r {
-			for _, it := range items {
-				s.Bytes[fam] += int64(len(it.Value))
-				s.Cells[fam]++
-				if fam == FamilyContents && qualifier(it.Column) == "html" {
-					s.Versions++
-				}
+	return s
+}
+
+// add counts one row.
+func (s *Stats) add(r bigtable.Row) error {
+	s.Rows++
+	for fam, items := range r {
+		for _, it := range items {
+			s.Bytes[fam] += int64(len(it.Value))
+			s.Cells[fam]++
+			if fam == FamilyContents && qualifier(it.Column) == "html" {
+				s.Versions++
 			}
 		}
-		f, err := parseFetch(latest(r, FamilyFetch))
-		if err != nil {
-			ferr = err
-			return false
-		}
-		switch f.State {
-		case StateDone:
-			s.Fetched++
-		case StateFailed:
-			s.Failed++
-		case StateQueued:
-			s.Queued++
-		}
-		return true
-	})
-	if err != nil {
-		return s, fmt.Errorf("webtable: counting: %w", err)
 	}
-	return s, ferr
+	f, err := parseFetch(latest(r, FamilyFetch))
+	if err != nil {
+		return err
+	}
+	switch f.State {
+	case StateDone:
+		s.Fetched++
+	case StateFailed:
+		s.Failed++
+	case StateQueued:
+		s.Queued++
+	}
+	return nil
 }
 
 // latest keeps only the newest cell of each column of one family of r.
