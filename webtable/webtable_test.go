@@ -2,6 +2,7 @@ package webtable
 
 import (
 	"context"
+	"fmt"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -414,5 +415,37 @@ func TestFetchWinsOverTheFrontierEntry(t *testing.T) {
 	f, ok, err := w.LastFetch(ctx, "http://www.cnn.com/")
 	if err != nil || !ok || f.URL != "https://www.cnn.com/" || f.Depth != 1 || f.State != StateDone {
 		t.Errorf("LastFetch = %+v (ok %v, err %v); want the fetch of https://www.cnn.com/ at depth 1, done", f, ok, err)
+	}
+}
+
+// TestStatsOverManyTablets: with small tablets the count runs on several
+// goroutines and must still be exact.
+func TestStatsOverManyTablets(t *testing.T) {
+	ctx := context.Background()
+	w, err := Open(ctx, filepath.Join(t.TempDir(), "db"), Options{Store: []bigtable.Option{bigtable.WithTabletSplitSize(16 << 10)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	const pages = 300
+	for i := range pages {
+		p := htmlPage(fmt.Sprintf("http://www.cnn.com/p/%03d", i), t0, strings.Repeat("x", 500))
+		if _, err := w.RecordFetch(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.SetState(ctx, p.Fetch.URL, StateDone, bigtable.Time(t0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tablets, err := w.Tablets(ctx)
+	if err != nil || len(tablets) < 3 {
+		t.Fatalf("%d tablets (err %v); want several with 16 KiB tablets", len(tablets), err)
+	}
+	s, err := w.Stats(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Rows != pages || s.Fetched != pages || s.Versions != pages || s.Bytes[FamilyContents] < pages*500 {
+		t.Errorf("Stats over %d tablets = %+v, want %d rows, fetched and versions", len(tablets), s, pages)
 	}
 }
