@@ -54,6 +54,63 @@ func (w *WebTable) AddLinks(ctx context.Context, from string, anchors []Anchor, 
 }
 
 func (w *WebTable) writeLinks(ctx context.Context, referrer string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp) ([]State, error) {
+	var b batch
+	out, err := w.addLinkMutations(ctx, &b, referrer, anchors, discovered, t)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.applyBatch(ctx, &b); err != nil {
+		return nil, fmt.Errorf("webtable: storing links: %w", err)
+	}
+	return out, nil
+}
+
+// batch is a list of row mutations for one ApplyBulk. A row appears once
+// (its mutations merged), except where add says otherwise.
+type batch struct {
+	rows  []string
+	muts  []*bigtable.Mutation
+	index map[string]int
+}
+
+// mutation returns the mutation of row key, creating it; first reports
+// whether it is new.
+func (b *batch) mutation(key string) (m *bigtable.Mutation, first bool) {
+	if i, ok := b.index[key]; ok {
+		return b.muts[i], false
+	}
+	if b.index == nil {
+		b.index = map[string]int{}
+	}
+	b.index[key] = len(b.rows)
+	return b.add(key, bigtable.NewMutation()), true
+}
+
+// add appends a mutation of row key as its own entry, after the others.
+func (b *batch) add(key string, m *bigtable.Mutation) *bigtable.Mutation {
+	b.rows = append(b.rows, key)
+	b.muts = append(b.muts, m)
+	return m
+}
+
+// applyBatch writes b in one bulk call; each row is atomic.
+func (w *WebTable) applyBatch(ctx context.Context, b *batch) error {
+	if len(b.rows) == 0 {
+		return nil
+	}
+	errs, err := w.tbl.ApplyBulk(ctx, b.rows, b.muts)
+	if err == nil {
+		err = errors.Join(errs...)
+	}
+	if err != nil {
+		return fmt.Errorf("bulk write of %d rows: %w", len(b.rows), err)
+	}
+	return nil
+}
+
+// addLinkMutations adds to b the anchors (at t) and the frontier entries
+// of new URLs, and returns the prior state of each discovered entry.
+func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp) ([]State, error) {
 	if len(anchors) == 0 && len(discovered) == 0 {
 		return nil, nil
 	}
@@ -77,24 +134,14 @@ func (w *WebTable) writeLinks(ctx context.Context, referrer string, anchors []An
 	if err != nil {
 		return nil, err
 	}
-
 	// One mutation per row, so that each row's anchor and frontier entry go
 	// in together. The first text of a repeated target wins.
-	var rows []string
-	var muts []*bigtable.Mutation
-	index := map[string]int{}
-	mutation := func(k string) (*bigtable.Mutation, bool) {
-		if i, ok := index[k]; ok {
-			return muts[i], false
-		}
-		index[k] = len(rows)
-		rows = append(rows, k)
-		muts = append(muts, bigtable.NewMutation())
-		return muts[len(muts)-1], true
-	}
 	if referrer != "" {
+		seen := map[string]bool{}
 		for i, a := range anchors {
-			if m, first := mutation(anchorKeys[i]); first {
+			if k := anchorKeys[i]; !seen[k] {
+				seen[k] = true
+				m, _ := b.mutation(k)
 				m.Set(FamilyAnchor, referrer, t, []byte(a.Text))
 			}
 		}
@@ -111,20 +158,10 @@ func (w *WebTable) writeLinks(ctx context.Context, referrer string, anchors []An
 			continue
 		}
 		queued[k] = true
-		m, _ := mutation(k)
+		m, _ := b.mutation(k)
 		m.Set(FamilyFetch, colURL, FrontierTime, []byte(e.URL))
 		m.Set(FamilyFetch, colDepth, FrontierTime, []byte(strconv.Itoa(e.Depth)))
 		m.Set(FamilyFetch, colState, FrontierTime, []byte(StateQueued))
-	}
-	if len(rows) == 0 {
-		return out, nil
-	}
-	errs, err := w.tbl.ApplyBulk(ctx, rows, muts)
-	if err != nil {
-		return nil, fmt.Errorf("webtable: storing links of %d rows: %w", len(rows), err)
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("webtable: storing links: %w", err)
 	}
 	return out, nil
 }

@@ -50,30 +50,13 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 	if err != nil {
 		return NoBody, fmt.Errorf("webtable: storing fetch: %w", err)
 	}
-	ts := timestamp(p.Fetch.Time)
-	record := bigtable.NewMutation()
-	setFetchRecord(record, p.Fetch, ts)
-	if p.MIME != "" {
-		record.Set(FamilyMIME, "type", ts, []byte(p.MIME))
-	}
 	if !p.KeepBody {
-		if err := w.tbl.Apply(ctx, key, record); err != nil {
+		if err := w.tbl.Apply(ctx, key, pageMutation(p, "")); err != nil {
 			return NoBody, fmt.Errorf("webtable: storing fetch of %s: %w", p.Fetch.URL, err)
 		}
 		return NoBody, nil
 	}
-
-	sum := sha256.Sum256(p.Body)
-	hexSum := hex.EncodeToString(sum[:])
-	withBody := bigtable.NewMutation()
-	setFetchRecord(withBody, p.Fetch, ts)
-	if p.MIME != "" {
-		withBody.Set(FamilyMIME, "type", ts, []byte(p.MIME))
-	}
-	withBody.Set(FamilyContents, "html", ts, p.Body)
-	withBody.Set(FamilyContents, "sha256", ts, []byte(hexSum))
-	withBody.Set(FamilyContents, "status", ts, []byte(strconv.Itoa(p.Fetch.Status)))
-
+	hexSum := sha256Hex(p.Body)
 	// The newest contents:sha256 equals this body's: only the record goes in.
 	// NB: ranges, not regular expressions: this runs for every page stored,
 	// and a pattern would be compiled each time.
@@ -83,7 +66,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 		bigtable.ValueRangeFilter([]byte(hexSum), []byte(hexSum+"\x00")),
 	)
 	var unchanged bool
-	cond := bigtable.NewCondMutation(sameAsNewest, record, withBody)
+	cond := bigtable.NewCondMutation(sameAsNewest, pageMutation(p, ""), pageMutation(p, hexSum))
 	if err := w.tbl.Apply(ctx, key, cond, bigtable.GetCondMutationResult(&unchanged)); err != nil {
 		return NoBody, fmt.Errorf("webtable: storing page %s: %w", p.Fetch.URL, err)
 	}
@@ -91,6 +74,42 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 		return Unchanged, nil
 	}
 	return NewVersion, nil
+}
+
+// pageMutation is the write of one fetch into its row: the fetch record,
+// mime:type and, when hexSum is not "", the body as a new contents:html
+// version with its contents:sha256 (hexSum) and contents:status.
+func pageMutation(p *Page, hexSum string) *bigtable.Mutation {
+	ts := timestamp(p.Fetch.Time)
+	m := bigtable.NewMutation()
+	setFetchRecord(m, p.Fetch, ts)
+	if p.MIME != "" {
+		m.Set(FamilyMIME, "type", ts, []byte(p.MIME))
+	}
+	if hexSum != "" {
+		m.Set(FamilyContents, "html", ts, p.Body)
+		m.Set(FamilyContents, "sha256", ts, []byte(hexSum))
+		m.Set(FamilyContents, "status", ts, []byte(strconv.Itoa(p.Fetch.Status)))
+	}
+	return m
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// newestSHA256 reads the contents:sha256 of the newest stored version of
+// the row ("" when none).
+func (w *WebTable) newestSHA256(ctx context.Context, key string) (string, error) {
+	row, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.ChainFilters(column(FamilyContents, "sha256"), bigtable.LatestNFilter(1))))
+	if err != nil {
+		return "", fmt.Errorf("webtable: reading the newest version of %q: %w", key, err)
+	}
+	if items := row[FamilyContents]; len(items) > 0 {
+		return string(items[0].Value), nil
+	}
+	return "", nil
 }
 
 // SetState sets the frontier state of a URL's row at time t (whole

@@ -66,10 +66,9 @@ func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry) ([]crawler
 	return toStates(states), err
 }
 
-// SavePage implements crawler.Store in the order the contract asks for:
-// the page's rows, then its links and discovered entries, then its state.
+// SavePage implements crawler.Store: the page's rows, then its links and
+// discovered entries, then its state, in that order (webtable.Save).
 func (s *store) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResult, error) {
-	var res crawler.SaveResult
 	record := webtable.Fetch{
 		URL:          p.FinalURL,
 		Status:       p.Status,
@@ -88,46 +87,26 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResu
 	if record.URL == "" {
 		record.URL = p.URL
 	}
+	f := &webtable.Fetched{
+		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body},
+		Discovered: toEntries(p.Discovered),
+		AnchorTime: stamp(p.Time),
+		State:      webtable.State(p.State().String()),
+		StateTime:  stamp(s.now()),
+	}
 	if p.Redirected {
 		// The source row records only the fetch and where it led.
-		source := webtable.Fetch{URL: p.URL, Status: p.Status, Time: p.Time, Redirect: p.FinalURL, Depth: p.Depth, Error: p.Err}
-		if _, err := s.w.RecordFetch(ctx, &webtable.Page{Fetch: source}); err != nil {
-			return res, err
-		}
+		f.Source = &webtable.Page{Fetch: webtable.Fetch{URL: p.URL, Status: p.Status, Time: p.Time, Redirect: p.FinalURL, Depth: p.Depth, Error: p.Err}}
 	}
-	stored, err := s.w.RecordFetch(ctx, &webtable.Page{
-		Fetch:    record,
-		MIME:     p.MediaType,
-		KeepBody: p.Body != nil,
-		Body:     p.Body,
-	})
-	if err != nil {
-		return res, err
-	}
-	res.NewVersion = stored == webtable.NewVersion
-
-	anchors := make([]webtable.Anchor, len(p.Links))
+	f.Anchors = make([]webtable.Anchor, len(p.Links))
 	for i, l := range p.Links {
-		anchors[i] = webtable.Anchor{URL: l.URL, Text: l.Text}
+		f.Anchors[i] = webtable.Anchor{URL: l.URL, Text: l.Text}
 	}
-	at := stamp(p.Time)
-	states, err := s.w.AddLinks(ctx, record.URL, anchors, toEntries(p.Discovered), at)
+	stored, states, err := s.w.Save(ctx, f)
 	if err != nil {
-		return res, err
+		return crawler.SaveResult{}, err
 	}
-	res.States = toStates(states)
-
-	state := webtable.State(p.State().String())
-	now := stamp(s.now())
-	if p.Redirected {
-		if err := s.w.SetState(ctx, record.URL, state, now); err != nil {
-			return res, err
-		}
-	}
-	if err := s.w.SetState(ctx, p.URL, state, now); err != nil {
-		return res, err
-	}
-	return res, nil
+	return crawler.SaveResult{States: toStates(states), NewVersion: stored == webtable.NewVersion}, nil
 }
 
 func toEntries(es []crawler.Entry) []webtable.Entry {

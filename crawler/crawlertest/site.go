@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"testing"
+	"time"
 
 	"github.com/gocolly/colly/v2"
 )
@@ -59,4 +61,40 @@ func PlainColly(root string, conc int) (int64, error) {
 	}
 	cc.Wait()
 	return got.Load(), nil
+}
+
+// CompareWithColly is the body of a crawl benchmark: it serves GenSite(n)
+// and, in each iteration, times crawl (which must fetch all n pages from
+// root, with conc fetches in flight) and then PlainColly on the same site,
+// and reports pages/s of both and their ratio. Run with -benchtime 1x.
+func CompareWithColly(b *testing.B, n, conc int, crawl func(root string) (fetched int64, err error)) {
+	b.Helper()
+	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"} {
+		b.Setenv(k, "")
+	}
+	srv := GenSite(n)
+	defer srv.Close()
+	root := srv.URL + "/"
+	var ours, theirs time.Duration
+	for range b.N {
+		start := time.Now()
+		got, err := crawl(root)
+		ours += time.Since(start)
+		if err != nil || got != int64(n) {
+			b.Fatalf("the crawler fetched %d of %d pages (err %v)", got, n, err)
+		}
+		start = time.Now()
+		got, err = PlainColly(root, conc)
+		theirs += time.Since(start)
+		if err != nil || got != int64(n) {
+			b.Fatalf("plain colly fetched %d of %d pages (err %v)", got, n, err)
+		}
+	}
+	oursPS := float64(n*b.N) / ours.Seconds()
+	theirsPS := float64(n*b.N) / theirs.Seconds()
+	b.ReportMetric(oursPS, "pages/s")
+	b.ReportMetric(theirsPS, "colly-pages/s")
+	b.ReportMetric(oursPS/theirsPS, "ratio")
+	b.ReportMetric(0, "ns/op")
+	b.Logf("site of %d pages: %.0f pages/s, plain colly %.0f pages/s, ratio %.2f", n, oursPS, theirsPS, oursPS/theirsPS)
 }

@@ -1,0 +1,125 @@
+package webtable
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/urlkey"
+)
+
+// Fetched is everything one fetch produces, as [WebTable.Save] stores it.
+type Fetched struct {
+	// Page is the fetch of the row that holds the content (for a redirect
+	// between rows, the target's).
+	Page *Page
+	// Source, for a redirect between rows, is the fetch record of the URL
+	// that redirected (no body); nil otherwise.
+	Source *Page
+	// Anchors are the page's links, stored as anchor:<referrer> at
+	// AnchorTime in each target's row; Discovered the URLs to queue.
+	Anchors    []Anchor
+	Discovered []Entry
+	AnchorTime bigtable.Timestamp
+	// State is the frontier state the fetch ends in (done or failed), set
+	// at StateTime on Page's row and Source's.
+	State     State
+	StateTime bigtable.Timestamp
+}
+
+// Save stores a fetch and what it produced so that a crash at any moment
+// loses nothing: the page's row (and the redirect source's) first, then
+// its anchors and discovered URLs, and only then the done or failed mark.
+// A crash before the mark leaves the page queued, to be fetched again.
+//
+// On the embedded store, whose ApplyBulk commits rows in the order given
+// (all rows of one call in one transaction, up to its size), everything
+// goes in one bulk call in that order: one commit per page instead of
+// three. Elsewhere (Cloud Bigtable's MutateRows promises no order) the
+// three steps are separate calls.
+//
+// It returns what became of the body and the prior state of each
+// discovered URL, as RecordFetch and AddLinks do.
+func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error) {
+	if _, ordered := w.tbl.(*bigtable.Table); !ordered {
+		return w.saveInSteps(ctx, f)
+	}
+	var b batch
+	if f.Source != nil {
+		key, err := urlkey.Key(f.Source.Fetch.URL)
+		if err != nil {
+			return NoBody, nil, fmt.Errorf("webtable: storing fetch: %w", err)
+		}
+		b.add(key, pageMutation(f.Source, ""))
+	}
+	key, err := urlkey.Key(f.Page.Fetch.URL)
+	if err != nil {
+		return NoBody, nil, fmt.Errorf("webtable: storing fetch: %w", err)
+	}
+	stored, hexSum := NoBody, ""
+	if f.Page.KeepBody {
+		// NB: read, then write unconditionally: the crawler never stores
+		// one URL twice at once, and one bulk call cannot hold a
+		// conditional mutation.
+		newest, err := w.newestSHA256(ctx, key)
+		if err != nil {
+			return NoBody, nil, err
+		}
+		stored, hexSum = Unchanged, sha256Hex(f.Page.Body)
+		if hexSum != newest {
+			stored = NewVersion
+		} else {
+			hexSum = ""
+		}
+	}
+	b.add(key, pageMutation(f.Page, hexSum))
+	// The links follow the page's row: a fresh index, so that a link to
+	// the page or its source is its own entry, after them.
+	links := batch{rows: b.rows, muts: b.muts}
+	u, err := urlkey.Canonical(f.Page.Fetch.URL)
+	if err != nil {
+		return NoBody, nil, fmt.Errorf("webtable: storing links: %w", err)
+	}
+	prior, err := w.addLinkMutations(ctx, &links, urlkey.Referrer(u), f.Anchors, f.Discovered, f.AnchorTime)
+	if err != nil {
+		return NoBody, nil, err
+	}
+	for _, p := range []*Page{f.Source, f.Page} {
+		if p == nil {
+			continue
+		}
+		k, _ := urlkey.Key(p.Fetch.URL)
+		m := links.add(k, bigtable.NewMutation())
+		m.Set(FamilyFetch, colState, f.StateTime, []byte(f.State))
+	}
+	if err := w.applyBatch(ctx, &links); err != nil {
+		return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
+	}
+	return stored, prior, nil
+}
+
+// saveInSteps is Save as three calls, for stores whose bulk writes promise
+// no order.
+func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []State, error) {
+	if f.Source != nil {
+		if _, err := w.RecordFetch(ctx, f.Source); err != nil {
+			return NoBody, nil, err
+		}
+	}
+	stored, err := w.RecordFetch(ctx, f.Page)
+	if err != nil {
+		return NoBody, nil, err
+	}
+	prior, err := w.AddLinks(ctx, f.Page.Fetch.URL, f.Anchors, f.Discovered, f.AnchorTime)
+	if err != nil {
+		return NoBody, nil, err
+	}
+	for _, p := range []*Page{f.Source, f.Page} {
+		if p != nil {
+			if err := w.SetState(ctx, p.Fetch.URL, f.State, f.StateTime); err != nil {
+				return NoBody, nil, err
+			}
+		}
+	}
+	return stored, prior, nil
+}
