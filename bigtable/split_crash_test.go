@@ -29,8 +29,11 @@ func TestSplitCrashChild(t *testing.T) {
 	at := os.Getenv(splitCrashAtEnv)
 	hook := optionFunc(func(o *options) {
 		o.splitHook = func(stage string) {
-			if stage == at {
+			switch {
+			case stage == at:
 				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			case stage == "after commit":
+				fmt.Println("split") // committed: the parent counts them
 			}
 		}
 	})
@@ -76,7 +79,9 @@ func TestKillNineMidSplit(t *testing.T) {
 	}{
 		{"before commit", func(n int) bool { return n == 1 }},
 		{"after commit", func(n int) bool { return n == 2 }},
-		{"anywhere", func(n int) bool { return n >= 2 }},
+		// Killed after at least 3 splits were reported, at any moment of
+		// the writes and of the splits that follow.
+		{"anywhere", func(n int) bool { return n >= 4 }},
 	} {
 		t.Run(strings.ReplaceAll(tc.at, " ", "_"), func(t *testing.T) {
 			dir := t.TempDir()
@@ -90,9 +95,13 @@ func TestKillNineMidSplit(t *testing.T) {
 				t.Fatal(err)
 			}
 			sc := bufio.NewScanner(out)
-			acked := 0
+			acked, splits := 0, 0
 			for sc.Scan() {
-				if n, err := fmt.Sscanf(sc.Text(), "acked %d", &acked); n == 1 && err == nil && tc.at == "anywhere" && acked >= 60 {
+				if sc.Text() == "split" {
+					splits++
+				}
+				fmt.Sscanf(sc.Text(), "acked %d", &acked)
+				if tc.at == "anywhere" && acked >= 60 && splits >= 3 {
 					cmd.Process.Signal(syscall.SIGKILL)
 					break
 				}
