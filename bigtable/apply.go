@@ -22,17 +22,11 @@ const maxConflictRetries = 100
 // are atomic. Invalid input (see MaxRowKeySize, MaxQualifierSize,
 // MaxValueSize, undeclared families) fails before anything is written.
 func (t *Table) Apply(ctx context.Context, row string, m *Mutation, opts ...ApplyOption) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := t.db.beginWrite(); err != nil {
-		return err
-	}
-	defer t.db.opMu.RUnlock()
-	ts, err := t.db.schema(t.name)
+	ts, err := t.db.enter(ctx, t.name, true)
 	if err != nil {
 		return err
 	}
+	defer t.db.opMu.RUnlock()
 	if err := checkRowKey(row); err != nil {
 		return err
 	}
@@ -298,17 +292,11 @@ func (t *Table) ApplyBulk(ctx context.Context, rows []string, muts []*Mutation) 
 	if len(rows) != len(muts) {
 		return nil, fmt.Errorf("bigtable: apply bulk to table %q: %d rows but %d mutations", t.name, len(rows), len(muts))
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := t.db.beginWrite(); err != nil {
-		return nil, err
-	}
-	defer t.db.opMu.RUnlock()
-	ts, err := t.db.schema(t.name)
+	ts, err := t.db.enter(ctx, t.name, true)
 	if err != nil {
 		return nil, err
 	}
+	defer t.db.opMu.RUnlock()
 	errs := make([]error, len(rows))
 	failed := false
 	valid := make([]int, 0, len(rows))

@@ -2,6 +2,7 @@ package bigtable
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -352,6 +353,28 @@ func (db *DB) beginWrite() error {
 		return ErrReadOnly
 	}
 	return nil
+}
+
+// enter starts a call on table: it checks ctx, holds the store open
+// (begin, or beginWrite when write) and returns the table's schema. On
+// success the caller releases the store with db.opMu.RUnlock.
+func (db *DB) enter(ctx context.Context, table string, write bool) (*tableSchema, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	begin := db.begin
+	if write {
+		begin = db.beginWrite
+	}
+	if err := begin(); err != nil {
+		return nil, err
+	}
+	ts, err := db.schema(table)
+	if err != nil {
+		db.opMu.RUnlock()
+		return nil, err
+	}
+	return ts, nil
 }
 
 // schema returns the current schema of a table.

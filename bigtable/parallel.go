@@ -38,30 +38,18 @@ func (t *Table) ReadRowsParallel(ctx context.Context, rs RowSet, f func(Row) boo
 	if rs == nil {
 		return fmt.Errorf("bigtable: read %q: nil RowSet", t.name)
 	}
-	var s readSettings
-	for _, o := range opts {
-		o.set(&s)
-	}
-	if s.limitSet && s.limit < 0 {
-		return fmt.Errorf("bigtable: read %q: row limit %d cannot be negative", t.name, s.limit)
-	}
-	if err := ctx.Err(); err != nil {
+	s, none, err := t.readSettings(ctx, opts)
+	if err != nil || none {
 		return err
-	}
-	if s.limitSet && s.limit == 0 {
-		return nil
 	}
 	if _, err := compileFilter(s.filter); err != nil {
 		return err // before any goroutine starts
 	}
-	if err := t.db.begin(); err != nil {
-		return err
-	}
-	defer t.db.opMu.RUnlock()
-	ts, err := t.db.schema(t.name)
+	ts, err := t.db.enter(ctx, t.name, false)
 	if err != nil {
 		return err
 	}
+	defer t.db.opMu.RUnlock()
 	ranges := normalizeRanges(rs.keyRanges(nil, ts.id))
 	if len(ranges) == 0 {
 		return nil

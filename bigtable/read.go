@@ -93,29 +93,33 @@ func (t *Table) ReadRows(ctx context.Context, rs RowSet, f func(Row) bool, opts 
 	return t.read(ctx, rs, "", opts, f)
 }
 
-// read reads the rows of rs, or the single row when rs is nil.
-func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadOption, f func(Row) bool) error {
-	var s readSettings
+// readSettings gathers the read options; none is true when they ask for no
+// row at all (LimitRows(0)), and a negative limit is an error, as in the
+// Cloud client.
+func (t *Table) readSettings(ctx context.Context, opts []ReadOption) (s readSettings, none bool, err error) {
 	for _, o := range opts {
 		o.set(&s)
 	}
 	if s.limitSet && s.limit < 0 {
-		return fmt.Errorf("bigtable: read %q: row limit %d cannot be negative", t.name, s.limit)
+		return s, false, fmt.Errorf("bigtable: read %q: row limit %d cannot be negative", t.name, s.limit)
 	}
 	if err := ctx.Err(); err != nil {
+		return s, false, err
+	}
+	return s, s.limitSet && s.limit == 0, nil
+}
+
+// read reads the rows of rs, or the single row when rs is nil.
+func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadOption, f func(Row) bool) error {
+	s, none, err := t.readSettings(ctx, opts)
+	if err != nil || none {
 		return err
 	}
-	if s.limitSet && s.limit == 0 {
-		return nil
-	}
-	if err := t.db.begin(); err != nil {
-		return err
-	}
-	defer t.db.opMu.RUnlock()
-	ts, err := t.db.schema(t.name)
+	ts, err := t.db.enter(ctx, t.name, false)
 	if err != nil {
 		return err
 	}
+	defer t.db.opMu.RUnlock()
 	rr, err := getRowReader(ts, s.filter)
 	if err != nil {
 		return err

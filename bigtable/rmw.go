@@ -45,17 +45,11 @@ func (m *ReadModifyWrite) Increment(family, qualifier string, delta int64) {
 // it wrote: one per column touched, with the final value. Concurrent callers
 // on the same row are serialised, so no update is lost.
 func (t *Table) ApplyReadModifyWrite(ctx context.Context, row string, m *ReadModifyWrite) (Row, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := t.db.beginWrite(); err != nil {
-		return nil, err
-	}
-	defer t.db.opMu.RUnlock()
-	ts, err := t.db.schema(t.name)
+	ts, err := t.db.enter(ctx, t.name, true)
 	if err != nil {
 		return nil, err
 	}
+	defer t.db.opMu.RUnlock()
 	if err := checkRowKey(row); err != nil {
 		return nil, err
 	}

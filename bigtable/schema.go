@@ -188,17 +188,11 @@ func (db *DB) SetGCPolicy(ctx context.Context, table, family string, p GCPolicy)
 
 // Families returns the column families of a table and their GC policies.
 func (db *DB) Families(ctx context.Context, table string) (map[string]GCPolicy, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := db.begin(); err != nil {
-		return nil, err
-	}
-	defer db.opMu.RUnlock()
-	ts, err := db.schema(table)
+	ts, err := db.enter(ctx, table, false)
 	if err != nil {
 		return nil, err
 	}
+	defer db.opMu.RUnlock()
 	out := make(map[string]GCPolicy, len(ts.families))
 	for name, f := range ts.families {
 		out[name] = f.policy

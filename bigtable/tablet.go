@@ -299,17 +299,11 @@ func staleTablets(ts *tableSchema) {
 // the figures are exact for a table at rest; a concurrent write can make
 // them slightly stale.
 func (db *DB) Tablets(ctx context.Context, table string) ([]TabletInfo, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := db.begin(); err != nil {
-		return nil, err
-	}
-	defer db.opMu.RUnlock()
-	ts, err := db.schema(table)
+	ts, err := db.enter(ctx, table, false)
 	if err != nil {
 		return nil, err
 	}
+	defer db.opMu.RUnlock()
 	list := ts.tablets.load()
 	out := make([]TabletInfo, 0, len(list))
 	for _, t := range list {
@@ -347,17 +341,11 @@ func (db *DB) refreshTablet(ctx context.Context, ts *tableSchema, t *tablet) err
 // SampleRowKeys does. Each tablet holds about WithTabletSplitSize bytes or
 // less, so the keys cut the table into pieces of roughly that size.
 func (t *Table) SampleRowKeys(ctx context.Context) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := t.db.begin(); err != nil {
-		return nil, err
-	}
-	defer t.db.opMu.RUnlock()
-	ts, err := t.db.schema(t.name)
+	ts, err := t.db.enter(ctx, t.name, false)
 	if err != nil {
 		return nil, err
 	}
+	defer t.db.opMu.RUnlock()
 	list := ts.tablets.load()
 	keys := make([]string, len(list))
 	for i, tb := range list {
