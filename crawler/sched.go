@@ -334,24 +334,9 @@ func (s *scheduler) gaveUp(host string) bool {
 
 // retry queues e again under host, for an entry handed out by pop whose
 // fetch is to be tried again: call it before done.
-func (s *scheduler) retry(host string, e Entry) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return
-	}
-	h := s.host(host)
-	if time.Now().Before(h.until) {
-		return
-	}
-	h.queue = append(h.queue, e)
-	if !h.active {
-		h.active = true
-		s.active = append(s.active, h)
-	}
-	s.pending++
-	s.broadcast()
-}
+// It queues the entry exactly as push does (at the back of its host's
+// queue, nothing if the host was given up); the name says why it is there.
+func (s *scheduler) retry(host string, e Entry) { s.push(host, e) }
 
 // setCrawlDelay records a host's robots.txt Crawl-delay, capped at
 // MaxCrawlDelay.
