@@ -39,9 +39,10 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	if err := noArgs("export", pos, "--to"); err != nil {
+		return err
+	}
 	switch {
-	case len(pos) > 0:
-		return usagef("export takes no arguments, got %q (did you mean --to %s?)", pos[0], pos[0])
 	case to == "":
 		return usagef("export needs --to DEST (a directory or bigtable://PROJECT/INSTANCE)")
 	case versions < 1:

@@ -82,6 +82,18 @@ func formatTime(ts bigtable.Timestamp) string {
 	return ts.Time().UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
+// noArgs checks that a subcommand that takes only flags got no argument;
+// hint, when not "", suggests the flag the user probably meant for it.
+func noArgs(cmd string, args []string, hint string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if hint != "" {
+		return usagef("%s takes no arguments, got %q (did you mean %s %s?)", cmd, strings.Join(args, " "), hint, args[0])
+	}
+	return usagef("%s takes no arguments, got %q", cmd, strings.Join(args, " "))
+}
+
 // oneArg checks that exactly one positional argument was given.
 func oneArg(cmd string, args []string, what string) (string, error) {
 	switch len(args) {

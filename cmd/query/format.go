@@ -27,6 +27,7 @@ const (
 type output struct {
 	w    *bufio.Writer
 	json *json.Encoder
+	err  error // the first write error of a streamed result (see ok)
 }
 
 func newOutput(w io.Writer, asJSON bool) *output {
@@ -39,6 +40,27 @@ func newOutput(w io.Writer, asJSON bool) *output {
 }
 
 func (o *output) flush() error { return o.w.Flush() }
+
+// ok keeps the first write error and reports whether there was none, for
+// the callbacks of streamed results: return out.ok(out.row(...)).
+func (o *output) ok(err error) bool {
+	if o.err == nil {
+		o.err = err
+	}
+	return o.err == nil
+}
+
+// close flushes the output and returns the first error: err (the
+// reader's), then a write error kept by ok, then the flush's.
+func (o *output) close(err error) error {
+	if err == nil {
+		err = o.err
+	}
+	if ferr := o.flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
 
 // jsonCell is a cell in --json output: value when it is valid UTF-8,
 // value_base64 otherwise.

@@ -56,8 +56,8 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("scan takes no arguments, got %q (did you mean --prefix %s?)", strings.Join(pos, " "), pos[0])
+	if err := noArgs("scan", pos, "--prefix"); err != nil {
+		return err
 	}
 	if limit < 0 {
 		return usagef("--limit %d: want 0 (no limit) or more", limit)
@@ -73,18 +73,8 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer w.Close()
 	out := newOutput(stdout, asJSON)
-	var werr error
-	err = w.Scan(ctx, ranges, q, limit, func(r webtable.Row) bool {
-		werr = out.row(r, keysOnly)
-		return werr == nil
-	})
-	if err == nil {
-		err = werr
-	}
-	if ferr := out.flush(); err == nil {
-		err = ferr
-	}
-	return err
+	err = w.Scan(ctx, ranges, q, limit, func(r webtable.Row) bool { return out.ok(out.row(r, keysOnly)) })
+	return out.close(err)
 }
 
 // scanRanges turns the range flags into row-key ranges; at most one kind

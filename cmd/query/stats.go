@@ -56,8 +56,8 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("stats takes no arguments, got %q (did you mean --domain %s?)", pos[0], pos[0])
+	if err := noArgs("stats", pos, "--domain"); err != nil {
+		return err
 	}
 	ranges, err := domainRanges(domain)
 	if err != nil {
@@ -115,8 +115,8 @@ func runErrors(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("errors takes no arguments, got %q", pos[0])
+	if err := noArgs("errors", pos, "--domain"); err != nil {
+		return err
 	}
 	if limit < 0 {
 		return usagef("--limit %d: want 0 (no limit) or more", limit)
@@ -131,24 +131,16 @@ func runErrors(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer w.Close()
 	out := newOutput(stdout, asJSON)
-	var werr error
 	err = w.Errors(ctx, ranges, limit, func(f webtable.Failure) bool {
 		t := ""
 		if f.Fetch.Fetched() {
 			t = f.Fetch.Time.UTC().Format(timeJSON)
 		}
 		if asJSON {
-			werr = out.json.Encode(jsonFailure{Row: f.Row, URL: f.Fetch.URL, Status: f.Fetch.Status, Time: t, Error: f.Fetch.Error})
-		} else {
-			_, werr = fmt.Fprintf(out.w, "%s\n  status %d  %s  %s\n", printable(f.Fetch.URL), f.Fetch.Status, t, printable(f.Fetch.Error))
+			return out.ok(out.json.Encode(jsonFailure{Row: f.Row, URL: f.Fetch.URL, Status: f.Fetch.Status, Time: t, Error: f.Fetch.Error}))
 		}
-		return werr == nil
+		_, err := fmt.Fprintf(out.w, "%s\n  status %d  %s  %s\n", printable(f.Fetch.URL), f.Fetch.Status, t, printable(f.Fetch.Error))
+		return out.ok(err)
 	})
-	if err == nil {
-		err = werr
-	}
-	if ferr := out.flush(); err == nil {
-		err = ferr
-	}
-	return err
+	return out.close(err)
 }

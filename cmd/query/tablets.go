@@ -31,8 +31,8 @@ func runTablets(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("tablets takes no arguments, got %q", pos[0])
+	if err := noArgs("tablets", pos, ""); err != nil {
+		return err
 	}
 	w, err := openStore(ctx, db)
 	if err != nil {
