@@ -44,7 +44,7 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, usagef("%s: %v", fs.Name(), err)
+			return nil, usagef("%v (see query %s --help)", err, fs.Name())
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -89,9 +89,9 @@ func noArgs(cmd string, args []string, hint string) error {
 		return nil
 	}
 	if hint != "" {
-		return usagef("%s takes no arguments, got %q (did you mean %s %s?)", cmd, strings.Join(args, " "), hint, args[0])
+		return usagef("takes no arguments, got %q (did you mean %s %s?)", strings.Join(args, " "), hint, args[0])
 	}
-	return usagef("%s takes no arguments, got %q", cmd, strings.Join(args, " "))
+	return usagef("takes no arguments, got %q (see query %s --help)", strings.Join(args, " "), cmd)
 }
 
 // oneArg checks that exactly one positional argument was given.
@@ -100,9 +100,9 @@ func oneArg(cmd string, args []string, what string) (string, error) {
 	case 1:
 		return args[0], nil
 	case 0:
-		return "", usagef("%s: missing %s (see query %s --help)", cmd, what, cmd)
+		return "", usagef("missing %s (see query %s --help)", what, cmd)
 	default:
-		return "", usagef("%s: one %s expected, got %d: %s", cmd, what, len(args), strings.Join(args, " "))
+		return "", usagef("one %s expected, got %d: %s", what, len(args), strings.Join(args, " "))
 	}
 }
 
