@@ -72,7 +72,7 @@ func (f Fetch) Fetched() bool { return !f.Time.IsZero() }
 
 // timestamp is t in whole milliseconds, as bigtable microseconds.
 func timestamp(t time.Time) bigtable.Timestamp {
-	return bigtable.Time(t.Truncate(time.Millisecond))
+	return bigtable.Time(t).TruncateToMilliseconds()
 }
 
 // formatTime is how fetch:time is stored: RFC 3339 with milliseconds, UTC.

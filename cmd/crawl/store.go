@@ -22,11 +22,6 @@ var _ crawler.Store = (*store)(nil)
 
 func newStore(w *webtable.WebTable) *store { return &store{w: w, now: time.Now} }
 
-// stamp is a time in whole milliseconds, as the WebTable writes them.
-func stamp(t time.Time) bigtable.Timestamp {
-	return bigtable.Time(t.Truncate(time.Millisecond))
-}
-
 // Queued implements crawler.Store.
 func (s *store) Queued(ctx context.Context, fn func(crawler.Entry) bool) error {
 	return s.w.Queued(ctx, func(e webtable.Entry) bool {
@@ -90,9 +85,9 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResu
 	f := &webtable.Fetched{
 		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body},
 		Discovered: toEntries(p.Discovered),
-		AnchorTime: stamp(p.Time),
+		AnchorTime: bigtable.Time(p.Time).TruncateToMilliseconds(),
 		State:      webtable.State(p.State().String()),
-		StateTime:  stamp(s.now()),
+		StateTime:  bigtable.Time(s.now()).TruncateToMilliseconds(),
 	}
 	if p.Redirected {
 		// The source row records only the fetch and where it led.
