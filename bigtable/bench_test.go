@@ -69,7 +69,6 @@ func TestMain(m *testing.M) {
 type benchResult struct {
 	name         string
 	ours, raw    float64 // ns per row
-	allocs       float64 // allocations per row (both sides; see printRatios)
 	target, note string
 }
 

@@ -1,7 +1,6 @@
 package bigtable
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -446,9 +445,4 @@ func nextTableID(txn *badger.Txn) (uint32, error) {
 		return 0, err
 	}
 	return id, nil
-}
-
-// isTablePrefix reports whether key belongs to table id.
-func isTablePrefix(key []byte, id uint32) bool {
-	return len(key) >= tablePrefixLen && bytes.Equal(key[:tablePrefixLen], appendTablePrefix(nil, id))
 }

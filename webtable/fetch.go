@@ -35,14 +35,6 @@ const (
 	colState        = "state"
 )
 
-// fetchRecordColumns are the fetch: qualifiers a fetch writes, all of them
-// every time, so that a fetch never leaves facts of an older one behind (an
-// old error beside a new success). state is written apart: see SetState.
-var fetchRecordColumns = []string{
-	colURL, colStatus, colTime, colLength, colCharset, colETag,
-	colLastModified, colRedirect, colError, colTruncated, colDepth,
-}
-
 // Fetch is the record of the latest fetch of a URL and its frontier state:
 // the fetch family of its row.
 type Fetch struct {
@@ -80,7 +72,9 @@ func formatTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 }
 
-// setFetchRecord adds the fetch record of f (without its state) to m. The
+// setFetchRecord adds the fetch record of f (without its state) to m:
+// every qualifier every time, so that a fetch never leaves facts of an
+// older one behind (an old error beside a new success). The
 // family keeps one version: the record replaces the last fetch's (written
 // earlier by the same crawler, so at an older time) and any frontier entry
 // (at FrontierTime, older than any fetch).
