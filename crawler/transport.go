@@ -171,7 +171,7 @@ func readBody(resp *http.Response, max int64) (body []byte, truncated bool, err 
 		}
 	}
 	size := 512
-	if n := resp.ContentLength; n > 0 && resp.Uncompressed == false && n <= max {
+	if n := resp.ContentLength; n > 0 && !resp.Uncompressed && n <= max {
 		size = int(n) + 1
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, size))

@@ -64,9 +64,7 @@ func canonHost(h string) (string, hostKind, error) {
 	} else if hasUpper(h) {
 		s = strings.ToLower(h)
 	}
-	if strings.HasSuffix(s, ".") {
-		s = s[:len(s)-1]
-	}
+	s = strings.TrimSuffix(s, ".")
 	if endsInNumber(s) {
 		v, ok := parseIPv4(s)
 		if !ok {

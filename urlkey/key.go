@@ -107,7 +107,7 @@ func clean(raw string) string {
 	for len(raw) > 0 && raw[len(raw)-1] <= ' ' {
 		raw = raw[:len(raw)-1]
 	}
-	if strings.IndexAny(raw, "\t\n\r") < 0 {
+	if !strings.ContainsAny(raw, "\t\n\r") {
 		return raw
 	}
 	b := make([]byte, 0, len(raw))
