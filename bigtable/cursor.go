@@ -13,10 +13,12 @@ import (
 // Contract:
 //   - Call next until it returns false, then check err. Ranges are half-open,
 //     [lo, hi), and visited in order.
-//   - After next returns true, the fields describe the current cell. row,
+//   - After next returns true, the fields describe the current cell.
 //     family, qualifier and column are fresh strings, shared by every cell of
-//     the same row or column, and stay valid for ever. item is valid only
-//     until the next call to next.
+//     the same column, and stay valid for ever; rowKey returns the row as
+//     such a string, made on first request (rowRaw holds its bytes until
+//     the next call to next, so a reader can place the string itself, see
+//     rowReader.addCell). item is valid only until the next call to next.
 //   - index counts the stored versions of the current column before this
 //     one, newest first, whether or not a GC policy hides them; it is the
 //     position a MaxVersionsPolicy judges.
@@ -28,8 +30,12 @@ type cursor struct {
 	moved  bool // it has been positioned in ranges[ri]
 
 	rowEnc    []byte // escaped row part of the current cell
+	rowBuf    []byte // unescaped row, when it holds escapes
+	rowRaw    []byte // the current row key (aliases rowEnc or rowBuf)
 	qualEnc   []byte // escaped qualifier part of the current cell
-	row       string
+	row       string // the current row key once rowKey made it, else ""
+	started   bool   // a cell has been decoded
+	famKnown  bool   // family and fam describe the last family decoded
 	family    string
 	qualifier string
 	column    string
@@ -47,7 +53,20 @@ type cursor struct {
 // reset points c at a new iteration, keeping its buffers.
 func (c *cursor) reset(it *badger.Iterator, ranges []keyRange, ts *tableSchema) {
 	*c = cursor{it: it, ranges: ranges, schema: ts, hint: c.hint,
-		rowEnc: c.rowEnc[:0], qualEnc: c.qualEnc[:0]}
+		rowEnc: c.rowEnc[:0], rowBuf: c.rowBuf[:0], qualEnc: c.qualEnc[:0]}
+}
+
+// rowKey returns the current row key as a string that stays valid, making
+// it on the first call for each row.
+func (c *cursor) rowKey() string {
+	if c.row == "" {
+		if string(c.rowRaw) == c.hint {
+			c.row = c.hint
+		} else {
+			c.row = string(c.rowRaw)
+		}
+	}
+	return c.row
 }
 
 // newIterator opens a key-only iterator over ranges, restricted to their
@@ -115,14 +134,16 @@ func (c *cursor) decode(key []byte) error {
 	if err != nil {
 		return fmt.Errorf("%w: %q", err, key)
 	}
-	c.newRow = c.row == "" || !bytes.Equal(rowPart, c.rowEnc)
+	c.newRow = !c.started || !bytes.Equal(rowPart, c.rowEnc)
 	if c.newRow {
+		c.started = true
 		c.rowEnc = append(c.rowEnc[:0], rowPart...)
-		if raw := unescape(rowPart); string(raw) == c.hint {
-			c.row = c.hint
-		} else {
-			c.row = string(raw)
+		c.rowRaw = c.rowEnc
+		if bytes.IndexByte(rowPart, escByte) >= 0 {
+			c.rowBuf = appendUnescaped(c.rowBuf[:0], rowPart)
+			c.rowRaw = c.rowBuf
 		}
+		c.row = ""
 	}
 	rest, famPart, err := splitEscaped(rest)
 	if err != nil {
@@ -132,20 +153,25 @@ func (c *cursor) decode(key []byte) error {
 	if err != nil {
 		return fmt.Errorf("%w: %q", err, key)
 	}
-	newColumn := c.newRow || string(famPart) != c.family || !bytes.Equal(qualPart, c.qualEnc)
-	if newColumn {
-		if c.newRow || string(famPart) != c.family {
-			// Family names hold no 0x00: nothing to unescape.
-			c.fam = nil
-			if c.schema != nil {
-				c.fam = c.schema.families[string(famPart)]
-			}
-			if c.fam != nil {
-				c.family = c.fam.name
-			} else {
-				c.family = string(famPart)
-			}
+	// NB: family, qualifier and column strings carry over from row to
+	// row while their bytes repeat, as they do in most tables, so a scan
+	// makes them once, not once per row.
+	famChanged := !c.famKnown || string(famPart) != c.family
+	if famChanged {
+		// Family names hold no 0x00: nothing to unescape.
+		c.famKnown = true
+		c.fam = nil
+		if c.schema != nil {
+			c.fam = c.schema.families[string(famPart)]
 		}
+		if c.fam != nil {
+			c.family = c.fam.name
+		} else {
+			c.family = string(famPart)
+		}
+	}
+	qualChanged := famChanged || !bytes.Equal(qualPart, c.qualEnc)
+	if qualChanged {
 		c.qualEnc = append(c.qualEnc[:0], qualPart...)
 		c.qualifier = string(unescape(qualPart))
 		if c.qualifier == "" && c.fam != nil {
@@ -153,6 +179,8 @@ func (c *cursor) decode(key []byte) error {
 		} else {
 			c.column = c.family + ":" + c.qualifier
 		}
+	}
+	if c.newRow || qualChanged {
 		c.index = 0
 	} else {
 		c.index++

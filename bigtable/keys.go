@@ -122,14 +122,18 @@ func unescape(part []byte) []byte {
 	if bytes.IndexByte(part, escByte) < 0 {
 		return part
 	}
-	out := make([]byte, 0, len(part))
+	return appendUnescaped(make([]byte, 0, len(part)), part)
+}
+
+// appendUnescaped appends the bytes an escaped part stands for to dst.
+func appendUnescaped(dst, part []byte) []byte {
 	for i := 0; i < len(part); i++ {
-		out = append(out, part[i])
+		dst = append(dst, part[i])
 		if part[i] == escByte {
 			i++ // skip the 0xFF that follows every escaped 0x00
 		}
 	}
-	return out
+	return dst
 }
 
 // decodeEscaped decodes one escaped, terminated part of b.

@@ -178,6 +178,7 @@ type rowReader struct {
 	now   Timestamp // GC policies judge age against this
 
 	noValues bool // collect leaves values nil (existence checks)
+	fast     bool // every cell passes with its value: addCell's short path
 
 	fam *familySchema // schema of the current family (nil: not declared)
 
@@ -200,7 +201,8 @@ func newRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &rowReader{ts: ts, stage: st, whole: f != nil && needsWholeRow(f), now: Now()}, nil
+	rr := &rowReader{ts: ts, stage: st, whole: f != nil && needsWholeRow(f), now: Now()}
+	return rr, nil
 }
 
 // rowReaders recycles readers, and with them their buffers.
@@ -244,6 +246,8 @@ func (rr *rowReader) scan(ctx context.Context, txn *badger.Txn, ranges []keyRang
 func (rr *rowReader) scanIter(ctx context.Context, it *badger.Iterator, ranges []keyRange, emit func(Row) bool) error {
 	c := &rr.cur
 	c.reset(it, ranges, rr.ts)
+	_, pass := rr.stage.(passStage)
+	rr.fast = pass && !rr.whole && !rr.noValues
 	started := false
 	family := ""
 	for n := 0; c.next(); n++ {
@@ -263,7 +267,7 @@ func (rr *rowReader) scanIter(ctx context.Context, it *badger.Iterator, ranges [
 				}
 			}
 			started = true
-			rr.startRow(c.row)
+			rr.startRow(c.rowKey())
 			family = ""
 		}
 		if c.family != family {
@@ -309,7 +313,7 @@ func (rr *rowReader) startRow(key string) {
 }
 
 func (rr *rowReader) addCell(c *cursor) error {
-	if _, ok := rr.stage.(passStage); ok && !rr.whole && !rr.noValues {
+	if rr.fast {
 		// NB: the common read, every cell with its value, skips the
 		// filter machinery: a full scan is this loop and Badger's.
 		v, err := c.item.ValueCopy(nil)

@@ -109,11 +109,11 @@ func (db *DB) sweepTable(ctx context.Context, ts *tableSchema, full bool) error 
 				}
 			}
 			f := ts.families[c.family]
-			if f == nil || !f.gc || c.row == last || !f.policy.collects(c.index, c.ts, now) {
+			if f == nil || !f.gc || string(c.rowRaw) == last || !f.policy.collects(c.index, c.ts, now) {
 				continue
 			}
-			last = c.row
-			rows = append(rows, c.row)
+			last = c.rowKey()
+			rows = append(rows, last)
 			if len(rows) >= 1024 {
 				// NB: pruning in a separate transaction while this one
 				// iterates is fine; this snapshot just does not see it.

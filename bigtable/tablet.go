@@ -385,7 +385,7 @@ func countTablet(ctx context.Context, txn *badger.Txn, id uint32, t *tablet, ste
 		}
 		if c.newRow {
 			if step > 0 && out.rows > 0 && out.bytes >= next {
-				out.marks = append(out.marks, rowMark{c.row, out.bytes, out.rows})
+				out.marks = append(out.marks, rowMark{c.rowKey(), out.bytes, out.rows})
 				next = out.bytes + step
 			}
 			out.rows++
