@@ -19,6 +19,7 @@ type options struct {
 	blockCacheSize int64
 	logger         *log.Logger
 	splitSize      int64
+	readAhead      int
 	afterGC        func(error)  // tests: called after each background GC pass
 	splitHook      func(string) // tests: called around each split's commit
 }
@@ -37,6 +38,7 @@ func defaultOptions() options {
 		numMemtables:   5,
 		blockCacheSize: 64 << 20,
 		splitSize:      DefaultTabletSplitSize,
+		readAhead:      DefaultReadAhead,
 	}
 }
 
@@ -107,6 +109,15 @@ func WithBlockCacheSize(n int64) Option {
 func WithTabletSplitSize(n int64) Option {
 	return optionFunc(func(o *options) { o.splitSize = max(1, n) })
 }
+
+// WithReadAhead sets after how many rows a ReadRows call reads the rest of
+// its range ahead on a second goroutine, in batches, while the caller's
+// goroutine builds rows and runs the callback; rows still arrive in key
+// order. It makes long scans use two cores. The default value is
+// DefaultReadAhead; n <= 0 turns read-ahead off (it is also off when
+// GOMAXPROCS is 1). ReadRowsParallel never reads ahead: it already runs a
+// goroutine per tablet.
+func WithReadAhead(n int) Option { return optionFunc(func(o *options) { o.readAhead = n }) }
 
 // WithLogger sends Badger's warnings and errors to l. The default value is
 // nil: Badger's log is discarded.

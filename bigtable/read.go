@@ -3,6 +3,7 @@ package bigtable
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"slices"
@@ -125,6 +126,9 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 		return err
 	}
 	defer rr.release()
+	if rs != nil && (!s.limitSet || s.limit > int64(t.db.readAheadAfter())) {
+		rr.readAheadAt = t.db.readAheadAfter()
+	}
 	var ranges []keyRange
 	if rs == nil {
 		if single == "" {
@@ -179,6 +183,13 @@ type rowReader struct {
 
 	noValues bool // collect leaves values nil (existence checks)
 	fast     bool // every cell passes with its value: addCell's short path
+
+	// the scan in progress
+	emit        func(Row) bool
+	started     bool       // a row is open
+	delivered   int        // rows emitted in the calling goroutine
+	readAheadAt int        // rows after which the rest is read ahead; 0: never
+	ra          *readAhead // set in the read-ahead goroutine
 
 	fam *familySchema // schema of the current family (nil: not declared)
 
@@ -243,30 +254,52 @@ func (rr *rowReader) scan(ctx context.Context, txn *badger.Txn, ranges []keyRang
 }
 
 // scanIter is scan with an iterator of the caller's, which it leaves open.
+//
+// It reads in the calling goroutine, and hands the rest of a long scan to
+// a read-ahead goroutine once rr.readAheadAt rows have gone out (see
+// readahead.go); either way it returns only when nothing else uses it or rr.
 func (rr *rowReader) scanIter(ctx context.Context, it *badger.Iterator, ranges []keyRange, emit func(Row) bool) error {
 	c := &rr.cur
 	c.reset(it, ranges, rr.ts)
 	_, pass := rr.stage.(passStage)
 	rr.fast = pass && !rr.whole && !rr.noValues
-	started := false
+	rr.emit, rr.started, rr.delivered = emit, false, 0
+	defer func() { rr.emit = nil }()
+	err := rr.run(ctx, false)
+	if err == errReadAhead {
+		return rr.readAhead(ctx)
+	}
+	return err
+}
+
+// errReadAhead is run's signal to hand the scan to a read-ahead goroutine.
+var errReadAhead = errors.New("bigtable: read ahead (internal)")
+
+// run moves the cursor to the end of its ranges, delivering each row, and
+// stops early when a delivery says so. With resume, it first takes the
+// cell the cursor is on, the first of a row, where an earlier run stopped
+// with errReadAhead.
+func (rr *rowReader) run(ctx context.Context, resume bool) error {
+	c := &rr.cur
 	family := ""
-	for n := 0; c.next(); n++ {
+	for n := 0; resume || c.next(); n++ {
+		resume = false
 		if n&255 == 255 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
 		if c.newRow {
-			if started {
-				r, err := rr.finishRow()
-				if err != nil {
+			if rr.started {
+				if stop, err := rr.deliver(); stop || err != nil {
 					return err
 				}
-				if r != nil && !emit(r) {
-					return nil
+				if rr.readAheadAt > 0 && rr.delivered >= rr.readAheadAt && rr.ra == nil {
+					rr.started = false
+					return errReadAhead
 				}
 			}
-			started = true
+			rr.started = true
 			rr.startRow(c.rowKey())
 			family = ""
 		}
@@ -292,16 +325,32 @@ func (rr *rowReader) scanIter(ctx context.Context, it *badger.Iterator, ranges [
 	if c.err != nil {
 		return fmt.Errorf("bigtable: reading table %q: %w", rr.ts.name, c.err)
 	}
-	if started {
-		r, err := rr.finishRow()
-		if err != nil {
-			return err
-		}
-		if r != nil {
-			emit(r)
-		}
+	if rr.started {
+		rr.started = false
+		_, err := rr.deliver()
+		return err
 	}
 	return nil
+}
+
+// deliver finishes the current row and passes it on: to the caller's
+// emit, or to the read-ahead batch. It reports whether the scan should
+// stop.
+func (rr *rowReader) deliver() (stop bool, err error) {
+	if err := rr.finishRow(); err != nil {
+		return true, err
+	}
+	if len(rr.items) == 0 {
+		return false, nil // the filter passed nothing
+	}
+	if rr.ra != nil {
+		return rr.ra.queue(rr), nil
+	}
+	row := buildRow(rr.items, rr.fams)
+	clear(rr.items) // drop the references to values handed out
+	rr.items, rr.fams = rr.items[:0], rr.fams[:0]
+	rr.delivered++
+	return !rr.emit(row), nil
 }
 
 func (rr *rowReader) startRow(key string) {
@@ -372,26 +421,21 @@ func (rr *rowReader) collect(cells []cell) error {
 	return nil
 }
 
-// buildRow turns the row's items into a Row: one allocation for every
-// item of the row, and one map entry per family.
+// buildRow turns a row's items, and the family of each, into a Row: one
+// allocation for every item of the row, and one map entry per family.
 //
 // NB: cells reach collect in key order, so a family's items are
 // contiguous; each family gets a slice of the one allocation, capped so
 // that a caller's append copies instead of overwriting the next family.
-func (rr *rowReader) buildRow() Row {
-	if len(rr.items) == 0 {
-		return nil
-	}
-	all := slices.Clone(rr.items)
-	clear(rr.items) // drop the references to values handed out
-	rr.items = rr.items[:0]
+func buildRow(items []ReadItem, fams []string) Row {
+	all := slices.Clone(items)
 	row := make(Row, 1)
 	for i := 0; i < len(all); {
 		j := i + 1
-		for j < len(all) && rr.fams[j] == rr.fams[i] {
+		for j < len(all) && fams[j] == fams[i] {
 			j++
 		}
-		f := rr.fams[i]
+		f := fams[i]
 		if prev, ok := row[f]; ok {
 			row[f] = append(prev, all[i:j]...) // not expected: see NB
 		} else {
@@ -399,22 +443,22 @@ func (rr *rowReader) buildRow() Row {
 		}
 		i = j
 	}
-	rr.fams = rr.fams[:0]
 	return row
 }
 
-// finishRow returns the current row, or nil if the filter passed nothing.
-func (rr *rowReader) finishRow() (Row, error) {
+// finishRow completes the current row's items: a filter that needs the
+// whole row runs now.
+func (rr *rowReader) finishRow() error {
 	if rr.whole {
 		var err error
 		rr.out, err = rr.stage.apply(rr.in, rr.out[:0])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if err := rr.collect(rr.out); err != nil {
-			return nil, err
+			return err
 		}
 		clear(rr.in)
 	}
-	return rr.buildRow(), nil
+	return nil
 }
