@@ -209,3 +209,62 @@ func TestInterleaveCopiesAreIndependent(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralPatterns: patterns that match one byte string take the
+// comparison path, and it agrees with the regexp.
+func TestLiteralPatterns(t *testing.T) {
+	for _, tc := range []struct {
+		pattern string
+		lit     string
+		isLit   bool
+	}{
+		{"anchor", "anchor", true},
+		{"", "", true},
+		{`a\.b`, "a.b", true},
+		{`\xff\x00`, "\xff\x00", true},
+		{"a.b", "", false},
+		{"(?i)abc", "", false},
+		{"abc|abd", "", false},
+		{"ab*", "", false},
+		{`\x{100}`, "", false},
+	} {
+		r, err := compileByteRegexp(tc.pattern)
+		if err != nil {
+			t.Fatalf("compile %q: %v", tc.pattern, err)
+		}
+		if r.isLit != tc.isLit || r.lit != tc.lit {
+			t.Errorf("%q: literal %q, %v; want %q, %v", tc.pattern, r.lit, r.isLit, tc.lit, tc.isLit)
+		}
+		for _, s := range []string{tc.lit, tc.lit + "x", "x" + tc.lit, "", "anchor", "a.b", "A.B", "\xff\x00"} {
+			if got, want := r.matchString(s), r.re.MatchString(latin1(s)); got != want {
+				t.Errorf("%q matching %q = %v, the regexp says %v", tc.pattern, s, got, want)
+			}
+		}
+	}
+}
+
+// FuzzLiteralPattern: the comparison path agrees with the regexp on any
+// pattern and input, as strings and as bytes.
+func FuzzLiteralPattern(f *testing.F) {
+	f.Add("anchor", "anchor")
+	f.Add(`a\.b`, "a.b")
+	f.Add(`\xff`, "\xff")
+	f.Add("(?i)a", "A")
+	f.Add("a{2}", "aa")
+	f.Fuzz(func(t *testing.T, pattern, s string) {
+		r, err := compileByteRegexp(pattern)
+		if err != nil {
+			return
+		}
+		want := r.re.MatchString(latin1(s))
+		if got := r.matchString(s); got != want {
+			t.Fatalf("%q matching %q = %v, the regexp says %v (literal %q %v)", pattern, s, got, want, r.lit, r.isLit)
+		}
+		if got := r.match([]byte(s)); got != want {
+			t.Fatalf("%q matching bytes %q = %v, the regexp says %v", pattern, s, got, want)
+		}
+		if r.isLit && !r.re.MatchString(latin1(r.lit)) {
+			t.Fatalf("%q: the regexp does not match its own literal %q", pattern, r.lit)
+		}
+	})
+}
