@@ -5,8 +5,8 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"sync"
-	"sync/atomic"
+
+	"github.com/webtable/webtable/bigtable/internal/fanout"
 )
 
 // ReadRowsParallel reads the rows of rs as ReadRows does (same filter, same
@@ -66,68 +66,19 @@ func (t *Table) ReadRowsParallel(ctx context.Context, rs RowSet, f func(Row) boo
 	txn := t.db.bdb.NewTransaction(false)
 	defer txn.Discard()
 
-	parent := ctx
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		stop     atomic.Bool
-		passed   atomic.Int64
-		errOnce  sync.Once
-		firstErr error
-		wg       sync.WaitGroup
-		next     atomic.Int64
-	)
-	fail := func(err error) {
-		errOnce.Do(func() { firstErr = err })
-		stop.Store(true)
-		cancel()
+	limit := int64(-1)
+	if s.limitSet {
+		limit = s.limit
 	}
-	emit := func(r Row) bool {
-		if stop.Load() {
-			return false
-		}
-		if err := parent.Err(); err != nil {
-			fail(err)
-			return false
-		}
-		if s.limitSet && passed.Add(1) > s.limit {
-			stop.Store(true)
-			return false
-		}
-		if !f(r) {
-			stop.Store(true)
-			return false
-		}
-		return !stop.Load()
-	}
-	workers := min(len(work), runtime.GOMAXPROCS(0))
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !stop.Load() {
-				i := int(next.Add(1)) - 1
-				if i >= len(work) {
-					return
-				}
-				rr, err := getRowReader(ts, s.filter)
-				if err != nil {
-					fail(err)
-					return
-				}
-				err = rr.scan(ctx, txn, work[i], emit)
-				rr.release()
-				if err != nil {
-					fail(err)
-					return
-				}
+	return fanout.Run(ctx, len(work), runtime.GOMAXPROCS(0), limit, f,
+		func(ctx context.Context, i int, emit func(Row) bool) error {
+			rr, err := getRowReader(ts, s.filter)
+			if err != nil {
+				return err
 			}
-		}()
-	}
-	wg.Wait()
-	// NB: only the first error counts; the others are the cancellation
-	// it caused.
-	return firstErr
+			defer rr.release()
+			return rr.scan(ctx, txn, work[i], emit)
+		})
 }
 
 // intersectRanges returns the parts of sorted, disjoint ranges inside r.
