@@ -21,7 +21,8 @@ type Stats struct {
 }
 
 // parallelReader is a Table that can scan its tablets at once, in no
-// particular order (the embedded store can; see bigtable.ReadRowsParallel).
+// particular order (both stores can: bigtable.Table.ReadRowsParallel and
+// cloud.Table.ReadRowsParallel).
 type parallelReader interface {
 	ReadRowsParallel(ctx context.Context, rs bigtable.RowSet, f func(bigtable.Row) bool, opts ...bigtable.ReadOption) error
 }

@@ -14,6 +14,7 @@ type Table interface {
 	ApplyBulk(ctx context.Context, rows []string, muts []*bigtable.Mutation) ([]error, error)
 	ReadRow(ctx context.Context, row string, opts ...bigtable.ReadOption) (bigtable.Row, error)
 	ReadRows(ctx context.Context, rs bigtable.RowSet, f func(bigtable.Row) bool, opts ...bigtable.ReadOption) error
+	ReadRowsParallel(ctx context.Context, rs bigtable.RowSet, f func(bigtable.Row) bool, opts ...bigtable.ReadOption) error
 	ApplyReadModifyWrite(ctx context.Context, row string, m *bigtable.ReadModifyWrite) (bigtable.Row, error)
 	SampleRowKeys(ctx context.Context) ([]string, error)
 }

@@ -68,6 +68,7 @@ func RunConformance(t *testing.T, feat Features, open func(t *testing.T) Store) 
 	cases = append(cases, writeCases...)
 	cases = append(cases, readCases...)
 	cases = append(cases, filterCases...)
+	cases = append(cases, parallelCases...)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := t.Context()

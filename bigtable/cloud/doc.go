@@ -10,6 +10,7 @@
 //     CreateColumnFamily, DeleteColumnFamily, SetGCPolicy, Families.
 //   - Table, from (*DB).Open, has the data-plane methods of
 //     *bigtable.Table: Apply, ApplyBulk, ReadRow, ReadRows, Rows,
+//     ReadRowsParallel (one stream per piece between SampleRowKeys' keys),
 //     ApplyReadModifyWrite, SampleRowKeys. They take and return package
 //     bigtable's own types (Mutation, RowSet, Filter, ReadOption, Row), so
 //     code written against *bigtable.Table runs here by changing the open

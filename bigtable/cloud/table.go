@@ -280,13 +280,7 @@ func (t *Table) ReadRows(ctx context.Context, rs bigtable.RowSet, f func(bigtabl
 	if !ok {
 		return nil
 	}
-	err = t.tbl.ReadRows(ctx, set, func(r gbt.Row) bool {
-		if row := fromRow(r); row != nil {
-			return f(row)
-		}
-		return true
-	}, ro...)
-	return wrapErr(what, err)
+	return wrapErr(what, t.stream(ctx, set, f, ro))
 }
 
 // Rows returns an iterator over the rows ReadRows would pass to its

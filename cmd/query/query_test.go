@@ -380,6 +380,13 @@ func TestExport(t *testing.T) {
 		if v1 != v2 || strings.Count(v2, "\n") != 3 {
 			t.Errorf("versions in %s:\n%s\nwant:\n%s", dest, v2, v1)
 		}
+		// NB: stats reads in parallel, per tablet here and per
+		// SampleRowKeys piece on Cloud Bigtable.
+		_, s1, _ := runQuery("--db", demoDB, "stats", "--json")
+		_, s2, _ := runQuery("--db", dest, "stats", "--json")
+		if s1 != s2 || s1 == "" {
+			t.Errorf("stats in %s:\n%s\nwant:\n%s", dest, s2, s1)
+		}
 	}
 	if code, _, stderr := runQuery("--db", demoDB, "export", "--to", demoDB); code != exitUsage || !strings.Contains(stderr, "is the store being read") {
 		t.Errorf("export onto itself: exit %d, %q", code, stderr)
