@@ -213,11 +213,22 @@ func (w *writer) flushPrune() error {
 	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
 	it := w.txn.NewIterator(badger.IteratorOptions{Prefix: appendTablePrefix(nil, w.ts.id)})
 	var doomed [][]byte
+	seeked := false
 	for _, i := range order {
 		policy := w.ts.families[w.prune[i].family].policy
 		prefix := keys[i]
+		// NB: a Seek costs as much as a dozen Nexts, and most columns
+		// sit right after the one before (the pending writes of the same
+		// row) or hold nothing (a new row's columns, before the next
+		// existing key). So the iterator moves forward only: a column
+		// whose prefix it has already passed has no stored version, and
+		// a few Nexts reach a column close ahead.
+		if !seeked || !closeAhead(it, prefix, pruneSteps) {
+			it.Seek(prefix)
+			seeked = true
+		}
 		index := 0
-		for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
+		for ; it.ValidForPrefix(prefix); it.Next() {
 			k := it.Item().Key()
 			_, ts, err := decodeTimestamp(k[len(k)-tsLen:])
 			if len(k) != len(prefix)+tsLen || err != nil {
@@ -237,6 +248,23 @@ func (w *writer) flushPrune() error {
 		}
 	}
 	return nil
+}
+
+// pruneSteps is how many Nexts flushPrune takes, at most, to reach the
+// next column before it seeks instead.
+const pruneSteps = 8
+
+// closeAhead moves it forward to the first key >= prefix if that takes at
+// most steps Nexts, and reports whether it got there (or the iterator is
+// already there, or past it, or at the end).
+func closeAhead(it *badger.Iterator, prefix []byte, steps int) bool {
+	for range steps + 1 {
+		if !it.Valid() || bytes.Compare(it.Item().Key(), prefix) >= 0 {
+			return true
+		}
+		it.Next()
+	}
+	return !it.Valid() || bytes.Compare(it.Item().Key(), prefix) >= 0
 }
 
 // deletePrefix deletes the cells whose keys start with prefix and whose
