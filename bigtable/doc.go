@@ -52,7 +52,12 @@
 //
 // Every read sees one consistent snapshot of the store. ReadRows streams in
 // key order and holds one row at a time (its memory does not grow with the
-// range); ReadRowsParallel reads each tablet of a range on its own
+// range). After DefaultReadAhead rows it reads the rest of a long range
+// ahead on a second goroutine, in batches of at most 256 rows or 1 MiB,
+// three batches at most, while the caller's goroutine builds the Row maps
+// and runs the callback; the rows still arrive in key order from the
+// caller's goroutine, and a long scan uses two cores (WithReadAhead; see
+// readahead.go). ReadRowsParallel reads each tablet of a range on its own
 // goroutine, for callers that do not need order. Reads reuse a Badger
 // snapshot and its iterator while no write has committed since they were
 // made (a background goroutine closes those idle for a quarter of a
@@ -65,13 +70,14 @@
 // 1.25 x MemTableSize: the table and room for one more transaction), the
 // block cache, and the indexes and Bloom filters of its tables (keys only,
 // since values of WithValueThreshold bytes or more live in the value log;
-// a few MiB per million cells). Above that, a ReadRows holds one row, an
-// ApplyBulk one transaction's worth of rows (at most about 15% of
-// MemTableSize of keys and small values). So memory is bounded by the
-// configuration, not by the size of a scan or an ingest: the Go heap stays
-// under about 1.25 x NumMemtables x MemTableSize + BlockCacheSize + 128 MiB
-// (compaction buffers, garbage) + the largest row read: about 600 MiB with
-// the defaults, 250 MiB with the laptop sizing below. The value log is
+// a few MiB per million cells). Above that, a ReadRows holds one row (and
+// up to three read-ahead batches, about 3 MiB), an ApplyBulk one
+// transaction's worth of rows (at most about 15% of MemTableSize of keys
+// and small values). So memory is bounded by the configuration, not by the
+// size of a scan or an ingest: the Go heap stays under about 1.25 x
+// NumMemtables x MemTableSize + BlockCacheSize + 128 MiB (compaction
+// buffers, garbage) + the largest row read: about 600 MiB with the
+// defaults, 250 MiB with the laptop sizing below. The value log is
 // memory-mapped: the pages an ingest or a scan touches count in the
 // process's resident size (about the size of the data touched), but they
 // are file pages that the kernel drops under memory pressure, not heap.

@@ -264,7 +264,6 @@ func (rr *rowReader) scanIter(ctx context.Context, it *badger.Iterator, ranges [
 	_, pass := rr.stage.(passStage)
 	rr.fast = pass && !rr.whole && !rr.noValues
 	rr.emit, rr.started, rr.delivered = emit, false, 0
-	defer func() { rr.emit = nil }()
 	err := rr.run(ctx, false)
 	if err == errReadAhead {
 		return rr.readAhead(ctx)
@@ -429,7 +428,10 @@ func (rr *rowReader) collect(cells []cell) error {
 // that a caller's append copies instead of overwriting the next family.
 func buildRow(items []ReadItem, fams []string) Row {
 	all := slices.Clone(items)
-	row := make(Row, 1)
+	if n := len(all); fams[0] == fams[n-1] {
+		return Row{fams[0]: all} // one family, the common case
+	}
+	row := make(Row, 2)
 	for i := 0; i < len(all); {
 		j := i + 1
 		for j < len(all) && fams[j] == fams[i] {
