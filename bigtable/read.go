@@ -149,8 +149,13 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 	}
 	snap := t.db.getSnap()
 	defer t.db.putSnap(snap)
+	it := snap.it
+	if rs != nil {
+		it = newIterator(snap.txn, ranges)
+		defer it.Close()
+	}
 	n := int64(0)
-	return rr.scanIter(ctx, snap.it, ranges, func(r Row) bool {
+	return rr.scanIter(ctx, it, ranges, func(r Row) bool {
 		n++
 		return f(r) && (!s.limitSet || n < s.limit)
 	})
