@@ -59,10 +59,12 @@
 // caller's goroutine, and a long scan uses two cores (WithReadAhead; see
 // readahead.go). ReadRowsParallel reads each tablet of a range on its own
 // goroutine, for callers that do not need order. Reads reuse a Badger
-// snapshot and its iterator while no write has committed since they were
-// made (a background goroutine closes those idle for a quarter of a
-// second), which makes a ReadRow cost about a raw Badger Get of one key;
-// see snap.go.
+// snapshot while no write has committed since it was made (a background
+// goroutine closes those idle for a quarter of a second); ReadRow reuses
+// its whole-table iterator too, which makes it cost about a raw Badger Get
+// of one key, while a multi-row read makes an iterator restricted to its
+// ranges' common prefix, so that Badger leaves out the tables that cannot
+// hold them; see snap.go.
 //
 // # Memory and sizing
 //
