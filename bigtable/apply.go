@@ -116,13 +116,20 @@ type writer struct {
 	now Timestamp
 
 	prune   []rowColumn // columns of GC'd families to prune after the writes
-	written int64       // bytes of keys and values set, for the tablet counters
+	freed   []rowBytes  // bytes flushPrune deleted, by row (bulk: see bulk.write)
+	written int64       // bytes of keys and values set, less those deleted, for the tablet counters
 	// bulk leaves pruning to the caller's flushPrune, so that ApplyBulk
 	// prunes all the rows of a transaction with one iterator.
 	bulk bool
 }
 
 type column struct{ family, qualifier string }
+
+// rowBytes is a number of bytes of one row.
+type rowBytes struct {
+	row string
+	n   int64
+}
 
 // rowColumn is a column of one row.
 type rowColumn struct{ row, family, qualifier string }
@@ -180,7 +187,12 @@ func (w *writer) apply(ops []mutOp) error {
 	if w.bulk {
 		return nil
 	}
-	return w.flushPrune()
+	w.freed = w.freed[:0]
+	err := w.flushPrune()
+	for _, f := range w.freed {
+		w.written -= f.n
+	}
+	return err
 }
 
 func (w *writer) notePrune(family, qualifier string) {
@@ -236,6 +248,7 @@ func (w *writer) flushPrune() error {
 			}
 			if policy.collects(index, ts, w.now) {
 				doomed = append(doomed, it.Item().KeyCopy(nil))
+				w.freed = append(w.freed, rowBytes{w.prune[i].row, it.Item().EstimatedSize()})
 			}
 			index++
 		}
@@ -281,6 +294,7 @@ func (w *writer) deletePrefix(prefix []byte, del func(Timestamp) bool) error {
 			}
 		}
 		keys = append(keys, it.Item().KeyCopy(nil))
+		w.written -= it.Item().EstimatedSize()
 	}
 	it.Close()
 	for _, k := range keys {
@@ -434,6 +448,22 @@ func (b *bulk) applyChunk(idx []int) error {
 	return b.write(idx)
 }
 
+// subtractFreed takes the bytes that pruning deleted off the written
+// bytes of their rows (of any one entry for a row that appears twice: the
+// figure only finds the row's tablet).
+func (b *bulk) subtractFreed(idx []int, freed []rowBytes) {
+	if len(freed) == 0 {
+		return
+	}
+	pos := make(map[string]int, len(idx))
+	for n, i := range idx {
+		pos[b.rows[i]] = n
+	}
+	for _, f := range freed {
+		b.written[pos[f.row]] -= f.n
+	}
+}
+
 // noteWrites adds the bytes of the rows just committed to their tablets.
 func (b *bulk) noteWrites(idx []int) {
 	for n, i := range idx {
@@ -465,6 +495,7 @@ func (b *bulk) write(idx []int) error {
 				}
 				return err
 			}
+			b.subtractFreed(idx, w.freed)
 			return nil
 		})
 		switch {

@@ -38,7 +38,10 @@
 // split or from after it. A split moves no data (cell keys carry no tablet)
 // and holds no writer: a background goroutine counts the tablet by a
 // key-only scan in a snapshot and commits. Writers only add the bytes they
-// write to an in-memory counter of the row's tablet. (*DB).Tablets lists
+// write, less those they delete, to an in-memory counter of the row's
+// tablet. Tablets also merge as they shrink: two neighbours holding
+// together less than a quarter of the split size become one, again in one
+// transaction. (*DB).Tablets lists
 // the tablets with their bytes and rows, SampleRowKeys their end keys, and
 // ReadRowsParallel reads a range one tablet per goroutine. See tablet.go.
 //

@@ -72,8 +72,91 @@ func (db *DB) splitTablets(ctx context.Context) error {
 				}
 			}
 		}
+		for again := true; again; {
+			var err error
+			if again, err = db.mergeTablets(ctx, ts); err != nil {
+				return fmt.Errorf("bigtable: merge tablets of table %q: %w", name, err)
+			}
+		}
 	}
 	return nil
+}
+
+// mergeLevel is the size under which two neighbouring tablets merge: a
+// quarter of the split size.
+func (db *DB) mergeLevel() int64 { return db.opts.splitSize / 4 }
+
+// mergeTablets merges the first two neighbouring tablets of ts whose
+// counters hold together less than the merge level and whose exact counts
+// (taken now, when a tablet was written since its last count) agree. It
+// reports whether it merged. Counting only the candidates keeps a pass
+// cheap: a tablet under the merge level is small by construction.
+func (db *DB) mergeTablets(ctx context.Context, ts *tableSchema) (bool, error) {
+	level := db.mergeLevel()
+	list := ts.tablets.load()
+	for i := 0; i+1 < len(list); i++ {
+		a, b := list[i], list[i+1]
+		if max(0, a.bytes.Load())+max(0, b.bytes.Load()) >= level {
+			continue
+		}
+		for _, t := range []*tablet{a, b} {
+			if !t.counted.Load() || t.recount.Load() {
+				if err := db.refreshTablet(ctx, ts, t); err != nil {
+					return false, err
+				}
+			}
+		}
+		if a.bytes.Load()+b.bytes.Load() >= level {
+			continue // the counters erred low (a crash forgets writes)
+		}
+		return db.commitMerge(ts, a, b)
+	}
+	return false, nil
+}
+
+// commitMerge replaces the neighbours a and b by one tablet, in the
+// metadata in one Badger transaction (a's record gets b's end, b's record
+// goes), and then in memory. It does nothing if the table or either tablet
+// is gone meanwhile.
+func (db *DB) commitMerge(ts *tableSchema, a, b *tablet) (bool, error) {
+	db.schemaMu.Lock()
+	defer db.schemaMu.Unlock()
+	cur := (*db.tables.Load())[ts.name]
+	if cur == nil || cur.id != ts.id {
+		return false, nil // deleted
+	}
+	list := cur.tablets.load()
+	i := slices.Index(list, a)
+	if i < 0 || i+1 >= len(list) || list[i+1] != b {
+		return false, nil
+	}
+	ba, bb := a.bytes.Load(), b.bytes.Load()
+	m := newTablet(a.start, b.end, ba+bb, a.rows.Load()+b.rows.Load(), db.opts.splitSize)
+	m.counted.Store(true)
+	db.splitHook("before merge")
+	err := db.update(func(txn *badger.Txn) error {
+		if err := txn.Delete(metaTabletKey(ts.id, b.start)); err != nil {
+			return err
+		}
+		return putTablets(txn, ts.id, m)
+	})
+	if err != nil {
+		return false, err
+	}
+	next := slices.Concat(list[:i], []*tablet{m}, list[i+2:])
+	cur.tablets.list.Store(&next)
+	// NB: as in commitSplit, a writer that found a or b before the new
+	// list was published sees retired and counts its write again in m.
+	a.retired.Store(true)
+	b.retired.Store(true)
+	if !a.counted.Load() || !b.counted.Load() {
+		m.counted.Store(false)
+	}
+	if extra := a.bytes.Load() - ba + b.bytes.Load() - bb; extra != 0 {
+		m.bytes.Add(extra)
+	}
+	db.splitHook("after merge")
+	return true, nil
 }
 
 // splitTablet counts t and, if it holds more than the split size and more

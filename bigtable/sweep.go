@@ -136,17 +136,21 @@ func (db *DB) pruneRow(ts *tableSchema, row string) error {
 	mu.Lock()
 	defer mu.Unlock()
 	now := Now()
-	// NB: the row's tablet must be counted again: GC may have emptied it.
-	defer db.noteWrite(ts, row, 0)
+	var freed int64
+	// NB: the row's tablet shrinks by what GC deletes, and must be counted
+	// again: GC may have emptied the row.
+	defer func() { db.noteWrite(ts, row, -freed) }()
 	return db.update(func(txn *badger.Txn) error {
 		ranges := RowList{row}.keyRanges(nil, ts.id)
 		it := newIterator(txn, ranges)
 		c := newCursor(it, ranges)
 		var keys [][]byte
+		freed = 0
 		for c.next() {
 			f := ts.families[c.family]
 			if f != nil && f.gc && f.policy.collects(c.index, c.ts, now) {
 				keys = append(keys, c.item.KeyCopy(nil))
+				freed += c.item.EstimatedSize()
 			}
 		}
 		it.Close()

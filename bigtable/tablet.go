@@ -24,11 +24,12 @@ import (
 // Sizes are tracked in two ways, each where it is cheap:
 //
 //   - The write path adds the bytes it writes (keys and values) to an
-//     in-memory counter of the row's tablet after the commit: a binary
-//     search of the tablet list and an atomic add per row, no I/O. Deletes
-//     are not subtracted (knowing their size would cost a read), so the
-//     counter errs high between counts. When a counter passes its tablet's
-//     split level the write wakes the splitter goroutine, and returns.
+//     in-memory counter of the row's tablet after the commit, less the
+//     bytes it deletes as its iterator finds them (pruned versions, deleted
+//     columns and rows, GC): a binary search of the tablet list and an
+//     atomic add per row, no extra I/O. When a counter passes its tablet's
+//     split level, or a delete takes it under the merge level, the write
+//     wakes the splitter goroutine, and returns.
 //   - A count is a key-only scan of one tablet in a read snapshot: it gives
 //     exact bytes (keys and values as stored, values in the value log taken
 //     from their pointers, not read) and rows, and row boundaries with their
@@ -40,6 +41,13 @@ import (
 // concurrent writers would conflict and retry, and each Apply would pay a
 // Get; and a row count there needs a read per write to know if the row is
 // new. A tablet is at most about the split size, so a count is bounded.
+//
+// Tablets also merge, as in the paper: when two neighbours hold together
+// less than a quarter of the split size (by their counters, then by an
+// exact count of both), the splitter replaces them by one tablet, in one
+// Badger transaction like a split (see mergeTablets). A quarter leaves room
+// to grow before the merged tablet splits again. A schema change that
+// deletes cells (a family, a table) is seen at the next count.
 //
 // The counters live in memory; Close writes them to the tablet records, so
 // after a restart a tablet still knows how close it is to splitting. After a
@@ -280,7 +288,7 @@ func (db *DB) noteWrite(ts *tableSchema, row string, n int64) {
 		// count the write in the half that holds the row (see commitSplit).
 		t = ts.tablets.find(row)
 	}
-	if t.bytes.Load() >= t.splitAt.Load() {
+	if b := t.bytes.Load(); b >= t.splitAt.Load() || n < 0 && b < db.mergeLevel() {
 		db.wakeSplitter()
 	}
 }

@@ -1,0 +1,275 @@
+package bigtable
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// deleteRows deletes rows from..to-1 of the "row%03d" rows, one Apply each.
+func deleteRows(t *testing.T, tbl *Table, from, to int) {
+	t.Helper()
+	for i := from; i < to; i++ {
+		m := NewMutation()
+		m.DeleteRow()
+		mustApply(t, tbl, fmt.Sprintf("row%03d", i), m)
+	}
+}
+
+// TestTabletsMergeAfterDeletes fills a table until it has several tablets,
+// deletes most rows, and requires that the tablets merge back (neighbours
+// holding together less than a quarter of the split size), that the
+// counters followed the deletes before any count, and that the merged
+// tablets survive a reopen.
+func TestTabletsMergeAfterDeletes(t *testing.T) {
+	const size = 16 << 10
+	db := openTestDB(t, WithTabletSplitSize(size), WithGCInterval(0), WithReadAhead(0))
+	tbl := db.mustTable("t", "f")
+	ctx := context.Background()
+	var rows []string
+	var muts []*Mutation
+	for i := range 120 {
+		rows = append(rows, fmt.Sprintf("row%03d", i))
+		muts = append(muts, kiloRow(i))
+	}
+	if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
+		t.Fatal(err, errs)
+	}
+	mustSplit(t, db.DB)
+	before := mustTablets(t, db.DB, "t")
+	if len(before) < 6 {
+		t.Fatalf("120 KB in 16 KiB tablets: only %d tablets", len(before))
+	}
+	deleteRows(t, tbl, 0, 118)
+	// The counters saw the deletes: without a count, they add up to about
+	// what is left (two rows), not to what was written.
+	ts, _ := db.schema("t")
+	counter := int64(0)
+	for _, tb := range ts.tablets.load() {
+		counter += max(0, tb.bytes.Load())
+	}
+	if counter > 4<<10 {
+		t.Errorf("after deleting 118 of 120 1 KB rows the tablet counters hold %d bytes", counter)
+	}
+	mustSplit(t, db.DB)
+	after := mustTablets(t, db.DB, "t")
+	if len(after) != 1 || after[0].Rows != 2 {
+		t.Fatalf("after deleting all but 2 rows: %d tablets %+v, want one of 2 rows", len(after), after)
+	}
+	if got := len(readAll(t, tbl, InfiniteRange(""))); got != 2 {
+		t.Fatalf("%d rows left, want 2", got)
+	}
+	db.MustReopen()
+	if again := mustTablets(t, db.DB, "t"); !slices.Equal(again, after) {
+		t.Fatalf("after reopen: %+v, want %+v", again, after)
+	}
+}
+
+// TestTabletsMergeOnlySmallNeighbours: deleting the rows of one tablet
+// merges it with a neighbour only while the two hold less than a quarter
+// of the split size, so a merged tablet is never about to split again.
+func TestTabletsMergeOnlySmallNeighbours(t *testing.T) {
+	const size = 16 << 10
+	db := openTestDB(t, WithTabletSplitSize(size), WithGCInterval(0))
+	tbl := db.mustTable("t", "f")
+	ctx := context.Background()
+	var rows []string
+	var muts []*Mutation
+	for i := range 120 {
+		rows = append(rows, fmt.Sprintf("row%03d", i))
+		muts = append(muts, kiloRow(i))
+	}
+	if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
+		t.Fatal(err, errs)
+	}
+	mustSplit(t, db.DB)
+	before := mustTablets(t, db.DB, "t")
+	// Empty the second tablet: its neighbours hold about 15 KB each, more
+	// than the 4 KiB merge level together with it, so nothing merges.
+	var first, last int
+	fmt.Sscanf(before[1].Start, "row%03d", &first)
+	fmt.Sscanf(before[1].End, "row%03d", &last)
+	deleteRows(t, tbl, first, last)
+	mustSplit(t, db.DB)
+	after := mustTablets(t, db.DB, "t")
+	if len(after) != len(before) || after[1].Rows != 0 {
+		t.Errorf("emptying one tablet between two of %d KB: %+v, want %d tablets, the second empty", before[0].Bytes>>10, after, len(before))
+	}
+}
+
+// TestTabletBackgroundMerge: deletes wake the splitter, which merges
+// without being asked.
+func TestTabletBackgroundMerge(t *testing.T) {
+	merged := make(chan string, 100)
+	hook := optionFunc(func(o *options) {
+		o.splitHook = func(stage string) {
+			if stage == "after merge" {
+				merged <- stage
+			}
+		}
+	})
+	db := openTestDB(t, WithTabletSplitSize(8<<10), WithGCInterval(0), hook)
+	tbl := db.mustTable("t", "f")
+	var rows []string
+	var muts []*Mutation
+	for i := range 40 {
+		rows = append(rows, fmt.Sprintf("row%03d", i))
+		muts = append(muts, kiloRow(i))
+	}
+	if errs, err := tbl.ApplyBulk(context.Background(), rows, muts); err != nil || errs != nil {
+		t.Fatal(err, errs)
+	}
+	mustSplit(t, db.DB)
+	deleteRows(t, tbl, 0, 40)
+	select {
+	case <-merged:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no merge within 30s of deleting every row of several tablets")
+	}
+}
+
+const (
+	mergeCrashDirEnv = "BIGTABLE_MERGE_CRASH_DIR"
+	mergeCrashAtEnv  = "BIGTABLE_MERGE_CRASH_AT"
+)
+
+// TestMergeCrashChild is the child of TestKillNineMidMerge: it fills a
+// table with 8 KiB tablets, prints their number, deletes rows until a
+// merge kills it (mergeCrashAtEnv names the point), printing each delete
+// acknowledged.
+func TestMergeCrashChild(t *testing.T) {
+	dir := os.Getenv(mergeCrashDirEnv)
+	if dir == "" {
+		t.Skip("run by TestKillNineMidMerge")
+	}
+	at := os.Getenv(mergeCrashAtEnv)
+	hook := optionFunc(func(o *options) {
+		o.splitHook = func(stage string) {
+			if stage == at {
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}
+		}
+	})
+	db, err := Open(dir, WithTabletSplitSize(8<<10), WithGCInterval(0), hook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := db.CreateTable(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateColumnFamily(ctx, "t", "f"); err != nil {
+		t.Fatal(err)
+	}
+	tbl := db.Open("t")
+	var rows []string
+	var muts []*Mutation
+	for i := range 40 {
+		rows = append(rows, fmt.Sprintf("row%03d", i))
+		muts = append(muts, kiloRow(i))
+	}
+	if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
+		t.Fatal(err, errs)
+	}
+	if err := db.splitTablets(ctx); err != nil {
+		t.Fatal(err)
+	}
+	list, err := db.Tablets(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// NB: Close saves the tablets, so the parent sees them after a kill.
+	if err := db.saveTablets(); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("tablets %d\n", len(list))
+	for i := range 40 {
+		m := NewMutation()
+		m.DeleteRow()
+		if err := tbl.Apply(ctx, fmt.Sprintf("row%03d", i), m); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("deleted %d\n", i+1)
+	}
+	db.splitTablets(ctx)
+	t.Fatal("not killed")
+}
+
+// TestKillNineMidMerge kills a process just before and just after a merge
+// commits: the store reopens with the tablets from before the merge or
+// from after it, covering the table, and counting the rows there.
+func TestKillNineMidMerge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts subprocesses")
+	}
+	for _, tc := range []struct {
+		at   string
+		lost int // tablets fewer than before, after the kill
+	}{
+		{"before merge", 0},
+		{"after merge", 1},
+	} {
+		t.Run(strings.ReplaceAll(tc.at, " ", "_"), func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestMergeCrashChild$", "-test.v")
+			cmd.Env = append(os.Environ(), mergeCrashDirEnv+"="+dir, mergeCrashAtEnv+"="+tc.at)
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			sc := bufio.NewScanner(out)
+			tablets, deleted := 0, 0
+			for sc.Scan() {
+				fmt.Sscanf(sc.Text(), "tablets %d", &tablets)
+				fmt.Sscanf(sc.Text(), "deleted %d", &deleted)
+			}
+			go io.Copy(io.Discard, out)
+			err = cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+				t.Fatalf("child did not die by SIGKILL: %v", err)
+			}
+			if tablets < 3 {
+				t.Fatalf("the child had %d tablets before deleting", tablets)
+			}
+			db, err := Open(dir, WithTabletSplitSize(8<<10), WithGCInterval(0))
+			if err != nil {
+				t.Fatalf("Open after crash: %v", err)
+			}
+			defer db.Close()
+			infos := mustTablets(t, db, "t")
+			if len(infos) != tablets-tc.lost {
+				t.Errorf("killed %s: %d tablets %+v, want %d", tc.at, len(infos), infos, tablets-tc.lost)
+			}
+			rows := 0
+			for r, err := range db.Open("t").Rows(context.Background(), InfiniteRange("")) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(r["f"]) != 1 || len(r["f"][0].Value) != 1000 {
+					t.Errorf("row %q torn", r.Key())
+				}
+				rows++
+			}
+			counted := int64(0)
+			for _, in := range infos {
+				counted += in.Rows
+			}
+			if counted != int64(rows) || rows > 40-deleted {
+				t.Errorf("%d rows read, %d counted by the tablets, %d deletes acknowledged of 40 rows", rows, counted, deleted)
+			}
+		})
+	}
+}
