@@ -28,6 +28,9 @@ type cursor struct {
 	ranges []keyRange
 	ri     int
 	moved  bool // it has been positioned in ranges[ri]
+	// positioned: it has been positioned by this iteration (a reused
+	// iterator starts wherever its last user left it).
+	positioned bool
 
 	rowEnc    []byte // escaped row part of the current cell
 	rowBuf    []byte // unescaped row, when it holds escapes
@@ -69,6 +72,10 @@ func (c *cursor) rowKey() string {
 	return c.row
 }
 
+// cursorSteps is how many Nexts the cursor takes, at most, to reach the
+// next range before it seeks instead.
+const cursorSteps = 8
+
 // newIterator opens a key-only iterator over ranges, restricted to their
 // common prefix so that Badger can skip tables that cannot hold them.
 func newIterator(txn *badger.Txn, ranges []keyRange) *badger.Iterator {
@@ -98,7 +105,15 @@ func (c *cursor) next() bool {
 	for c.ri < len(c.ranges) {
 		r := c.ranges[c.ri]
 		if !c.moved {
-			c.it.Seek(r.lo)
+			// NB: ranges are sorted and disjoint, and the key that ended
+			// the last range is the first one past it: when it is already
+			// at or past this range's start, or a few Nexts get there, a
+			// Seek (a dozen Nexts' worth) is not needed. A RowList of rows
+			// that do not exist yet costs one Seek, not one per row.
+			if !c.positioned || !closeAhead(c.it, r.lo, cursorSteps) {
+				c.it.Seek(r.lo)
+			}
+			c.positioned = true
 			c.moved = true
 		} else {
 			c.it.Next()
