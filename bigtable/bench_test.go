@@ -526,27 +526,22 @@ func (p *benchPair) scanRows(b *testing.B, limit int) (ours, raw time.Duration) 
 // BenchmarkScan reads the whole table in key order, values included, as
 // often as b.N rows take.
 func BenchmarkScan(b *testing.B) {
-	n := benchRows()
-	p := sharedPair(b, n)
-	var pt pairTimer
-	b.ReportAllocs()
-	b.ResetTimer()
-	for done := 0; done < b.N; done += n {
-		ours, raw := p.scanRows(b, min(n, b.N-done))
-		pt.ours += ours
-		pt.raw += raw
-	}
-	pt.report(b, ">=0.80", "iterator over all keys"+prefetchNote()+"; ours reads ahead (2 goroutines)")
+	benchScan(b, DefaultReadAhead, "; ours reads ahead (2 goroutines)")
 }
 
 // BenchmarkScanOneGoroutine is BenchmarkScan with read-ahead off: the cost
 // of a row on one core, where the Row map that the Cloud Bigtable API
 // hands out per row (two allocations) is most of the difference.
 func BenchmarkScanOneGoroutine(b *testing.B) {
+	benchScan(b, 0, "; both on one goroutine")
+}
+
+// benchScan runs the full-scan pair with the given read-ahead.
+func benchScan(b *testing.B, readAhead int, note string) {
 	n := benchRows()
 	p := sharedPair(b, n)
 	defer func(v int) { p.db.opts.readAhead = v }(p.db.opts.readAhead)
-	p.db.opts.readAhead = 0
+	p.db.opts.readAhead = readAhead
 	var pt pairTimer
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -555,7 +550,11 @@ func BenchmarkScanOneGoroutine(b *testing.B) {
 		pt.ours += ours
 		pt.raw += raw
 	}
-	pt.report(b, "", "iterator over all keys"+prefetchNote()+"; both on one goroutine")
+	target := ""
+	if readAhead > 0 {
+		target = ">=0.80"
+	}
+	pt.report(b, target, "iterator over all keys"+prefetchNote()+note)
 }
 
 // BenchmarkScanParallel reads the whole table with ReadRowsParallel, one

@@ -1,7 +1,14 @@
 package bigtable
 
 import (
+	"bufio"
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
 	"testing"
 )
 
@@ -98,4 +105,63 @@ func cellStrings(rows []Row) []string {
 		}
 	}
 	return out
+}
+
+// createTable creates table with families in db and returns it, for the
+// child processes of kill tests, which hold a bare *DB.
+func createTable(t testing.TB, db *DB, table string, families ...string) *Table {
+	t.Helper()
+	ctx := context.Background()
+	if err := db.CreateTable(ctx, table); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if err := db.CreateColumnFamily(ctx, table, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db.Open(table)
+}
+
+// runKilledChild runs the test named child of this binary in a subprocess
+// with env added, passes each line it prints to onLine (true: kill it now),
+// and requires that it ends by SIGKILL, its own or ours.
+func runKilledChild(t *testing.T, child string, env []string, onLine func(line string) (kill bool)) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+child+"$", "-test.v")
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if onLine(sc.Text()) {
+			cmd.Process.Signal(syscall.SIGKILL)
+			break
+		}
+	}
+	go io.Copy(io.Discard, out)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("%s did not die by SIGKILL: %v", child, err)
+	}
+}
+
+// fillKiloRows writes rows row000..row{n-1} of 1000 bytes each in one bulk.
+func fillKiloRows(t testing.TB, tbl *Table, n int) {
+	t.Helper()
+	var rows []string
+	var muts []*Mutation
+	for i := range n {
+		rows = append(rows, fmt.Sprintf("row%03d", i))
+		muts = append(muts, kiloRow(i))
+	}
+	if errs, err := tbl.ApplyBulk(context.Background(), rows, muts); err != nil || errs != nil {
+		t.Fatal(err, errs)
+	}
 }

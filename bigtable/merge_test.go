@@ -1,16 +1,10 @@
 package bigtable
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -34,16 +28,7 @@ func TestTabletsMergeAfterDeletes(t *testing.T) {
 	const size = 16 << 10
 	db := openTestDB(t, WithTabletSplitSize(size), WithGCInterval(0), WithReadAhead(0))
 	tbl := db.mustTable("t", "f")
-	ctx := context.Background()
-	var rows []string
-	var muts []*Mutation
-	for i := range 120 {
-		rows = append(rows, fmt.Sprintf("row%03d", i))
-		muts = append(muts, kiloRow(i))
-	}
-	if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
-		t.Fatal(err, errs)
-	}
+	fillKiloRows(t, tbl, 120)
 	mustSplit(t, db.DB)
 	before := mustTablets(t, db.DB, "t")
 	if len(before) < 6 {
@@ -81,16 +66,7 @@ func TestTabletsMergeOnlySmallNeighbours(t *testing.T) {
 	const size = 16 << 10
 	db := openTestDB(t, WithTabletSplitSize(size), WithGCInterval(0))
 	tbl := db.mustTable("t", "f")
-	ctx := context.Background()
-	var rows []string
-	var muts []*Mutation
-	for i := range 120 {
-		rows = append(rows, fmt.Sprintf("row%03d", i))
-		muts = append(muts, kiloRow(i))
-	}
-	if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
-		t.Fatal(err, errs)
-	}
+	fillKiloRows(t, tbl, 120)
 	mustSplit(t, db.DB)
 	before := mustTablets(t, db.DB, "t")
 	// Empty the second tablet: its neighbours hold about 15 KB each, more
@@ -119,15 +95,7 @@ func TestTabletBackgroundMerge(t *testing.T) {
 	})
 	db := openTestDB(t, WithTabletSplitSize(8<<10), WithGCInterval(0), hook)
 	tbl := db.mustTable("t", "f")
-	var rows []string
-	var muts []*Mutation
-	for i := range 40 {
-		rows = append(rows, fmt.Sprintf("row%03d", i))
-		muts = append(muts, kiloRow(i))
-	}
-	if errs, err := tbl.ApplyBulk(context.Background(), rows, muts); err != nil || errs != nil {
-		t.Fatal(err, errs)
-	}
+	fillKiloRows(t, tbl, 40)
 	mustSplit(t, db.DB)
 	deleteRows(t, tbl, 0, 40)
 	select {
@@ -137,49 +105,19 @@ func TestTabletBackgroundMerge(t *testing.T) {
 	}
 }
 
-const (
-	mergeCrashDirEnv = "BIGTABLE_MERGE_CRASH_DIR"
-	mergeCrashAtEnv  = "BIGTABLE_MERGE_CRASH_AT"
-)
-
 // TestMergeCrashChild is the child of TestKillNineMidMerge: it fills a
 // table with 8 KiB tablets, prints their number, deletes rows until a
-// merge kills it (mergeCrashAtEnv names the point), printing each delete
+// merge kills it (tabletCrashAtEnv names the point), printing each delete
 // acknowledged.
 func TestMergeCrashChild(t *testing.T) {
-	dir := os.Getenv(mergeCrashDirEnv)
-	if dir == "" {
-		t.Skip("run by TestKillNineMidMerge")
-	}
-	at := os.Getenv(mergeCrashAtEnv)
-	hook := optionFunc(func(o *options) {
-		o.splitHook = func(stage string) {
-			if stage == at {
-				syscall.Kill(os.Getpid(), syscall.SIGKILL)
-			}
-		}
-	})
+	dir, hook := tabletCrashChild(t, "TestKillNineMidMerge", nil)
 	db, err := Open(dir, WithTabletSplitSize(8<<10), WithGCInterval(0), hook)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if err := db.CreateTable(ctx, "t"); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.CreateColumnFamily(ctx, "t", "f"); err != nil {
-		t.Fatal(err)
-	}
-	tbl := db.Open("t")
-	var rows []string
-	var muts []*Mutation
-	for i := range 40 {
-		rows = append(rows, fmt.Sprintf("row%03d", i))
-		muts = append(muts, kiloRow(i))
-	}
-	if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
-		t.Fatal(err, errs)
-	}
+	tbl := createTable(t, db, "t", "f")
+	fillKiloRows(t, tbl, 40)
 	if err := db.splitTablets(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -220,27 +158,12 @@ func TestKillNineMidMerge(t *testing.T) {
 	} {
 		t.Run(strings.ReplaceAll(tc.at, " ", "_"), func(t *testing.T) {
 			dir := t.TempDir()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestMergeCrashChild$", "-test.v")
-			cmd.Env = append(os.Environ(), mergeCrashDirEnv+"="+dir, mergeCrashAtEnv+"="+tc.at)
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			sc := bufio.NewScanner(out)
 			tablets, deleted := 0, 0
-			for sc.Scan() {
-				fmt.Sscanf(sc.Text(), "tablets %d", &tablets)
-				fmt.Sscanf(sc.Text(), "deleted %d", &deleted)
-			}
-			go io.Copy(io.Discard, out)
-			err = cmd.Wait()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-				t.Fatalf("child did not die by SIGKILL: %v", err)
-			}
+			runKilledChild(t, "TestMergeCrashChild", []string{tabletCrashDirEnv + "=" + dir, tabletCrashAtEnv + "=" + tc.at}, func(line string) bool {
+				fmt.Sscanf(line, "tablets %d", &tablets)
+				fmt.Sscanf(line, "deleted %d", &deleted)
+				return false
+			})
 			if tablets < 3 {
 				t.Fatalf("the child had %d tablets before deleting", tablets)
 			}
@@ -253,20 +176,7 @@ func TestKillNineMidMerge(t *testing.T) {
 			if len(infos) != tablets-tc.lost {
 				t.Errorf("killed %s: %d tablets %+v, want %d", tc.at, len(infos), infos, tablets-tc.lost)
 			}
-			rows := 0
-			for r, err := range db.Open("t").Rows(context.Background(), InfiniteRange("")) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(r["f"]) != 1 || len(r["f"][0].Value) != 1000 {
-					t.Errorf("row %q torn", r.Key())
-				}
-				rows++
-			}
-			counted := int64(0)
-			for _, in := range infos {
-				counted += in.Rows
-			}
+			rows, counted := kiloRowsAfterCrash(t, db, infos)
 			if counted != int64(rows) || rows > 40-deleted {
 				t.Errorf("%d rows read, %d counted by the tablets, %d deletes acknowledged of 40 rows", rows, counted, deleted)
 			}

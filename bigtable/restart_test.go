@@ -1,11 +1,9 @@
 package bigtable
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -69,13 +67,7 @@ func TestCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if err := db.CreateTable(ctx, "t"); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.CreateColumnFamily(ctx, "t", "f"); err != nil {
-		t.Fatal(err)
-	}
-	tbl := db.Open("t")
+	tbl := createTable(t, db, "t", "f")
 	for i := range 500 {
 		m := NewMutation()
 		m.Set("f", "a", 1, []byte(fmt.Sprint(i)))
@@ -115,25 +107,11 @@ func TestKillNineMidWrite(t *testing.T) {
 		t.Skip("starts a subprocess")
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.v")
-	cmd.Env = append(os.Environ(), crashEnv+"="+dir, crashBulkEnv+"=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(out)
 	acked := 0
-	for sc.Scan() {
-		if n, err := fmt.Sscanf(sc.Text(), "acked %d", &acked); n == 1 && err == nil && acked >= 20 {
-			break
-		}
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	go io.Copy(io.Discard, out)
-	cmd.Wait()
+	runKilledChild(t, "TestCrashChild", []string{crashEnv + "=" + dir, crashBulkEnv + "=1"}, func(line string) bool {
+		n, err := fmt.Sscanf(line, "acked %d", &acked)
+		return n == 1 && err == nil && acked >= 20
+	})
 	if acked < 20 {
 		t.Fatalf("child acknowledged only %d batches", acked)
 	}

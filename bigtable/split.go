@@ -121,12 +121,7 @@ func (db *DB) mergeTablets(ctx context.Context, ts *tableSchema) (bool, error) {
 func (db *DB) commitMerge(ts *tableSchema, a, b *tablet) (bool, error) {
 	db.schemaMu.Lock()
 	defer db.schemaMu.Unlock()
-	cur := (*db.tables.Load())[ts.name]
-	if cur == nil || cur.id != ts.id {
-		return false, nil // deleted
-	}
-	list := cur.tablets.load()
-	i := slices.Index(list, a)
+	cur, list, i := db.findTablet(ts, a)
 	if i < 0 || i+1 >= len(list) || list[i+1] != b {
 		return false, nil
 	}
@@ -203,12 +198,7 @@ func (db *DB) splitTablet(ctx context.Context, ts *tableSchema, t *tablet) (bool
 func (db *DB) commitSplit(ts *tableSchema, old *tablet, b0 int64, left, right *tablet) (bool, error) {
 	db.schemaMu.Lock()
 	defer db.schemaMu.Unlock()
-	cur := (*db.tables.Load())[ts.name]
-	if cur == nil || cur.id != ts.id {
-		return false, nil // deleted
-	}
-	list := cur.tablets.load()
-	i := slices.Index(list, old)
+	cur, list, i := db.findTablet(ts, old)
 	if i < 0 {
 		return false, nil
 	}
@@ -238,6 +228,18 @@ func (db *DB) commitSplit(ts *tableSchema, old *tablet, b0 int64, left, right *t
 	}
 	db.splitHook("after commit")
 	return true, nil
+}
+
+// findTablet returns the current schema of ts's table, its tablet list and
+// t's index in it, or -1 if the table or the tablet is gone. The caller
+// holds schemaMu.
+func (db *DB) findTablet(ts *tableSchema, t *tablet) (*tableSchema, []*tablet, int) {
+	cur := (*db.tables.Load())[ts.name]
+	if cur == nil || cur.id != ts.id {
+		return nil, nil, -1 // deleted
+	}
+	list := cur.tablets.load()
+	return cur, list, slices.Index(list, t)
 }
 
 func (db *DB) splitHook(stage string) {

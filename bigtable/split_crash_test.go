@@ -1,40 +1,48 @@
 package bigtable
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
 )
 
 const (
-	splitCrashDirEnv = "BIGTABLE_SPLIT_CRASH_DIR"
-	splitCrashAtEnv  = "BIGTABLE_SPLIT_CRASH_AT"
+	tabletCrashDirEnv = "BIGTABLE_TABLET_CRASH_DIR"
+	tabletCrashAtEnv  = "BIGTABLE_TABLET_CRASH_AT"
 )
+
+// tabletCrashChild begins the child process of a tablet kill test: it
+// returns the store's directory and an option that kills the process at
+// the split or merge stage the parent named, calling also (if set) at
+// every stage before. Run by itself, the child skips.
+func tabletCrashChild(t *testing.T, parent string, also func(stage string)) (string, Option) {
+	dir := os.Getenv(tabletCrashDirEnv)
+	if dir == "" {
+		t.Skip("run by " + parent)
+	}
+	at := os.Getenv(tabletCrashAtEnv)
+	return dir, optionFunc(func(o *options) {
+		o.splitHook = func(stage string) {
+			if stage == at {
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}
+			if also != nil {
+				also(stage)
+			}
+		}
+	})
+}
 
 // TestSplitCrashChild is the child of TestKillNineMidSplit: it writes into
 // a table with 8 KiB tablets until it is killed, by itself at a point of
-// the first split (splitCrashAtEnv names it) or by its parent.
+// the first split (tabletCrashAtEnv names it) or by its parent.
 func TestSplitCrashChild(t *testing.T) {
-	dir := os.Getenv(splitCrashDirEnv)
-	if dir == "" {
-		t.Skip("run by TestKillNineMidSplit")
-	}
-	at := os.Getenv(splitCrashAtEnv)
-	hook := optionFunc(func(o *options) {
-		o.splitHook = func(stage string) {
-			switch {
-			case stage == at:
-				syscall.Kill(os.Getpid(), syscall.SIGKILL)
-			case stage == "after commit":
-				fmt.Println("split") // committed: the parent counts them
-			}
+	dir, hook := tabletCrashChild(t, "TestKillNineMidSplit", func(stage string) {
+		if stage == "after commit" {
+			fmt.Println("split") // committed: the parent counts them
 		}
 	})
 	db, err := Open(dir, WithTabletSplitSize(8<<10), WithGCInterval(0), hook)
@@ -42,13 +50,7 @@ func TestSplitCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if err := db.CreateTable(ctx, "t"); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.CreateColumnFamily(ctx, "t", "f"); err != nil {
-		t.Fatal(err)
-	}
-	tbl := db.Open("t")
+	tbl := createTable(t, db, "t", "f")
 	for b := 0; b < 100000; b++ {
 		var rows []string
 		var muts []*Mutation
@@ -85,33 +87,14 @@ func TestKillNineMidSplit(t *testing.T) {
 	} {
 		t.Run(strings.ReplaceAll(tc.at, " ", "_"), func(t *testing.T) {
 			dir := t.TempDir()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestSplitCrashChild$", "-test.v")
-			cmd.Env = append(os.Environ(), splitCrashDirEnv+"="+dir, splitCrashAtEnv+"="+tc.at)
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			sc := bufio.NewScanner(out)
 			acked, splits := 0, 0
-			for sc.Scan() {
-				if sc.Text() == "split" {
+			runKilledChild(t, "TestSplitCrashChild", []string{tabletCrashDirEnv + "=" + dir, tabletCrashAtEnv + "=" + tc.at}, func(line string) bool {
+				if line == "split" {
 					splits++
 				}
-				fmt.Sscanf(sc.Text(), "acked %d", &acked)
-				if tc.at == "anywhere" && acked >= 60 && splits >= 3 {
-					cmd.Process.Signal(syscall.SIGKILL)
-					break
-				}
-			}
-			go io.Copy(io.Discard, out)
-			err = cmd.Wait()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-				t.Fatalf("child did not die by SIGKILL: %v", err)
-			}
+				fmt.Sscanf(line, "acked %d", &acked)
+				return tc.at == "anywhere" && acked >= 60 && splits >= 3
+			})
 			db, err := Open(dir, WithTabletSplitSize(8<<10), WithGCInterval(0))
 			if err != nil {
 				t.Fatalf("Open after crash: %v", err)
@@ -121,24 +104,31 @@ func TestKillNineMidSplit(t *testing.T) {
 			if !tc.tablets(len(infos)) {
 				t.Errorf("killed %s a split: %d tablets %+v", tc.at, len(infos), infos)
 			}
-			rows := 0
-			for r, err := range db.Open("t").Rows(context.Background(), InfiniteRange("")) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(r["f"]) != 1 || len(r["f"][0].Value) != 1000 {
-					t.Errorf("row %q torn", r.Key())
-				}
-				rows++
-			}
-			counted := int64(0)
-			for _, in := range infos {
-				counted += in.Rows
-			}
+			rows, counted := kiloRowsAfterCrash(t, db, infos)
 			if counted != int64(rows) || rows < acked*4 {
 				t.Errorf("%d rows read, %d counted by the tablets, %d acknowledged", rows, counted, acked*4)
 			}
 			t.Logf("%d batches acknowledged, %d rows, %d tablets", acked, rows, len(infos))
 		})
 	}
+}
+
+// kiloRowsAfterCrash reads back table "t" of 1000-byte rows after a kill:
+// it fails on a torn row, and returns the rows read and the rows the
+// tablets count.
+func kiloRowsAfterCrash(t *testing.T, db *DB, infos []TabletInfo) (rows int, counted int64) {
+	t.Helper()
+	for r, err := range db.Open("t").Rows(context.Background(), InfiniteRange("")) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r["f"]) != 1 || len(r["f"][0].Value) != 1000 {
+			t.Errorf("row %q torn", r.Key())
+		}
+		rows++
+	}
+	for _, in := range infos {
+		counted += in.Rows
+	}
+	return rows, counted
 }

@@ -31,19 +31,12 @@ func (t *Table) ReadRowsParallel(ctx context.Context, rs bigtable.RowSet, f func
 	if err != nil {
 		return fmt.Errorf("cloud: %s: %w", what, err)
 	}
-	ro, err := readArgs(opts)
+	ro, ss, set, err := readRowsArgs(rs, opts)
 	if err != nil {
 		return fmt.Errorf("cloud: %s: %w", what, err)
 	}
-	ss, err := spec.RowSetOf(rs)
-	if err != nil {
-		return fmt.Errorf("cloud: %s: %w", what, err)
-	}
-	if _, ok, err := toRowSet(ss); err != nil || !ok {
-		if err != nil {
-			return fmt.Errorf("cloud: %s: %w", what, err)
-		}
-		return nil
+	if set == nil {
+		return nil // no row
 	}
 	if s.LimitSet && s.Limit == 0 {
 		return nil // as bigtable: LimitRows(0) reads nothing

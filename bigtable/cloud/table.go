@@ -219,6 +219,23 @@ func (t *Table) ApplyBulk(ctx context.Context, rows []string, muts []*bigtable.M
 	return nil, nil
 }
 
+// readRowsArgs translates the arguments of a multi-row read: the options,
+// and the row set as data and as the client's. A nil set with a nil error
+// means the set holds no row: there is nothing to read.
+func readRowsArgs(rs bigtable.RowSet, opts []bigtable.ReadOption) (ro []gbt.ReadOption, ss spec.RowSet, set gbt.RowSet, err error) {
+	if ro, err = readArgs(opts); err != nil {
+		return nil, ss, nil, err
+	}
+	if ss, err = spec.RowSetOf(rs); err != nil {
+		return nil, ss, nil, err
+	}
+	set, ok, err := toRowSet(ss)
+	if err != nil || !ok {
+		return nil, ss, nil, err
+	}
+	return ro, ss, set, nil
+}
+
 // readArgs translates read options.
 func readArgs(opts []bigtable.ReadOption) ([]gbt.ReadOption, error) {
 	s, err := spec.ReadOptionsOf(opts)
@@ -265,20 +282,12 @@ func (t *Table) ReadRow(ctx context.Context, row string, opts ...bigtable.ReadOp
 // from the server rather than read from one snapshot.
 func (t *Table) ReadRows(ctx context.Context, rs bigtable.RowSet, f func(bigtable.Row) bool, opts ...bigtable.ReadOption) error {
 	what := fmt.Sprintf("read rows of table %q", t.name)
-	ro, err := readArgs(opts)
+	ro, _, set, err := readRowsArgs(rs, opts)
 	if err != nil {
 		return fmt.Errorf("cloud: %s: %w", what, err)
 	}
-	ss, err := spec.RowSetOf(rs)
-	if err != nil {
-		return fmt.Errorf("cloud: %s: %w", what, err)
-	}
-	set, ok, err := toRowSet(ss)
-	if err != nil {
-		return fmt.Errorf("cloud: %s: %w", what, err)
-	}
-	if !ok {
-		return nil
+	if set == nil {
+		return nil // no row
 	}
 	return wrapErr(what, t.stream(ctx, set, f, ro))
 }
