@@ -3,8 +3,11 @@ package bigtable
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -182,4 +185,117 @@ func TestKillNineMidMerge(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTabletsUnderConcurrentWork splits and merges tablets while writers
+// add rows, a deleter removes runs of rows, and readers scan in order and
+// in parallel: every read sees whole rows in order, and at the end the
+// tablets cover the table and count exactly the rows there. Run with
+// -race, it checks the tablet list's publication too.
+func TestTabletsUnderConcurrentWork(t *testing.T) {
+	var splits, merges atomic.Int64
+	hook := optionFunc(func(o *options) {
+		o.splitHook = func(stage string) {
+			switch stage {
+			case "after commit":
+				splits.Add(1)
+			case "after merge":
+				merges.Add(1)
+			}
+		}
+	})
+	db := openTestDB(t, WithTabletSplitSize(8<<10), WithGCInterval(0), WithReadAhead(4), hook)
+	tbl := db.mustTable("t", "f")
+	ctx := context.Background()
+	const keys = 400
+	var g errgroup
+	for w := range 2 {
+		g.Go(func() error {
+			rng := rand.New(rand.NewPCG(uint64(w), 1))
+			for range 60 {
+				var rows []string
+				var muts []*Mutation
+				for range 8 {
+					rows = append(rows, fmt.Sprintf("row%03d", rng.IntN(keys)))
+					muts = append(muts, kiloRow(0))
+				}
+				if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
+					return fmt.Errorf("ApplyBulk: %v %v", err, errs)
+				}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		rng := rand.New(rand.NewPCG(9, 9))
+		for range 25 {
+			start := rng.IntN(keys - 30)
+			for i := start; i < start+30; i++ {
+				m := NewMutation()
+				m.DeleteRow()
+				if err := tbl.Apply(ctx, fmt.Sprintf("row%03d", i), m); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	g.Go(func() error {
+		for range 30 {
+			last := ""
+			err := tbl.ReadRows(ctx, InfiniteRange(""), func(r Row) bool {
+				if r.Key() <= last || len(r["f"]) != 1 || len(r["f"][0].Value) != 1000 {
+					t.Errorf("scan: row %q after %q with %d cells", r.Key(), last, len(r["f"]))
+				}
+				last = r.Key()
+				return true
+			})
+			if err != nil {
+				return err
+			}
+			if err := tbl.ReadRowsParallel(ctx, InfiniteRange(""), func(Row) bool { return true }); err != nil {
+				return err
+			}
+			if _, err := db.Tablets(ctx, "t"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	mustSplit(t, db.DB)
+	infos := mustTablets(t, db.DB, "t")
+	counted := int64(0)
+	for _, in := range infos {
+		counted += in.Rows
+	}
+	if n := len(readAll(t, tbl, InfiniteRange(""))); int64(n) != counted {
+		t.Errorf("%d rows in the table, %d counted by %d tablets", n, counted, len(infos))
+	}
+	if splits.Load() == 0 || merges.Load() == 0 {
+		t.Errorf("%d splits and %d merges: the test did not exercise both", splits.Load(), merges.Load())
+	}
+	t.Logf("%d splits, %d merges, %d tablets at the end", splits.Load(), merges.Load(), len(infos))
+}
+
+// errgroup runs functions concurrently and keeps the first error.
+type errgroup struct {
+	wg   sync.WaitGroup
+	once sync.Once
+	err  error
+}
+
+func (g *errgroup) Go(f func() error) {
+	g.wg.Go(func() {
+		if err := f(); err != nil {
+			g.once.Do(func() { g.err = err })
+		}
+	})
+}
+
+func (g *errgroup) Wait() error {
+	g.wg.Wait()
+	return g.err
 }

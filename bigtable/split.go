@@ -119,6 +119,11 @@ func (db *DB) mergeTablets(ctx context.Context, ts *tableSchema) (bool, error) {
 // goes), and then in memory. It does nothing if the table or either tablet
 // is gone meanwhile.
 func (db *DB) commitMerge(ts *tableSchema, a, b *tablet) (bool, error) {
+	// NB: countMu before schemaMu, as in splitTablet and commitSplit.
+	a.countMu.Lock() // see tablet.countMu
+	defer a.countMu.Unlock()
+	b.countMu.Lock()
+	defer b.countMu.Unlock()
 	db.schemaMu.Lock()
 	defer db.schemaMu.Unlock()
 	cur, list, i := db.findTablet(ts, a)
@@ -158,6 +163,8 @@ func (db *DB) commitMerge(ts *tableSchema, a, b *tablet) (bool, error) {
 // than one row, splits it at the row boundary nearest its middle. It
 // reports whether it split.
 func (db *DB) splitTablet(ctx context.Context, ts *tableSchema, t *tablet) (bool, error) {
+	t.countMu.Lock() // through commitSplit: see tablet.countMu
+	defer t.countMu.Unlock()
 	size := db.opts.splitSize
 	t.counted.Store(true) // before the snapshot: see refreshTablet
 	b0 := t.bytes.Load()  // writes after this are not in the snapshot (nearly)

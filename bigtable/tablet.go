@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
@@ -80,8 +81,14 @@ type tablet struct {
 	// recount: the figures are unknown (a store written before tablets
 	// existed); the splitter counts the tablet first.
 	recount atomic.Bool
-	// retired: split, replaced by two tablets in the published list.
+	// retired: split or merged, replaced in the published list.
 	retired atomic.Bool
+	// countMu is held while the tablet is counted and while a split or a
+	// merge builds new tablets from its figures. NB: a count sets counted
+	// before its snapshot (so that a write during the count clears it
+	// again); without the lock, a split or merge could take counted as
+	// true with the rows of the count before.
+	countMu sync.Mutex
 }
 
 func newTablet(start, end string, bytes, rows, splitSize int64) *tablet {
@@ -327,6 +334,8 @@ func (db *DB) Tablets(ctx context.Context, table string) ([]TabletInfo, error) {
 
 // refreshTablet counts a tablet and stores the figures in it.
 func (db *DB) refreshTablet(ctx context.Context, ts *tableSchema, t *tablet) error {
+	t.countMu.Lock()
+	defer t.countMu.Unlock()
 	// NB: counted is set before the snapshot is taken, so a write the
 	// snapshot misses clears it again and the next call counts anew.
 	t.counted.Store(true)
