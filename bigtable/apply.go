@@ -12,14 +12,15 @@ import (
 )
 
 // maxConflictRetries bounds how often a write retries on badger.ErrConflict
-// (rare: writers of one row are serialised by row locks; the sweeper and
-// schema changes can still conflict).
+// (rare: it takes two plain writers of one row touching the same cell at
+// once, or the sweeper or a schema change beside a writer).
 const maxConflictRetries = 100
 
 // Apply applies m to row atomically: a reader sees all of it or none of it,
-// also after a crash. Each write is one Badger transaction. Writers of the
-// same row are serialised, so a conditional mutation's check and its writes
-// are atomic. Invalid input (see MaxRowKeySize, MaxQualifierSize,
+// also after a crash. Each write is one Badger transaction. A conditional
+// mutation (and a read-modify-write, and GC's pruning) has its row to
+// itself, so its check and its writes are atomic; plain writes of one row
+// run concurrently. Invalid input (see MaxRowKeySize, MaxQualifierSize,
 // MaxValueSize, undeclared families) fails before anything is written.
 func (t *Table) Apply(ctx context.Context, row string, m *Mutation, opts ...ApplyOption) error {
 	ts, err := t.db.enter(ctx, t.name, true)
@@ -40,9 +41,19 @@ func (t *Table) Apply(ctx context.Context, row string, m *Mutation, opts ...Appl
 		}
 		cond.noValues = true // the check needs no values, unless its filter asks
 	}
+	// NB: a conditional mutation holds its row alone, so that no write
+	// lands between its check and its writes (Badger's conflict detection
+	// sees changed cells, not new ones). Plain writes of a row share it:
+	// each is one Badger transaction, and pruning judges only versions it
+	// has seen, which another writer's new version can only make older.
 	mu := t.db.rowLock(ts.id, row)
-	mu.Lock()
-	defer mu.Unlock()
+	if m.isCond {
+		mu.Lock()
+		defer mu.Unlock()
+	} else {
+		mu.RLock()
+		defer mu.RUnlock()
+	}
 	now := Now()
 	matched := false
 	written := int64(0)
@@ -424,7 +435,8 @@ func (b *bulk) chunkLen(idx []int) int {
 	return len(idx)
 }
 
-// applyChunk writes rows idx in one transaction under their row locks. A
+// applyChunk writes rows idx in one transaction, sharing their row locks
+// with other plain writers (see Apply). A
 // row that does not fit splits the chunk; a row that does not fit alone
 // fails with ErrTooLarge.
 func (b *bulk) applyChunk(idx []int) error {
@@ -434,15 +446,15 @@ func (b *bulk) applyChunk(idx []int) error {
 	}
 	slices.Sort(b.stripes)
 	b.stripes = slices.Compact(b.stripes)
-	locked := make([]*sync.Mutex, 0, len(b.stripes))
+	locked := make([]*sync.RWMutex, 0, len(b.stripes))
 	for _, s := range b.stripes {
 		mu := &b.db.rowLocks[s]
-		mu.Lock()
+		mu.RLock()
 		locked = append(locked, mu)
 	}
 	defer func() {
 		for _, mu := range locked {
-			mu.Unlock()
+			mu.RUnlock()
 		}
 	}()
 	return b.write(idx)

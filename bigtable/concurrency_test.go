@@ -3,6 +3,7 @@ package bigtable
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -116,5 +117,79 @@ func TestConcurrentApply(t *testing.T) {
 	r, _ := tbl.ReadRow(ctx, "shared")
 	if got := len(r["f"]); got != 2*workers*each {
 		t.Errorf("shared row holds %d cells, want %d", got, 2*workers*each)
+	}
+}
+
+// TestConcurrentPlainWritersOfOneColumn: plain writes of one row share its
+// lock, so writers of one column of a one-version family prune it
+// concurrently, in bulk and one at a time, beside conditional mutations
+// of the same row. Reads never see a second version or a torn mutation,
+// the newest timestamp wins, and GC leaves one cell per column on disk.
+func TestConcurrentPlainWritersOfOneColumn(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, WithGCInterval(0))
+	tbl := db.mustTable("t", "f", "claim")
+	if err := db.SetGCPolicy(ctx, "t", "f", MaxVersionsPolicy(1)); err != nil {
+		t.Fatal(err)
+	}
+	const workers, each = 6, 60
+	var g errgroup
+	var claimed sync.Map
+	for w := range workers {
+		g.Go(func() error {
+			for i := range each {
+				ts := Timestamp(i*workers + w + 1) // distinct, interleaved
+				v := []byte(fmt.Sprint(ts))
+				m := NewMutation()
+				m.Set("f", "hot", ts, v)
+				m.Set("f", "twin", ts, v) // always seen with hot's value
+				var err error
+				if i%2 == 0 {
+					err = tbl.Apply(ctx, "row", m)
+				} else {
+					var errs []error
+					errs, err = tbl.ApplyBulk(ctx, []string{"row", "other"}, []*Mutation{m, set("f", "x", ts, "y")})
+					err = errors.Join(err, errors.Join(errs...))
+				}
+				if err != nil {
+					return err
+				}
+				matched := true
+				cm := NewCondMutation(ColumnFilter(fmt.Sprintf("c%d", i)), nil, set("claim", fmt.Sprintf("c%d", i), 1, fmt.Sprint(w)))
+				if err := tbl.Apply(ctx, "row", cm, GetCondMutationResult(&matched)); err != nil {
+					return err
+				}
+				if !matched {
+					if _, dup := claimed.LoadOrStore(i, w); dup {
+						return fmt.Errorf("claim c%d taken twice", i)
+					}
+				}
+				r, err := tbl.ReadRow(ctx, "row", RowFilter(FamilyFilter("f")))
+				if err != nil {
+					return err
+				}
+				if len(r["f"]) != 2 || string(r["f"][0].Value) != string(r["f"][1].Value) {
+					return fmt.Errorf("read %v: want hot and twin, one version each, equal", r["f"])
+				}
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := tbl.ReadRow(ctx, "row", RowFilter(FamilyFilter("f")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := Timestamp(workers * each); len(r["f"]) != 2 || r["f"][0].Timestamp != want {
+		t.Errorf("final row %v, want hot and twin at %d", r["f"], want)
+	}
+	if err := db.GC(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// row: hot, twin and one claim per i; other: x.
+	if n, want := rawCells(t, db.DB), 2+each+1; n != want {
+		t.Errorf("after GC %d cells on disk, want %d", n, want)
 	}
 }

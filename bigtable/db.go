@@ -47,7 +47,7 @@ type DB struct {
 	// is modified once stored.
 	tables atomic.Pointer[map[string]*tableSchema]
 
-	rowLocks [rowLockStripes]sync.Mutex
+	rowLocks [rowLockStripes]sync.RWMutex
 
 	// policyEpoch counts SetGCPolicy calls; sweptEpoch is the epoch of the
 	// last full GC pass (-1: none since Open). Guarded by gcMu.
@@ -385,8 +385,8 @@ func (db *DB) schema(table string) (*tableSchema, error) {
 	return ts, nil
 }
 
-// rowLock returns the mutex that serialises writers of one row.
-func (db *DB) rowLock(table uint32, row string) *sync.Mutex {
+// rowLock returns the lock of one row (a stripe of rows).
+func (db *DB) rowLock(table uint32, row string) *sync.RWMutex {
 	return &db.rowLocks[rowStripe(table, row)]
 }
 
