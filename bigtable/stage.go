@@ -253,30 +253,26 @@ func (s *rowKeyStage) apply(in, out []cell) ([]cell, error) {
 }
 
 func (f familyFilter) compile() (stage, error) {
-	re, err := compileByteRegexp(string(f))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidFilter, f, err)
-	}
-	var last string
-	var lastOK, valid bool
-	return predStage{func(c *cell) (bool, error) {
-		if !valid || c.family != last {
-			last, lastOK, valid = c.family, re.matchString(c.family), true
-		}
-		return lastOK, nil
-	}}, nil
+	return memoMatch(f, string(f), func(c *cell) (string, string) { return c.family, c.family })
 }
 
 func (f columnFilter) compile() (stage, error) {
-	re, err := compileByteRegexp(string(f))
+	return memoMatch(f, string(f), func(c *cell) (string, string) { return c.column, c.qualifier })
+}
+
+// memoMatch compiles pattern into a stage passing the cells whose subject
+// it matches; of is the cell's key, under which the answer is kept while
+// it repeats (cells of one column come together), and its subject.
+func memoMatch(f Filter, pattern string, of func(*cell) (key, subject string)) (stage, error) {
+	re, err := compileByteRegexp(pattern)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidFilter, f, err)
 	}
 	var last string
 	var lastOK, valid bool
 	return predStage{func(c *cell) (bool, error) {
-		if !valid || c.column != last {
-			last, lastOK, valid = c.column, re.matchString(c.qualifier), true
+		if key, subject := of(c); !valid || key != last {
+			last, lastOK, valid = key, re.matchString(subject), true
 		}
 		return lastOK, nil
 	}}, nil
