@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // TestConcurrentReadModifyWrite: concurrent increments of one cell lose no update.
@@ -133,7 +135,7 @@ func TestConcurrentPlainWritersOfOneColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 	const workers, each = 6, 60
-	var g errgroup
+	var g errgroup.Group
 	var claimed sync.Map
 	for w := range workers {
 		g.Go(func() error {

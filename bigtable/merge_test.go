@@ -6,10 +6,11 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // deleteRows deletes rows from..to-1 of the "row%03d" rows, one Apply each.
@@ -208,7 +209,7 @@ func TestTabletsUnderConcurrentWork(t *testing.T) {
 	tbl := db.mustTable("t", "f")
 	ctx := context.Background()
 	const keys = 400
-	var g errgroup
+	var g errgroup.Group
 	for w := range 2 {
 		g.Go(func() error {
 			rng := rand.New(rand.NewPCG(uint64(w), 1))
@@ -278,24 +279,4 @@ func TestTabletsUnderConcurrentWork(t *testing.T) {
 		t.Errorf("%d splits and %d merges: the test did not exercise both", splits.Load(), merges.Load())
 	}
 	t.Logf("%d splits, %d merges, %d tablets at the end", splits.Load(), merges.Load(), len(infos))
-}
-
-// errgroup runs functions concurrently and keeps the first error.
-type errgroup struct {
-	wg   sync.WaitGroup
-	once sync.Once
-	err  error
-}
-
-func (g *errgroup) Go(f func() error) {
-	g.wg.Go(func() {
-		if err := f(); err != nil {
-			g.once.Do(func() { g.err = err })
-		}
-	})
-}
-
-func (g *errgroup) Wait() error {
-	g.wg.Wait()
-	return g.err
 }
