@@ -98,6 +98,7 @@ func (ra *readAhead) queue(rr *rowReader) (stop bool) {
 	if !ra.send() {
 		return true
 	}
+	ra.cur = nil // the reader's now
 	select {
 	case ra.cur = <-ra.free:
 		return false
