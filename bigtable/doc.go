@@ -165,8 +165,9 @@
 //     in name order (Cloud Bigtable's order is its own).
 //   - Empty values read back as nil.
 //   - Tablets are row ranges kept in the store's metadata, split in two by a
-//     background goroutine when they pass WithTabletSplitSize; they are
-//     never merged, and a tablet of one row never splits. They are units
+//     background goroutine when they pass WithTabletSplitSize and merged
+//     with a neighbour when the two shrink under a quarter of it; a tablet
+//     of one row never splits. They are units
 //     of bookkeeping and of parallel reads (ReadRowsParallel), not of
 //     storage or of serving: one process serves every tablet.
 //   - Limits: row keys 1 byte to 4 KiB (MaxRowKeySize), qualifiers up to
