@@ -9,7 +9,9 @@ import (
 const tabletsHelp = `query tablets [--json]
 
 Lists the tablets of the WebTable: the row ranges that are stored, split and
-scanned as units. A table starts as one tablet and splits as it grows.
+scanned as units. A table starts as one tablet, which splits in two as it
+grows past the split size (128 MiB); neighbours that shrink together under
+a quarter of that merge again.
 
 Example:
   query --db webtable-demo.db tablets
