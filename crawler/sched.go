@@ -160,12 +160,8 @@ func (s *scheduler) queued() (queued, held int) {
 // could be served first). It returns ok=false when ctx is done, when the
 // run is closed, or when nothing is pending any more (the crawl is over).
 func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
+	var w waiter
+	defer w.stop()
 	for {
 		if ctx.Err() != nil {
 			return Entry{}, "", false
@@ -201,20 +197,8 @@ func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 		}
 		ch := s.changed
 		s.mu.Unlock()
-		var tc <-chan time.Time
-		if wait > 0 {
-			if timer == nil {
-				timer = time.NewTimer(wait)
-			} else {
-				timer.Reset(wait)
-			}
-			tc = timer.C
-		}
-		select {
-		case <-ctx.Done():
+		if w.wait(ctx, nil, ch, wait) != nil {
 			return Entry{}, "", false
-		case <-ch:
-		case <-tc:
 		}
 	}
 }
@@ -351,12 +335,8 @@ func (s *scheduler) setCrawlDelay(host string, d time.Duration) {
 // flight; release must be called when its response has been read. It fails
 // when ctx is done or stop is closed.
 func (s *scheduler) acquire(ctx context.Context, stop <-chan struct{}, host string) (release func(), err error) {
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
+	var w waiter
+	defer w.stop()
 	for {
 		s.mu.Lock()
 		h := s.host(host)
@@ -379,22 +359,43 @@ func (s *scheduler) acquire(ctx context.Context, stop <-chan struct{}, host stri
 		}
 		ch := s.changed
 		s.mu.Unlock()
-		var tc <-chan time.Time
-		if wait > 0 {
-			if timer == nil {
-				timer = time.NewTimer(wait)
-			} else {
-				timer.Reset(wait)
-			}
-			tc = timer.C
+		if err := w.wait(ctx, stop, ch, wait); err != nil {
+			return nil, err
 		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-stop:
-			return nil, errStopped
-		case <-ch:
-		case <-tc:
+	}
+}
+
+// waiter is how pop and acquire sleep between looks at the scheduler: until
+// it changes, or a deadline passes, reusing one timer across the loop.
+type waiter struct{ timer *time.Timer }
+
+// wait blocks until changed is closed, d has passed (d <= 0: no deadline),
+// ctx is done or stop is closed (nil: never). It returns ctx's error or
+// errStopped for the last two, nil otherwise.
+func (w *waiter) wait(ctx context.Context, stop <-chan struct{}, changed <-chan struct{}, d time.Duration) error {
+	var tc <-chan time.Time
+	if d > 0 {
+		if w.timer == nil {
+			w.timer = time.NewTimer(d)
+		} else {
+			w.timer.Reset(d)
 		}
+		tc = w.timer.C
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-stop:
+		return errStopped
+	case <-changed:
+	case <-tc:
+	}
+	return nil
+}
+
+// stop releases the timer.
+func (w *waiter) stop() {
+	if w.timer != nil {
+		w.timer.Stop()
 	}
 }
