@@ -104,9 +104,16 @@ type chainStage struct {
 }
 
 func (f chainFilter) compile() (stage, error) {
+	return compileList(f, passStage{}, func(subs []stage) stage { return &chainStage{subs: subs} })
+}
+
+// compileList compiles the sub-filters of a chain or an interleave: none
+// is the stage empty, one is that filter's own stage, and more are
+// compiled and joined by join.
+func compileList(f []Filter, empty stage, join func([]stage) stage) (stage, error) {
 	switch len(f) {
 	case 0:
-		return passStage{}, nil
+		return empty, nil
 	case 1:
 		if f[0] == nil {
 			return nil, fmt.Errorf("%w: nil sub-filter", ErrInvalidFilter)
@@ -117,7 +124,7 @@ func (f chainFilter) compile() (stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &chainStage{subs: subs}, nil
+	return join(subs), nil
 }
 
 func (s *chainStage) startRow(key string) {
@@ -150,20 +157,9 @@ type interleaveStage struct {
 }
 
 func (f interleaveFilter) compile() (stage, error) {
-	switch len(f) {
-	case 0:
-		return blockStage{}, nil
-	case 1:
-		if f[0] == nil {
-			return nil, fmt.Errorf("%w: nil sub-filter", ErrInvalidFilter)
-		}
-		return f[0].compile()
-	}
-	subs, err := compileAll(f)
-	if err != nil {
-		return nil, err
-	}
-	return &interleaveStage{subs: subs, bufs: make([][]cell, len(subs))}, nil
+	return compileList(f, blockStage{}, func(subs []stage) stage {
+		return &interleaveStage{subs: subs, bufs: make([][]cell, len(subs))}
+	})
 }
 
 func (s *interleaveStage) startRow(key string) {
