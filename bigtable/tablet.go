@@ -295,7 +295,10 @@ func (db *DB) noteWrite(ts *tableSchema, row string, n int64) {
 		// count the write in the half that holds the row (see commitSplit).
 		t = ts.tablets.find(row)
 	}
-	if b := t.bytes.Load(); b >= t.splitAt.Load() || n < 0 && b < db.mergeLevel() {
+	// NB: a shrinking tablet wakes the splitter only if it has a
+	// neighbour to merge with: deletes in a one-tablet table are common
+	// and would wake it for nothing.
+	if b := t.bytes.Load(); b >= t.splitAt.Load() || n < 0 && b < db.mergeLevel() && len(ts.tablets.load()) > 1 {
 		db.wakeSplitter()
 	}
 }
