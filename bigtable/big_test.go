@@ -7,9 +7,7 @@ import (
 
 // TestMaxValueSize writes and reads back a value of exactly MaxValueSize.
 func TestMaxValueSize(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 100 MiB")
-	}
+	skipShort(t, "writes 100 MiB")
 	db := openTestDB(t)
 	tbl := db.mustTable("t", "contents")
 	v := make([]byte, MaxValueSize)

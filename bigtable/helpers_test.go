@@ -165,3 +165,13 @@ func fillKiloRows(t testing.TB, tbl *Table, n int) {
 		t.Fatal(err, errs)
 	}
 }
+
+// skipShort skips a test that is slow or heavy under go test -short, for a
+// quick local run; CI and the README's test command do not pass -short, so
+// these tests always run there.
+func skipShort(t *testing.T, why string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: " + why + " (CI runs it)")
+	}
+}

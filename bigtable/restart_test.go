@@ -60,7 +60,7 @@ const crashEnv = "BIGTABLE_CRASH_DIR"
 func TestCrashChild(t *testing.T) {
 	dir := os.Getenv(crashEnv)
 	if dir == "" {
-		t.Skip("run by TestKillNine")
+		t.Skip("child process of TestKillNine and TestKillNineMidWrite, which set " + crashEnv)
 	}
 	db, err := Open(dir)
 	if err != nil {
@@ -103,9 +103,7 @@ const crashBulkEnv = "BIGTABLE_CRASH_BULK"
 // TestKillNineMidWrite kills a process in the middle of ApplyBulk calls:
 // every acknowledged row must survive and no row may be torn.
 func TestKillNineMidWrite(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a subprocess")
-	}
+	skipShort(t, "starts a subprocess")
 	dir := t.TempDir()
 	acked := 0
 	runKilledChild(t, "TestCrashChild", []string{crashEnv + "=" + dir, crashBulkEnv + "=1"}, func(line string) bool {
@@ -139,9 +137,7 @@ func TestKillNineMidWrite(t *testing.T) {
 // TestKillNine checks that every Apply that returned survives kill -9, and
 // that a read-only open of the crashed store asks for recovery.
 func TestKillNine(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a subprocess")
-	}
+	skipShort(t, "starts a subprocess")
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
 	cmd.Env = append(os.Environ(), crashEnv+"="+dir)

@@ -21,7 +21,7 @@ const (
 func tabletCrashChild(t *testing.T, parent string, also func(stage string)) (string, Option) {
 	dir := os.Getenv(tabletCrashDirEnv)
 	if dir == "" {
-		t.Skip("run by " + parent)
+		t.Skip("child process of " + parent + ", which sets " + tabletCrashDirEnv)
 	}
 	at := os.Getenv(tabletCrashAtEnv)
 	return dir, optionFunc(func(o *options) {
@@ -72,9 +72,7 @@ func TestSplitCrashChild(t *testing.T) {
 // after it, covering the table without gaps or overlaps, and counting the
 // rows that are there.
 func TestKillNineMidSplit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts subprocesses")
-	}
+	skipShort(t, "starts subprocesses")
 	for _, tc := range []struct {
 		at      string
 		tablets func(n int) bool

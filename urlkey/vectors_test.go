@@ -75,7 +75,7 @@ func TestVectorsCopyIsCurrent(t *testing.T) {
 	shared := filepath.Join(root, "..", "shared", "urlkey", "vectors.tsv")
 	want, err := os.ReadFile(shared)
 	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("%s does not exist beside this checkout", shared)
+		t.Skipf("no shared vectors at %s (a clone outside the work area): nothing to compare the copy with; the other tests use the copy", shared)
 	}
 	if err != nil {
 		t.Fatal(err)

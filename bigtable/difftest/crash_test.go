@@ -175,7 +175,7 @@ func createCrashSchema(t *testing.T, dir string) {
 // acknowledged mutation survived and that no row holds part of a mutation.
 func TestCrashDurability(t *testing.T) {
 	if testing.Short() {
-		t.Skip("spawns child processes")
+		t.Skip("-short: spawns child processes (CI runs it)")
 	}
 	dir := t.TempDir()
 	createCrashSchema(t, dir)
@@ -354,7 +354,7 @@ func fmtCells(cs []cellOut) string {
 // succeed once the parent has closed it.
 func TestSecondProcessGetsInUse(t *testing.T) {
 	if testing.Short() {
-		t.Skip("spawns child processes")
+		t.Skip("-short: spawns child processes (CI runs it)")
 	}
 	dir := t.TempDir()
 	createCrashSchema(t, dir)

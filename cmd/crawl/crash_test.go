@@ -169,7 +169,7 @@ func (ts tableState) done() []string {
 // uninterrupted crawl.
 func TestCrashAndResume(t *testing.T) {
 	if testing.Short() {
-		t.Skip("kills and restarts a real crawl 10 times; skipped with -short")
+		t.Skip("-short: kills and restarts a real crawl 10 times (CI runs it)")
 	}
 	const hosts, pages, kills = 4, 500, 10
 	tmp := t.TempDir()
