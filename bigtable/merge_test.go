@@ -150,9 +150,7 @@ func TestMergeCrashChild(t *testing.T) {
 // commits: the store reopens with the tablets from before the merge or
 // from after it, covering the table, and counting the rows there.
 func TestKillNineMidMerge(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts subprocesses")
-	}
+	skipShort(t, "starts subprocesses")
 	for _, tc := range []struct {
 		at   string
 		lost int // tablets fewer than before, after the kill
@@ -189,10 +187,13 @@ func TestKillNineMidMerge(t *testing.T) {
 }
 
 // TestTabletsUnderConcurrentWork splits and merges tablets while writers
-// add rows, a deleter removes runs of rows, and readers scan in order and
-// in parallel: every read sees whole rows in order, and at the end the
-// tablets cover the table and count exactly the rows there. Run with
-// -race, it checks the tablet list's publication too.
+// add rows, a deleter removes runs of rows, readers scan in order and in
+// parallel and list the tablets, and split passes run from a goroutine as
+// well as in the background: every read sees whole rows in order, and at
+// the end the tablets cover the table and count exactly the rows there.
+// The work goes on until both a split and a merge have happened during
+// it, so the test does not depend on how the scheduler interleaves them.
+// Run with -race, it checks the tablet list's publication too.
 func TestTabletsUnderConcurrentWork(t *testing.T) {
 	var splits, merges atomic.Int64
 	hook := optionFunc(func(o *options) {
@@ -208,12 +209,17 @@ func TestTabletsUnderConcurrentWork(t *testing.T) {
 	db := openTestDB(t, WithTabletSplitSize(8<<10), WithGCInterval(0), WithReadAhead(4), hook)
 	tbl := db.mustTable("t", "f")
 	ctx := context.Background()
-	const keys = 400
+	const keys, maxRounds = 400, 2000
+	// more reports whether a worker goes on: a minimum of rounds, and then
+	// until both a split and a merge have come.
+	more := func(round, least int) bool {
+		return round < least || round < maxRounds && (splits.Load() == 0 || merges.Load() == 0)
+	}
 	var g errgroup.Group
 	for w := range 2 {
 		g.Go(func() error {
 			rng := rand.New(rand.NewPCG(uint64(w), 1))
-			for range 60 {
+			for round := 0; more(round, 60); round++ {
 				var rows []string
 				var muts []*Mutation
 				for range 8 {
@@ -229,7 +235,7 @@ func TestTabletsUnderConcurrentWork(t *testing.T) {
 	}
 	g.Go(func() error {
 		rng := rand.New(rand.NewPCG(9, 9))
-		for range 25 {
+		for round := 0; more(round, 25); round++ {
 			start := rng.IntN(keys - 30)
 			for i := start; i < start+30; i++ {
 				m := NewMutation()
@@ -242,7 +248,15 @@ func TestTabletsUnderConcurrentWork(t *testing.T) {
 		return nil
 	})
 	g.Go(func() error {
-		for range 30 {
+		for round := 0; more(round, 30); round++ {
+			if err := db.splitTablets(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	g.Go(func() error {
+		for round := 0; more(round, 30); round++ {
 			last := ""
 			err := tbl.ReadRows(ctx, InfiniteRange(""), func(r Row) bool {
 				if r.Key() <= last || len(r["f"]) != 1 || len(r["f"][0].Value) != 1000 {
@@ -257,6 +271,13 @@ func TestTabletsUnderConcurrentWork(t *testing.T) {
 			if err := tbl.ReadRowsParallel(ctx, InfiniteRange(""), func(Row) bool { return true }); err != nil {
 				return err
 			}
+		}
+		return nil
+	})
+	g.Go(func() error {
+		// NB: Tablets counts tablets as the splitter does, and the two
+		// must not mix their figures (see tablet.countMu).
+		for round := 0; more(round, 200); round++ {
 			if _, err := db.Tablets(ctx, "t"); err != nil {
 				return err
 			}
@@ -276,7 +297,7 @@ func TestTabletsUnderConcurrentWork(t *testing.T) {
 		t.Errorf("%d rows in the table, %d counted by %d tablets", n, counted, len(infos))
 	}
 	if splits.Load() == 0 || merges.Load() == 0 {
-		t.Errorf("%d splits and %d merges: the test did not exercise both", splits.Load(), merges.Load())
+		t.Errorf("%d splits and %d merges in up to %d rounds: the test did not exercise both", splits.Load(), merges.Load(), maxRounds)
 	}
 	t.Logf("%d splits, %d merges, %d tablets at the end", splits.Load(), merges.Load(), len(infos))
 }
