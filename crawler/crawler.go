@@ -546,6 +546,7 @@ func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
 			p.Body = []byte{}
 		}
 		p.SHA256 = SHA256Hex(p.Body)
+		p.Header = wireHeader(resp)
 	}
 	if !html {
 		return
@@ -607,51 +608,12 @@ func (r *run) save(p *Page, u *url.URL) bool {
 // target (see frontierKey); a link continuing a chain of more than
 // MaxPatternChain hops within one URL pattern is not followed.
 func (r *run) links(p *Page, final *url.URL, ex extracted) {
-	base := final
-	if ex.Base != "" {
-		if b, err := final.Parse(ex.Base); err == nil && (b.Scheme == "http" || b.Scheme == "https") {
-			base = b
-		}
+	var traps int
+	p.Links, traps = resolveLinks(final, ex)
+	for range traps {
+		r.stats.trap()
 	}
-	self := frontierKey(final)
-	index := make(map[string]int, len(ex.Links))
-	follow := p.Depth < r.c.cfg.Depth
-	for _, l := range ex.Links {
-		if l.Href == "" || len(l.Href) > 4*MaxURLLength {
-			continue
-		}
-		ref, err := base.Parse(l.Href)
-		if err != nil || (ref.Scheme != "http" && ref.Scheme != "https") {
-			continue
-		}
-		cu, err := urlkey.Canonical(ref.String())
-		if err != nil {
-			continue
-		}
-		s := cu.String()
-		if isTrap(cu, s) {
-			r.stats.trap()
-			continue
-		}
-		key := frontierKey(cu)
-		if key == self {
-			continue
-		}
-		nofollow := l.NoFollow || ex.MetaNoFollow
-		if i, ok := index[key]; ok {
-			if p.Links[i].Text == "" {
-				p.Links[i].Text = l.Text
-			}
-			p.Links[i].NoFollow = p.Links[i].NoFollow && nofollow
-			continue
-		}
-		if len(p.Links) >= MaxLinks {
-			continue
-		}
-		index[key] = len(p.Links)
-		p.Links = append(p.Links, Link{URL: s, Text: l.Text, NoFollow: nofollow})
-	}
-	if !follow {
+	if p.Depth >= r.c.cfg.Depth {
 		return
 	}
 	pattern := urlPattern(final)
@@ -685,6 +647,56 @@ func (r *run) links(p *Page, final *url.URL, ex extracted) {
 		}
 		p.Discovered = append(p.Discovered, Entry{URL: l.URL, Depth: p.Depth + 1})
 	}
+}
+
+// resolveLinks resolves and canonicalises the raw links of the page at
+// final, one per distinct target (see Page.Links), and counts the links
+// left out as traps.
+func resolveLinks(final *url.URL, ex extracted) (links []Link, traps int) {
+	base := final
+	if ex.Base != "" {
+		if b, err := final.Parse(ex.Base); err == nil && (b.Scheme == "http" || b.Scheme == "https") {
+			base = b
+		}
+	}
+	self := frontierKey(final)
+	index := make(map[string]int, len(ex.Links))
+	for _, l := range ex.Links {
+		if l.Href == "" || len(l.Href) > 4*MaxURLLength {
+			continue
+		}
+		ref, err := base.Parse(l.Href)
+		if err != nil || (ref.Scheme != "http" && ref.Scheme != "https") {
+			continue
+		}
+		cu, err := urlkey.Canonical(ref.String())
+		if err != nil {
+			continue
+		}
+		s := cu.String()
+		if isTrap(cu, s) {
+			traps++
+			continue
+		}
+		key := frontierKey(cu)
+		if key == self {
+			continue
+		}
+		nofollow := l.NoFollow || ex.MetaNoFollow
+		if i, ok := index[key]; ok {
+			if links[i].Text == "" {
+				links[i].Text = l.Text
+			}
+			links[i].NoFollow = links[i].NoFollow && nofollow
+			continue
+		}
+		if len(links) >= MaxLinks {
+			continue
+		}
+		index[key] = len(links)
+		links = append(links, Link{URL: s, Text: l.Text, NoFollow: nofollow})
+	}
+	return links, traps
 }
 
 // checkRedirect vets each redirect hop (colly calls it through

@@ -24,6 +24,10 @@ type Page struct {
 	KeepBody bool
 	// Body is the page as fetched: raw bytes, before any charset conversion.
 	Body []byte
+	// Headers is the status line and the response headers as received, in
+	// HTTP/1.1 wire form; stored as contents:headers beside a new version
+	// (nil stores none).
+	Headers []byte
 }
 
 // Stored says what [WebTable.RecordFetch] did with a page's body.
@@ -90,6 +94,7 @@ func pageMutation(p *Page, hexSum string) *bigtable.Mutation {
 		m.Set(FamilyContents, "html", ts, p.Body)
 		m.Set(FamilyContents, "sha256", ts, []byte(hexSum))
 		m.Set(FamilyContents, "status", ts, []byte(strconv.Itoa(p.Fetch.Status)))
+		setArchiveCells(m, p, ts)
 	}
 	return m
 }

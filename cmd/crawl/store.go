@@ -83,7 +83,7 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResu
 		record.URL = p.URL
 	}
 	f := &webtable.Fetched{
-		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body},
+		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body, Headers: p.Header},
 		Discovered: toEntries(p.Discovered),
 		AnchorTime: bigtable.Time(p.Time).TruncateToMilliseconds(),
 		State:      webtable.State(p.State().String()),

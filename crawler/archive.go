@@ -1,0 +1,49 @@
+package crawler
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/webtable/webtable/urlkey"
+)
+
+// PageLinks returns the links of an HTML page fetched from pageURL, exactly
+// as the crawler finds them for Page.Links (resolved against <base>,
+// canonical, one per target, traps and links to the page itself left out),
+// and the charset its bytes were decoded with. contentType is the
+// response's Content-Type ("" if none). It is how pages that were not
+// fetched by the crawler, such as the captures of a WARC file, get their
+// anchors.
+func PageLinks(body []byte, contentType, pageURL string) (links []Link, charset string, err error) {
+	u, err := urlkey.Canonical(pageURL)
+	if err != nil {
+		return nil, "", fmt.Errorf("crawler: links of %q: %w", pageURL, err)
+	}
+	ex := extractLinks(body, contentType)
+	links, _ = resolveLinks(u, ex)
+	return links, ex.Charset, nil
+}
+
+// IsHTML reports whether a response of this media type (without
+// parameters, lower case) is an HTML page whose links the crawler follows.
+func IsHTML(mediaType string) bool { return isHTML(mediaType) }
+
+// wireHeader is the status line and header of resp in HTTP/1.1 wire form,
+// ending with the empty line.
+func wireHeader(resp *http.Response) []byte {
+	var b bytes.Buffer
+	proto := resp.Proto
+	if proto == "" {
+		proto = "HTTP/1.1"
+	}
+	status := resp.Status
+	if status == "" || !strings.HasPrefix(status, fmt.Sprint(resp.StatusCode)) {
+		status = fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	fmt.Fprintf(&b, "%s %s\r\n", proto, status)
+	resp.Header.Write(&b)
+	b.WriteString("\r\n")
+	return b.Bytes()
+}
