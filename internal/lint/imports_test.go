@@ -45,6 +45,7 @@ var (
 //	    |     \-> seeds
 //	    \-------> webtable --> bigtable --> badger/v4
 //	cmd/query --> webtable, urlkey            internal/demoweb <-- cmd/crawl, tests
+//	cmd/crawl, cmd/query --> archive --> gowarc (WARC files; no storage, no crawling)
 //
 // plus internal/stores, which both programs use to open the store their
 // --db flag names (a directory, or Cloud Bigtable through bigtable/cloud).
@@ -76,6 +77,10 @@ var rules = map[string]rule{
 		forbidden:       concat(storage, terminal),
 		forbiddenDirect: []string{"flag"},
 	},
+	"archive": {
+		forbidden:       concat(storage, crawling, terminal),
+		forbiddenDirect: []string{"flag"},
+	},
 	"seeds": {
 		internal:        []string{"urlkey"},
 		forbidden:       concat(storage, crawling, terminal),
@@ -92,11 +97,11 @@ var rules = map[string]rule{
 		forbidden: concat(crawling, terminal),
 	},
 	"cmd/crawl": {
-		internal:        []string{"crawler", "seeds", "webtable", "bigtable", "urlkey", "internal/demoweb", "internal/stores"},
+		internal:        []string{"crawler", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores"},
 		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4"},
 	},
 	"cmd/query": {
-		internal:        []string{"webtable", "bigtable", "urlkey", "internal/stores"},
+		internal:        []string{"webtable", "bigtable", "urlkey", "archive", "internal/stores"},
 		forbidden:       concat(crawling, terminal),
 		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4"},
 	},

@@ -1,0 +1,33 @@
+// Package archive reads and writes web archives: WARC 1.1 files (ISO 28500,
+// the format of Heritrix, Browsertrix, wget --warc-file and Common Crawl)
+// and their CDXJ indexes (the index pywb reads), through the WARC library
+// github.com/nlnwa/gowarc/v3.
+//
+// A [Writer] writes one gzip member per record: a warcinfo record first,
+// then a response record per [Capture] (a resource record when the capture
+// has no HTTP header), and keeps the CDXJ line of each, sorted by
+// [Writer.Index]. SURT keys, offsets and lengths follow webrecorder's
+// warcio (version 2.4.11, its cdx-index command).
+//
+// A [Reader] yields the captures of a WARC file, gzipped or plain, WARC/1.0
+// or 1.1: response records, and resource records with an http(s) URI.
+// Bodies are de-chunked and decoded per their HTTP headers, then cut at a
+// size limit. Revisit, request, metadata and warcinfo records, and
+// resources with other URIs (wget writes its log as metadata://...), are
+// counted in [Counts] and skipped.
+//
+// The package knows nothing of the WebTable or of crawling: programs move
+// captures between it and package webtable.
+//
+// # Caveats
+//
+//   - The WARC library buffers each record's block before handing it over:
+//     up to 1 MiB in memory, the rest in a temporary file. A record of
+//     gigabytes is read in bounded memory, but through a temporary file.
+//   - A Writer keeps one CDXJ line (about 200 bytes) per record in memory
+//     until Index is called, to sort them.
+//   - A damaged file (a truncated gzip member, a record whose Content-Length
+//     is wrong, bytes that are no record) stops the reading at the first
+//     damage with an [*Error] naming the file and offset; the captures
+//     before it were already returned.
+package archive

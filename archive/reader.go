@@ -1,0 +1,257 @@
+package archive
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/nlnwa/gowarc/v3"
+)
+
+// Counts says what a [Reader] met, by record type.
+type Counts struct {
+	// Captures is the number of captures returned (response records, and
+	// resource records with an http(s) URI).
+	Captures int
+	// Revisits counts revisit records: they add no version.
+	Revisits int
+	// Skipped counts the other records by WARC-Type (request, metadata,
+	// warcinfo, "resource" for resources such as metadata://...).
+	Skipped map[string]int
+}
+
+// Reader reads the captures of one WARC file. It is not safe for
+// concurrent use.
+type Reader struct {
+	name    string
+	r       *gowarc.WarcFileReader
+	maxBody int64
+	next    int64 // where the next record must start
+	counts  Counts
+	err     error
+}
+
+// Open opens a WARC file (gzipped or plain) for reading; bodies longer
+// than maxBody bytes are cut there and marked truncated (0 = no limit).
+func Open(name string, maxBody int64) (*Reader, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("archive: %w", err)
+	}
+	var magic [5]byte
+	n, err := io.ReadFull(f, magic[:])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		f.Close()
+		return nil, fmt.Errorf("archive: reading %s: %w", name, err)
+	}
+	if n == 0 {
+		f.Close()
+		return nil, &Error{File: name, Err: fmt.Errorf("%w: the file is empty", ErrNotWARC)}
+	}
+	if !bytes.HasPrefix(magic[:n], []byte{0x1f, 0x8b}) && !bytes.Equal(magic[:n], []byte("WARC/")[:n]) || n < 2 {
+		f.Close()
+		return nil, &Error{File: name, Err: fmt.Errorf("%w: it starts with %q, not \"WARC/\" or a gzip header", ErrNotWARC, magic[:n])}
+	}
+	wr, err := gowarc.NewWarcFileReaderFromStream(f, 0,
+		gowarc.WithSyntaxErrorPolicy(gowarc.ErrWarn),
+		gowarc.WithSpecViolationPolicy(gowarc.ErrWarn),
+		gowarc.WithUnknownRecordTypePolicy(gowarc.ErrIgnore),
+		gowarc.WithBlockErrorPolicy(gowarc.ErrIgnore),
+	)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("archive: %s: %w", name, err)
+	}
+	return &Reader{name: name, r: wr, maxBody: maxBody, counts: Counts{Skipped: map[string]int{}}}, nil
+}
+
+// Counts returns what was read so far.
+func (r *Reader) Counts() Counts { return r.counts }
+
+// Close closes the file.
+func (r *Reader) Close() error {
+	if err := r.r.Close(); err != nil {
+		return fmt.Errorf("archive: closing %s: %w", r.name, err)
+	}
+	return nil
+}
+
+// Next returns the next capture, io.EOF after the last, or an [*Error]
+// for a damaged record (and every call after it).
+func (r *Reader) Next() (*Capture, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	for {
+		c, err := r.next1()
+		if err != nil {
+			r.err = err
+			return nil, err
+		}
+		if c != nil {
+			r.counts.Captures++
+			return c, nil
+		}
+	}
+}
+
+// next1 reads one record: a capture, or nil for a record that is skipped.
+func (r *Reader) next1() (*Capture, error) {
+	rec, err := r.r.Next()
+	if rec.WarcRecord != nil {
+		defer rec.WarcRecord.Close()
+	}
+	if errors.Is(err, io.EOF) && rec.WarcRecord == nil {
+		if rec.Offset > r.next {
+			return nil, r.fail(r.next, fmt.Errorf("%d bytes after the last record are not a WARC record", rec.Offset-r.next))
+		}
+		return nil, io.EOF
+	}
+	if err != nil {
+		if errors.Is(err, gowarc.ErrNoRecord) {
+			return nil, r.fail(r.next, fmt.Errorf("no WARC record follows: %w", err))
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			err = fmt.Errorf("the record is cut short (truncated file or gzip member): %w", err)
+		}
+		return nil, r.fail(r.next, err)
+	}
+	if rec.Offset != r.next {
+		return nil, r.fail(r.next, fmt.Errorf("%d bytes that are not a WARC record (the previous record's Content-Length may be wrong)", rec.Offset-r.next))
+	}
+	for _, v := range rec.Validation {
+		var cl *gowarc.ContentLengthError
+		if errors.As(v, &cl) {
+			return nil, r.fail(rec.Offset, fmt.Errorf("the record's Content-Length says %d bytes but its block has %d", cl.Expected, cl.Actual))
+		}
+	}
+	r.next = rec.Offset + rec.Size
+	w := rec.WarcRecord
+	switch w.Type() {
+	case gowarc.Response:
+	case gowarc.Resource:
+		if u := targetURI(w); !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			r.counts.Skipped[w.Type().String()]++
+			return nil, nil
+		}
+	case gowarc.Revisit:
+		r.counts.Revisits++
+		return nil, nil
+	default:
+		r.counts.Skipped[w.Type().String()]++
+		return nil, nil
+	}
+	c, err := r.capture(w)
+	if err != nil {
+		return nil, r.fail(rec.Offset, err)
+	}
+	return c, nil
+}
+
+func (r *Reader) fail(offset int64, err error) error {
+	return &Error{File: r.name, Offset: offset, Err: err}
+}
+
+// targetURI is WARC-Target-URI without the angle brackets WARC/1.0
+// examples put around it.
+func targetURI(w gowarc.WarcRecord) string {
+	return strings.TrimSuffix(strings.TrimPrefix(w.WarcHeader().Get(gowarc.WarcTargetURI), "<"), ">")
+}
+
+// capture turns a response or resource record into a Capture.
+func (r *Reader) capture(w gowarc.WarcRecord) (*Capture, error) {
+	c := &Capture{URL: targetURI(w)}
+	if c.URL == "" {
+		return nil, fmt.Errorf("%s record without WARC-Target-URI", w.Type())
+	}
+	t, err := time.Parse(time.RFC3339Nano, w.WarcHeader().Get(gowarc.WarcDate))
+	if err != nil {
+		return nil, fmt.Errorf("%s record of %s: WARC-Date: %w", w.Type(), c.URL, err)
+	}
+	c.Time = t.UTC()
+	var payload io.Reader
+	var header http.Header
+	switch b := w.Block().(type) {
+	case gowarc.HttpResponseBlock:
+		c.Status = b.HttpStatusCode()
+		c.Header = b.ProtocolHeaderBytes()
+		if h := b.HttpHeader(); h != nil {
+			header = *h
+		}
+		c.ContentType = header.Get("Content-Type")
+		payload, err = b.PayloadBytes()
+	default:
+		if w.Type() == gowarc.Response {
+			return nil, fmt.Errorf("response record of %s: its block is not an HTTP response (Content-Type %q)", c.URL, w.WarcHeader().Get(gowarc.ContentType))
+		}
+		c.Status = http.StatusOK
+		c.ContentType = w.WarcHeader().Get(gowarc.ContentType)
+		payload, err = w.Block().RawBytes()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s record of %s: %w", w.Type(), c.URL, err)
+	}
+	body, err := decode(payload, header)
+	if err != nil {
+		return nil, fmt.Errorf("%s record of %s: decoding the body: %w", w.Type(), c.URL, err)
+	}
+	c.Body, c.Truncated, err = readMax(body, r.maxBody)
+	if err != nil {
+		return nil, fmt.Errorf("%s record of %s: reading the body: %w", w.Type(), c.URL, err)
+	}
+	if c.Body == nil {
+		c.Body = []byte{}
+	}
+	return c, nil
+}
+
+// decode removes the chunking and Content-Encoding header names from a
+// payload; an encoding it does not know is left as it is.
+func decode(payload io.Reader, h http.Header) (io.Reader, error) {
+	if h == nil {
+		return payload, nil
+	}
+	for _, te := range h.Values("Transfer-Encoding") {
+		if strings.Contains(strings.ToLower(te), "chunked") {
+			payload = httputil.NewChunkedReader(bufio.NewReader(payload))
+			break
+		}
+	}
+	switch strings.ToLower(strings.TrimSpace(h.Get("Content-Encoding"))) {
+	case "gzip", "x-gzip":
+		return gzip.NewReader(payload)
+	case "deflate":
+		br := bufio.NewReader(payload)
+		// Servers send either zlib (what the RFC says) or raw deflate.
+		if magic, err := br.Peek(2); err == nil && magic[0]&0x0f == 8 && (uint16(magic[0])<<8|uint16(magic[1]))%31 == 0 {
+			return zlib.NewReader(br)
+		}
+		return flate.NewReader(br), nil
+	}
+	return payload, nil
+}
+
+// readMax reads r to its end, keeping at most max bytes (0 = all);
+// truncated says there were more.
+func readMax(r io.Reader, max int64) (body []byte, truncated bool, err error) {
+	if max <= 0 {
+		body, err = io.ReadAll(r)
+		return body, false, err
+	}
+	body, err = io.ReadAll(io.LimitReader(r, max))
+	if err != nil {
+		return nil, false, err
+	}
+	n, err := io.Copy(io.Discard, r)
+	return body, n > 0, err
+}
