@@ -63,7 +63,7 @@ func NewWriter(w io.Writer, filename, software string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("archive: building the warcinfo record: %w", err)
 	}
-	wr.infoID = rec.RecordId()
+	wr.infoID = "<" + strings.Trim(rec.RecordId(), "<>") + ">"
 	if _, _, err := wr.writeRecord(rec); err != nil {
 		return nil, err
 	}

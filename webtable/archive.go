@@ -58,7 +58,9 @@ type Capture struct {
 	// so older captures show the newest).
 	MIME string
 	// Body is the stored contents:html: the body after the transfer's
-	// chunking and Content-Encoding were removed.
+	// chunking and Content-Encoding were removed. For Import, nil keeps no
+	// version (a page that is not HTML, or failed): only the fetch record
+	// and mime:type are written.
 	Body []byte
 	// Truncated says the body was cut at the crawl's size limit.
 	Truncated bool
@@ -66,6 +68,9 @@ type Capture struct {
 	Anchors []Anchor
 	// Charset is the charset the page was decoded with (Import only; fetch:charset).
 	Charset string
+	// Error, when not "", says why the capture counts as a failed fetch
+	// (Import only: fetch:error, and fetch:state failed).
+	Error string
 }
 
 // Selection says which contents:html versions [WebTable.Captures] yields.
@@ -168,13 +173,15 @@ func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 
 // Import stores a capture read from a web archive as a version of its row,
 // dated by its capture time: contents:html with its sha256, status, url and
-// headers, mime:type, the fetch record (state done), and an anchor in the
-// row of each link target, all at that time. Nothing is queued.
+// headers, mime:type, the fetch record (state done, or failed with
+// c.Error), and an anchor in the row of each link target, all at that
+// time. Nothing is queued. It reports NewVersion, Unchanged, or NoBody
+// when c.Body is nil.
 //
 // Captures may arrive in any order: the body becomes a new version when it
 // differs from the stored version just before it in time; when it equals
 // the version just after it, that version moves back to this earlier time
-// (the content was already there then). It reports NewVersion or Unchanged.
+// (the content was already there then).
 func (w *WebTable) Import(ctx context.Context, c *Capture) (Stored, error) {
 	key, err := urlkey.Key(c.URL)
 	if err != nil {
@@ -185,7 +192,10 @@ func (w *WebTable) Import(ctx context.Context, c *Capture) (Stored, error) {
 	if err != nil {
 		return NoBody, fmt.Errorf("webtable: reading the versions of %q: %w", key, err)
 	}
-	hexSum := sha256Hex(c.Body)
+	var hexSum string
+	if c.Body != nil {
+		hexSum = sha256Hex(c.Body)
+	}
 	type version struct {
 		ts  bigtable.Timestamp
 		sum string
@@ -208,20 +218,27 @@ func (w *WebTable) Import(ctx context.Context, c *Capture) (Stored, error) {
 	p := &Page{
 		Fetch: Fetch{
 			URL: c.URL, Status: c.Status, Time: c.Time.UTC().Truncate(time.Millisecond),
-			Length: int64(len(c.Body)), Charset: c.Charset, Truncated: c.Truncated,
+			Length: int64(len(c.Body)), Charset: c.Charset, Truncated: c.Truncated, Error: c.Error,
 		},
 		MIME:     c.MIME,
-		KeepBody: true,
+		KeepBody: c.Body != nil,
 		Body:     c.Body,
 		Headers:  c.Header,
 	}
 	stored := NewVersion
 	sum := hexSum
-	if before != nil && before.sum == hexSum {
+	switch {
+	case c.Body == nil:
+		stored = NoBody
+	case before != nil && before.sum == hexSum:
 		stored, sum = Unchanged, ""
 	}
 	m := pageMutation(p, sum)
-	m.Set(FamilyFetch, colState, ts, []byte(StateDone))
+	state := StateDone
+	if c.Error != "" {
+		state = StateFailed
+	}
+	m.Set(FamilyFetch, colState, ts, []byte(state))
 	if stored == NewVersion && after != nil && after.sum == hexSum {
 		for _, q := range []string{colHTML, colSHA256, colStatus, colHeaders, colFetched, colTruncated} {
 			m.DeleteTimestampRange(FamilyContents, q, after.ts, after.ts+1)

@@ -29,6 +29,7 @@ type options struct {
 	seeds     []string // URLs given as arguments
 	versions  int
 	demo      bool
+	warcs     []string // --from-warc files (and, with it, the arguments)
 }
 
 const usageText = `crawl fetches web pages into a WebTable: one row per page, keyed by the URL
@@ -37,12 +38,14 @@ with its host reversed (http://www.cnn.com/a -> com.cnn.www/a).
 Usage:
   crawl [flags] [URL ...]
   crawl --demo
+  crawl --from-warc FILE.warc.gz [FILE ...] [--db DIR]
 
 Examples:
   crawl --demo                                  crawl a built-in sample web (no network)
   crawl --seeds seeds/default.txt --depth 1     a few well-known sites, one hop deep
   crawl http://example.org/ --max-pages 100     one site, 100 pages at most
   crawl --recrawl --seeds my-seeds.txt          fetch stored pages again, keep changed versions
+  crawl --from-warc site.warc.gz                build the table from a web archive (no network)
 
   crawl --db bigtable://my-project/my-instance --seeds my-seeds.txt
                                                 crawl into Cloud Bigtable (table "webtable")
@@ -53,6 +56,13 @@ fetches only its hosts (FNV-1a hash of the host name, mod N) and queues the
 links it finds for the others. A shard stops when its own queue is empty;
 others may queue more for it later, so run every shard again, with the same
 seeds, until a round in which none of them fetched a page.
+
+--from-warc reads web archives (WARC files, gzipped or not, as wget
+--warc-file, Heritrix, Browsertrix or "query export --warc" write them)
+instead of the network: each captured page becomes a version of its row,
+dated by its capture, with the anchors of its links. Nothing is fetched
+or queued; robots.txt and --depth do not apply, --max-body and
+--store-all do.
 
 Seeds come from --seeds FILE (one URL per line, # comments) and from the
 arguments. A crawl that was stopped (Ctrl-C, or killed) carries on where it
@@ -100,6 +110,10 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		return err
 	})
 	fs.IntVar(&o.versions, "versions", webtable.DefaultVersions, "keep `N` versions of each page's HTML")
+	fs.Func("from-warc", "build the table from this WARC `FILE` instead of fetching (repeatable; further arguments are WARC files too)", func(s string) error {
+		o.warcs = append(o.warcs, s)
+		return nil
+	})
 	fs.BoolVar(&o.demo, "demo", false, "crawl a built-in sample web (www.cnn.com, cnnsi.com, my.look.ca on 127.0.0.1) 3 times into "+defaultDemoDB)
 
 	var positional []string
@@ -125,6 +139,12 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		rest = rest[1:]
 	}
 	o.seeds = positional
+	if len(o.warcs) > 0 {
+		o.warcs, o.seeds = append(o.warcs, positional...), nil
+		if o.demo || o.seedsFile != "" {
+			return nil, fmt.Errorf("--from-warc reads pages from files: leave out --demo and --seeds")
+		}
+	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "db":

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/webtable/webtable/archive"
+	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/webtable"
+)
+
+// warcStats counts what an import did.
+type warcStats struct {
+	captures, versions, unchanged, noBody, failed int
+	revisits                                      int
+	skipped                                       map[string]int
+}
+
+// importWARCs builds the WebTable from WARC files instead of the network:
+// each capture becomes a version of its row at its capture time, with its
+// anchors; nothing is fetched or queued. It stops at the first damaged
+// record (the captures before it are stored) or store failure.
+func importWARCs(ctx context.Context, o *options, stdout, stderr io.Writer) error {
+	w, err := openStore(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	st := warcStats{skipped: map[string]int{}}
+	for _, name := range o.warcs {
+		err := importWARC(ctx, w, name, o, &st)
+		if err != nil {
+			report(stderr, &st)
+			var ae *archive.Error
+			switch {
+			case errors.As(err, &ae), errors.Is(err, archive.ErrNotWARC):
+				return fail(exitUsage, "%v (the captures before it are stored)", err)
+			case ctx.Err() != nil:
+				return fail(exitInterrupted, "stopped while reading %s; the captures read so far are stored", name)
+			default:
+				return fail(exitStoreFailed, "%v", err)
+			}
+		}
+	}
+	report(stderr, &st)
+	return nil
+}
+
+func report(stderr io.Writer, st *warcStats) {
+	fmt.Fprintf(stderr, "read %d captures: %d new versions, %d unchanged, %d without a body to keep, %d failed (HTTP status 400 or more); %d revisits add no version",
+		st.captures, st.versions, st.unchanged, st.noBody, st.failed, st.revisits)
+	if len(st.skipped) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(st.skipped)) {
+			parts = append(parts, fmt.Sprintf("%d %s", st.skipped[k], k))
+		}
+		fmt.Fprintf(stderr, "; skipped %s records", strings.Join(parts, ", "))
+	}
+	fmt.Fprintln(stderr)
+}
+
+// importWARC imports one file.
+func importWARC(ctx context.Context, w *webtable.WebTable, name string, o *options, st *warcStats) error {
+	r, err := archive.Open(name, o.cfg.MaxBody)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		c := r.Counts()
+		st.revisits += c.Revisits
+		for k, n := range c.Skipped {
+			st.skipped[k] += n
+		}
+		r.Close()
+	}()
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		c, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		st.captures++
+		stored, err := w.Import(ctx, toWebtable(c, o.cfg.StoreAll))
+		if err != nil {
+			return err
+		}
+		switch stored {
+		case webtable.NewVersion:
+			st.versions++
+		case webtable.Unchanged:
+			st.unchanged++
+		default:
+			st.noBody++
+		}
+		if c.Status >= 400 {
+			st.failed++
+		}
+	}
+}
+
+// toWebtable turns a WARC capture into what the WebTable stores, by the
+// crawler's rules: the body of a 2xx HTML page (any page with storeAll)
+// is kept, the links of an HTML page become anchors, a status of 400 or
+// more is a failed fetch.
+func toWebtable(c *archive.Capture, storeAll bool) *webtable.Capture {
+	wc := &webtable.Capture{URL: c.URL, Time: c.Time, Status: c.Status, Header: c.Header, Truncated: c.Truncated}
+	mt, _, err := mime.ParseMediaType(c.ContentType)
+	if err != nil {
+		mt, _, _ = strings.Cut(c.ContentType, ";")
+	}
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	if (mt == "" || mt == "unknown/unknown" || mt == "application/unknown" || mt == "*/*") && len(c.Body) > 0 {
+		mt, _, _ = strings.Cut(http.DetectContentType(c.Body), ";")
+	}
+	wc.MIME = mt
+	switch {
+	case c.Status >= 400:
+		wc.Error = fmt.Sprintf("http status %d %s", c.Status, http.StatusText(c.Status))
+		return wc
+	case c.Status >= 300:
+		return wc
+	}
+	html := crawler.IsHTML(mt)
+	if html || storeAll {
+		wc.Body = c.Body
+	}
+	if html {
+		links, charset, err := crawler.PageLinks(c.Body, c.ContentType, c.URL)
+		if err == nil {
+			wc.Charset = charset
+			for _, l := range links {
+				wc.Anchors = append(wc.Anchors, webtable.Anchor{URL: l.URL, Text: l.Text})
+			}
+		}
+	}
+	return wc
+}
