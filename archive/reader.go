@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httputil"
+	"net/textproto"
 	"os"
 	"strings"
 	"time"
@@ -134,6 +135,14 @@ func (r *Reader) next1() (*Capture, error) {
 		if errors.As(v, &cl) {
 			return nil, r.fail(rec.Offset, fmt.Errorf("the record's Content-Length says %d bytes but its block has %d", cl.Expected, cl.Actual))
 		}
+		// NB: a payload digest may be over the chunked or the de-chunked
+		// payload depending on the tool that wrote it, so only the block
+		// digest, which every tool computes over the same bytes, is held
+		// against the record.
+		var de *gowarc.DigestError
+		if errors.As(v, &de) && strings.HasPrefix(v.Error(), "block:") {
+			return nil, r.fail(rec.Offset, fmt.Errorf("the record's block does not match its WARC-Block-Digest (a wrong Content-Length, or damage): %w", v))
+		}
 	}
 	r.next = rec.Offset + rec.Size
 	w := rec.WarcRecord
@@ -185,9 +194,9 @@ func (r *Reader) capture(w gowarc.WarcRecord) (*Capture, error) {
 	case gowarc.HttpResponseBlock:
 		c.Status = b.HttpStatusCode()
 		c.Header = b.ProtocolHeaderBytes()
-		if h := b.HttpHeader(); h != nil {
-			header = *h
-		}
+		// NB: not b.HttpHeader(): net/http moves Transfer-Encoding out
+		// of the header it parses, and decode needs it.
+		header = parseHeader(c.Header)
 		c.ContentType = header.Get("Content-Type")
 		payload, err = b.PayloadBytes()
 	default:
@@ -213,6 +222,17 @@ func (r *Reader) capture(w gowarc.WarcRecord) (*Capture, error) {
 		c.Body = []byte{}
 	}
 	return c, nil
+}
+
+// parseHeader reads the header fields after an HTTP status line; lines it
+// cannot read are left out (the body is then taken as it is).
+func parseHeader(raw []byte) http.Header {
+	tp := textproto.NewReader(bufio.NewReader(bytes.NewReader(raw)))
+	if _, err := tp.ReadLine(); err != nil {
+		return http.Header{}
+	}
+	h, _ := tp.ReadMIMEHeader()
+	return http.Header(h)
 }
 
 // decode removes the chunking and Content-Encoding header names from a

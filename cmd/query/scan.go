@@ -43,8 +43,8 @@ Examples:
 func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
 		db, domain, host, prefix, start, end, family, column, at string
-		limit                                                int64
-		keysOnly, asJSON                                     bool
+		limit                                                    int64
+		keysOnly, asJSON                                         bool
 	)
 	fs := newFlagSet("scan", &db)
 	fs.StringVar(&domain, "domain", "", "")
