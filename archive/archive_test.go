@@ -198,7 +198,7 @@ func TestReadOtherTools(t *testing.T) {
 	const http = "application/http;msgtype=response"
 	file := rawRecord("1.0", "warcinfo", "", "2026-01-02T03:04:05Z", "application/warc-fields", "software: Wget/1.21\r\n") +
 		rawRecord("1.0", "request", "<http://a.test/>", "2026-01-02T03:04:05Z", "application/http;msgtype=request", "GET / HTTP/1.1\r\nHost: a.test\r\n\r\n") +
-		rawRecord("1.0", "response", "http://a.test/", "2026-01-02T03:04:05Z", http,
+		rawRecord("1.0", "response", "<http://a.test/>", "2026-01-02T03:04:05Z", http,
 			"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n\r\n"+chunked) +
 		rawRecord("1.0", "revisit", "http://a.test/", "2026-01-02T03:04:06Z", http, "HTTP/1.1 200 OK\r\n\r\n",
 			"WARC-Profile: http://netpreserve.org/warc/1.0/revisit/identical-payload-digest") +

@@ -35,6 +35,7 @@ type Counts struct {
 // concurrent use.
 type Reader struct {
 	name    string
+	f       *os.File
 	r       *gowarc.WarcFileReader
 	maxBody int64
 	next    int64 // where the next record must start
@@ -73,7 +74,7 @@ func Open(name string, maxBody int64) (*Reader, error) {
 		f.Close()
 		return nil, fmt.Errorf("archive: %s: %w", name, err)
 	}
-	return &Reader{name: name, r: wr, maxBody: maxBody, counts: Counts{Skipped: map[string]int{}}}, nil
+	return &Reader{name: name, f: f, r: wr, maxBody: maxBody, counts: Counts{Skipped: map[string]int{}}}, nil
 }
 
 // Counts returns what was read so far.
@@ -146,10 +147,11 @@ func (r *Reader) next1() (*Capture, error) {
 	}
 	r.next = rec.Offset + rec.Size
 	w := rec.WarcRecord
+	uri := r.targetURI(w, rec.Offset)
 	switch w.Type() {
 	case gowarc.Response:
 	case gowarc.Resource:
-		if u := targetURI(w); !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		if !strings.HasPrefix(uri, "http://") && !strings.HasPrefix(uri, "https://") {
 			r.counts.Skipped[w.Type().String()]++
 			return nil, nil
 		}
@@ -160,7 +162,7 @@ func (r *Reader) next1() (*Capture, error) {
 		r.counts.Skipped[w.Type().String()]++
 		return nil, nil
 	}
-	c, err := r.capture(w)
+	c, err := r.capture(w, uri)
 	if err != nil {
 		return nil, r.fail(rec.Offset, err)
 	}
@@ -171,15 +173,43 @@ func (r *Reader) fail(offset int64, err error) error {
 	return &Error{File: r.name, Offset: offset, Err: err}
 }
 
-// targetURI is WARC-Target-URI without the angle brackets WARC/1.0
-// examples put around it.
-func targetURI(w gowarc.WarcRecord) string {
-	return strings.TrimSuffix(strings.TrimPrefix(w.WarcHeader().Get(gowarc.WarcTargetURI), "<"), ">")
+// targetURI is the record's WARC-Target-URI without the angle brackets
+// that WARC/1.0's examples, and so wget, put around it.
+func (r *Reader) targetURI(w gowarc.WarcRecord, offset int64) string {
+	u := w.WarcHeader().Get(gowarc.WarcTargetURI)
+	if u == "" {
+		// NB: the WARC library validates the field as a URL and, finding
+		// "<http://...>" is none, empties it (keeping a warning): read
+		// the record's header again from the file.
+		u = r.rawField(offset, gowarc.WarcTargetURI)
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(u), "<"), ">")
+}
+
+// rawField reads a field of the WARC header of the record at offset
+// straight from the file ("" when it cannot).
+func (r *Reader) rawField(offset int64, name string) string {
+	br := bufio.NewReader(io.NewSectionReader(r.f, offset, 1<<30))
+	var src io.Reader = br
+	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return ""
+		}
+		zr.Multistream(false)
+		src = zr
+	}
+	tp := textproto.NewReader(bufio.NewReader(src))
+	if _, err := tp.ReadLine(); err != nil {
+		return ""
+	}
+	h, _ := tp.ReadMIMEHeader()
+	return h.Get(name)
 }
 
 // capture turns a response or resource record into a Capture.
-func (r *Reader) capture(w gowarc.WarcRecord) (*Capture, error) {
-	c := &Capture{URL: targetURI(w)}
+func (r *Reader) capture(w gowarc.WarcRecord, uri string) (*Capture, error) {
+	c := &Capture{URL: uri}
 	if c.URL == "" {
 		return nil, fmt.Errorf("%s record without WARC-Target-URI", w.Type())
 	}
