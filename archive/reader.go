@@ -35,13 +35,24 @@ type Counts struct {
 // concurrent use.
 type Reader struct {
 	name    string
-	f       *os.File
+	at      io.ReaderAt // the file, when it is one
+	closer  io.Closer
+	lim     *recordLimit
 	r       *gowarc.WarcFileReader
 	maxBody int64
 	next    int64 // where the next record must start
 	counts  Counts
 	err     error
 }
+
+// MaxRecord is the largest record a Reader accepts, in bytes as stored
+// (compressed, for a gzipped WARC): a larger one stops the reading with an
+// [*Error]. The WARC library spools a record's block to a temporary file
+// beyond 1 MiB, so this bounds that file too.
+const MaxRecord int64 = 1 << 30
+
+// errTooLarge marks a record beyond MaxRecord.
+var errTooLarge = fmt.Errorf("the record is larger than %d bytes (MaxRecord)", MaxRecord)
 
 // Open opens a WARC file (gzipped or plain) for reading; bodies longer
 // than maxBody bytes are cut there and marked truncated (0 = no limit).
@@ -50,40 +61,74 @@ func Open(name string, maxBody int64) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
 	}
-	var magic [5]byte
-	n, err := io.ReadFull(f, magic[:])
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+	r, err := NewReader(name, f, maxBody)
+	if err != nil {
 		f.Close()
+		return nil, err
+	}
+	r.at, r.closer = f, f
+	return r, nil
+}
+
+// NewReader reads a WARC stream (gzipped or plain) that errors name;
+// see [Open].
+func NewReader(name string, src io.Reader, maxBody int64) (*Reader, error) {
+	var magic [5]byte
+	n, err := io.ReadFull(src, magic[:])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("archive: reading %s: %w", name, err)
 	}
 	if n == 0 {
-		f.Close()
 		return nil, &Error{File: name, Err: fmt.Errorf("%w: the file is empty", ErrNotWARC)}
 	}
 	if !bytes.HasPrefix(magic[:n], []byte{0x1f, 0x8b}) && !bytes.Equal(magic[:n], []byte("WARC/")[:n]) || n < 2 {
-		f.Close()
 		return nil, &Error{File: name, Err: fmt.Errorf("%w: it starts with %q, not \"WARC/\" or a gzip header", ErrNotWARC, magic[:n])}
 	}
-	wr, err := gowarc.NewWarcFileReaderFromStream(f, 0,
+	lim := &recordLimit{r: io.MultiReader(bytes.NewReader(magic[:n]), src), max: MaxRecord}
+	wr, err := gowarc.NewWarcFileReaderFromStream(lim, 0,
 		gowarc.WithSyntaxErrorPolicy(gowarc.ErrWarn),
 		gowarc.WithSpecViolationPolicy(gowarc.ErrWarn),
 		gowarc.WithUnknownRecordTypePolicy(gowarc.ErrIgnore),
 		gowarc.WithBlockErrorPolicy(gowarc.ErrIgnore),
 	)
 	if err != nil {
-		f.Close()
 		return nil, fmt.Errorf("archive: %s: %w", name, err)
 	}
-	return &Reader{name: name, f: f, r: wr, maxBody: maxBody, counts: Counts{Skipped: map[string]int{}}}, nil
+	return &Reader{name: name, lim: lim, r: wr, maxBody: maxBody, counts: Counts{Skipped: map[string]int{}}}, nil
+}
+
+// recordLimit fails reads that go more than max bytes past the start of
+// the current record.
+type recordLimit struct {
+	r     io.Reader
+	n     int64 // bytes read so far
+	start int64 // where the current record starts
+	max   int64
+}
+
+func (l *recordLimit) Read(p []byte) (int, error) {
+	left := l.start + l.max - l.n
+	if left <= 0 {
+		return 0, errTooLarge
+	}
+	if int64(len(p)) > left {
+		p = p[:left]
+	}
+	n, err := l.r.Read(p)
+	l.n += int64(n)
+	return n, err
 }
 
 // Counts returns what was read so far.
 func (r *Reader) Counts() Counts { return r.counts }
 
-// Close closes the file.
+// Close closes the file (a stream given to NewReader is left open).
 func (r *Reader) Close() error {
-	if err := r.r.Close(); err != nil {
-		return fmt.Errorf("archive: closing %s: %w", r.name, err)
+	r.r.Close()
+	if r.closer != nil {
+		if err := r.closer.Close(); err != nil {
+			return fmt.Errorf("archive: closing %s: %w", r.name, err)
+		}
 	}
 	return nil
 }
@@ -109,6 +154,7 @@ func (r *Reader) Next() (*Capture, error) {
 
 // next1 reads one record: a capture, or nil for a record that is skipped.
 func (r *Reader) next1() (*Capture, error) {
+	r.lim.start = r.next
 	rec, err := r.r.Next()
 	if rec.WarcRecord != nil {
 		defer rec.WarcRecord.Close()
@@ -120,6 +166,9 @@ func (r *Reader) next1() (*Capture, error) {
 		return nil, io.EOF
 	}
 	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			return nil, r.fail(r.next, errTooLarge)
+		}
 		if errors.Is(err, gowarc.ErrNoRecord) {
 			return nil, r.fail(r.next, fmt.Errorf("no WARC record follows: %w", err))
 		}
@@ -189,7 +238,10 @@ func (r *Reader) targetURI(w gowarc.WarcRecord, offset int64) string {
 // rawField reads a field of the WARC header of the record at offset
 // straight from the file ("" when it cannot).
 func (r *Reader) rawField(offset int64, name string) string {
-	br := bufio.NewReader(io.NewSectionReader(r.f, offset, 1<<30))
+	if r.at == nil {
+		return ""
+	}
+	br := bufio.NewReader(io.NewSectionReader(r.at, offset, 1<<30))
 	var src io.Reader = br
 	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
