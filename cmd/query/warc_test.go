@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
@@ -253,6 +254,43 @@ func TestWarcioAgrees(t *testing.T) {
 		if !strings.Contains(r, `"warc-type":"response"`) || !strings.Contains(r, `"warc-payload-digest":"sha1:`) {
 			t.Errorf("warcio read record %s, want a response with a sha1 payload digest", r)
 		}
+	}
+
+	// A version stored before headers were kept is a resource record,
+	// which warcio indexes too (its mime, no status).
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "old.db")
+	w, err := webtable.Open(ctx, db, webtable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range []string{"", "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Encoding: gzip\r\n\r\n"} {
+		p := &webtable.Page{
+			Fetch: webtable.Fetch{URL: "https://www.example.org/a?b=2&a=1", Status: 200, Time: time.Date(2026, 1, 2, 3, 4, 5, i*1_000_000, time.UTC)},
+			MIME:  "text/html", KeepBody: true, Body: []byte(fmt.Sprintf("<p>version %d & <b>more</b></p>", i)),
+		}
+		if h != "" {
+			p.Headers = []byte(h)
+		}
+		if _, err := w.RecordFetch(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	dir := t.TempDir()
+	warc, cdxj = filepath.Join(dir, "old.warc.gz"), filepath.Join(dir, "old.cdxj")
+	if code, _, stderr := runQuery("--db", db, "export", "--warc", warc, "--cdxj", cdxj, "--all-versions"); code != exitOK {
+		t.Fatalf("export: %s", stderr)
+	}
+	ours = readLines(t, cdxj)
+	out, err = exec.Command(node, cli, "cdx-index", warc).Output()
+	if err != nil {
+		t.Fatalf("warcio cdx-index: %v", err)
+	}
+	theirs = strings.SplitAfter(strings.TrimSuffix(string(out), "\n"), "\n")
+	slices.Sort(theirs)
+	if len(ours) != 2 || strings.Join(ours, "") != strings.Join(theirs, "") {
+		t.Errorf("CDXJ of a resource and a response differs from warcio cdx-index:\n--- ours:\n%s--- warcio:\n%s", strings.Join(ours, ""), strings.Join(theirs, ""))
 	}
 }
 
