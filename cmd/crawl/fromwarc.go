@@ -66,33 +66,71 @@ func report(stderr io.Writer, st *warcStats) {
 	fmt.Fprintln(stderr)
 }
 
-// importWARC imports one file.
+// importAhead is how many captures are read, decoded and parsed for
+// links ahead of the one being stored.
+const importAhead = 16
+
+// read is one step of the reading goroutine: a capture ready to store, or
+// what stopped the reading (io.EOF at the end).
+type read struct {
+	c   *webtable.Capture
+	err error
+}
+
+// importWARC imports one file. One goroutine reads, decodes and extracts
+// links while this one stores, in file order: what is stored when the
+// reading fails is exactly the captures before the damage.
 func importWARC(ctx context.Context, w *webtable.WebTable, name string, o *options, st *warcStats) error {
 	r, err := archive.Open(name, o.cfg.MaxBody)
 	if err != nil {
 		return err
 	}
+	reads := make(chan read, importAhead)
+	stop := make(chan struct{})
+	var counts archive.Counts
+	go func() {
+		defer close(reads)
+		defer func() { counts = r.Counts(); r.Close() }()
+		for {
+			c, err := r.Next()
+			var next read
+			if err != nil {
+				next.err = err
+			} else {
+				next.c = toWebtable(c, o.cfg.StoreAll)
+			}
+			select {
+			case reads <- next:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	defer func() {
-		c := r.Counts()
-		st.revisits += c.Revisits
-		for k, n := range c.Skipped {
+		close(stop)
+		for range reads { // wait for the reader to finish with the file
+		}
+		st.revisits += counts.Revisits
+		for k, n := range counts.Skipped {
 			st.skipped[k] += n
 		}
-		r.Close()
 	}()
-	for {
+	for next := range reads {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		c, err := r.Next()
-		if errors.Is(err, io.EOF) {
+		if errors.Is(next.err, io.EOF) {
 			return nil
 		}
-		if err != nil {
-			return err
+		if next.err != nil {
+			return next.err
 		}
+		c := next.c
 		st.captures++
-		stored, err := w.Import(ctx, toWebtable(c, o.cfg.StoreAll))
+		stored, err := w.Import(ctx, c)
 		if err != nil {
 			return err
 		}
@@ -108,6 +146,7 @@ func importWARC(ctx context.Context, w *webtable.WebTable, name string, o *optio
 			st.failed++
 		}
 	}
+	return nil
 }
 
 // toWebtable turns a WARC capture into what the WebTable stores, by the
