@@ -39,6 +39,11 @@
 // [WebTable.Stats] and [WebTable.Errors]; none of them returns raw bigtable
 // rows.
 //
+// Web archives go through [WebTable.Captures], which hands out stored
+// versions with what a WARC record of each needs, and [WebTable.Import],
+// which stores a capture read from one at its capture time (package
+// archive reads and writes the files).
+//
 // # Caveats
 //
 //   - The frontier lives in the fetch family, so finding queued pages on
