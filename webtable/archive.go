@@ -181,7 +181,10 @@ func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 // Captures may arrive in any order: the body becomes a new version when it
 // differs from the stored version just before it in time; when it equals
 // the version just after it, that version moves back to this earlier time
-// (the content was already there then).
+// (the content was already there then). A capture equal to the version
+// before it leaves no trace, so if a different capture later arrives
+// between the two, the content it replaced is not restored after it:
+// import files in capture order where that matters.
 func (w *WebTable) Import(ctx context.Context, c *Capture) (Stored, error) {
 	key, err := urlkey.Key(c.URL)
 	if err != nil {
@@ -240,8 +243,10 @@ func (w *WebTable) Import(ctx context.Context, c *Capture) (Stored, error) {
 	}
 	m.Set(FamilyFetch, colState, ts, []byte(state))
 	if stored == NewVersion && after != nil && after.sum == hexSum {
+		// NB: a whole millisecond, as every WebTable timestamp is: Cloud
+		// Bigtable refuses a range shorter than that.
 		for _, q := range []string{colHTML, colSHA256, colStatus, colHeaders, colFetched, colTruncated} {
-			m.DeleteTimestampRange(FamilyContents, q, after.ts, after.ts+1)
+			m.DeleteTimestampRange(FamilyContents, q, after.ts, after.ts+1000)
 		}
 	}
 	var b batch

@@ -12,7 +12,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/webtable/webtable/archive"
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -183,5 +186,56 @@ func TestFromWARCBadFile(t *testing.T) {
 	os.WriteFile(notWARC, bytes.Repeat([]byte("<html>"), 10), 0o644)
 	if code, _, stderr := runCrawl(context.Background(), "--from-warc", notWARC, "--db", db); code != exitUsage || !strings.Contains(stderr, "not a WARC file") || !strings.Contains(stderr, notWARC) {
 		t.Errorf("crawl --from-warc of an HTML file: exit %d %q", code, stderr)
+	}
+}
+
+// TestFromWARCOutOfOrderOnCloudBigtable: captures out of date order, into
+// Cloud Bigtable (the emulator), make a version only where the content
+// changes in time, and two files import as one.
+func TestFromWARCOutOfOrderOnCloudBigtable(t *testing.T) {
+	emulator(t)
+	dir := t.TempDir()
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	hdr := []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n")
+	write := func(name string, caps ...[2]any) string {
+		var buf bytes.Buffer
+		w, err := archive.NewWriter(&buf, name, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range caps {
+			err := w.Write(&archive.Capture{URL: "http://www.cnn.com/", Time: t0.Add(c[0].(time.Duration)), Status: 200, Header: hdr, Body: []byte(c[1].(string))})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, buf.Bytes(), 0o644)
+		return path
+	}
+	// In time: A at 1s and 2s, B at 3s, A at 4s; the files give them in
+	// another order.
+	f1 := write("one.warc.gz", [2]any{2 * time.Second, "A"}, [2]any{3 * time.Second, "B"})
+	f2 := write("two.warc.gz", [2]any{time.Second, "A"}, [2]any{4 * time.Second, "A"})
+	db := "bigtable://p/fromwarc"
+	code, _, stderr := runCrawl(context.Background(), "--from-warc", f1, f2, "--db", db)
+	if code != exitOK {
+		t.Fatalf("crawl --from-warc: exit %d\n%s", code, stderr)
+	}
+	w, err := stores.OpenForRead(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	vs, err := w.Versions(context.Background(), "com.cnn.www/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range vs {
+		got = append(got, v.Timestamp.Time().UTC().Sub(t0).String())
+	}
+	if want := "4s 3s 1s"; strings.Join(got, " ") != want {
+		t.Errorf("versions at seconds %v, want %s (A from 1s, B at 3s, A again at 4s)", got, want)
 	}
 }
