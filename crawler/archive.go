@@ -31,8 +31,10 @@ func PageLinks(body []byte, contentType, pageURL string) (links []Link, charset 
 func IsHTML(mediaType string) bool { return isHTML(mediaType) }
 
 // wireHeader is the status line and header of resp in HTTP/1.1 wire form,
-// ending with the empty line.
-func wireHeader(resp *http.Response) []byte {
+// ending with the empty line, with the Content-Encoding (encoding) and
+// Transfer-Encoding that net/http and the transport took out of it put
+// back, as received.
+func wireHeader(resp *http.Response, encoding string) []byte {
 	var b bytes.Buffer
 	proto := resp.Proto
 	if proto == "" {
@@ -43,7 +45,17 @@ func wireHeader(resp *http.Response) []byte {
 		status = fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
 	fmt.Fprintf(&b, "%s %s\r\n", proto, status)
-	resp.Header.Write(&b)
+	h := resp.Header
+	if encoding != "" || len(resp.TransferEncoding) > 0 {
+		h = h.Clone()
+		if encoding != "" {
+			h.Set("Content-Encoding", encoding)
+		}
+		if len(resp.TransferEncoding) > 0 {
+			h["Transfer-Encoding"] = []string{strings.Join(resp.TransferEncoding, ", ")}
+		}
+	}
+	h.Write(&b)
 	b.WriteString("\r\n")
 	return b.Bytes()
 }

@@ -546,7 +546,7 @@ func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
 			p.Body = []byte{}
 		}
 		p.SHA256 = SHA256Hex(p.Body)
-		p.Header = wireHeader(resp)
+		p.Header = wireHeader(resp, capt.encoding)
 	}
 	if !html {
 		return
