@@ -3,6 +3,7 @@ package crawler
 import (
 	"bytes"
 	"fmt"
+	"mime"
 	"net/http"
 	"strings"
 
@@ -24,6 +25,29 @@ func PageLinks(body []byte, contentType, pageURL string) (links []Link, charset 
 	ex := extractLinks(body, contentType)
 	links, _ = resolveLinks(u, ex)
 	return links, ex.Charset, nil
+}
+
+// MediaType is the media type the crawler gives a response with this
+// Content-Type header and body (see Page.MediaType): the header's type
+// without parameters, lower case, or the type sniffed from the body when
+// the header has none or says "unknown".
+func MediaType(contentType string, body []byte) string {
+	mt, _ := parseContentType(contentType)
+	if sniffed(mt) && len(body) > 0 {
+		mt, _, _ = strings.Cut(http.DetectContentType(body), ";")
+	}
+	return mt
+}
+
+// parseContentType splits a Content-Type header into its media type and
+// charset, both lower case; a header that does not parse still gives the
+// part before its first ";".
+func parseContentType(ct string) (mediaType, charset string) {
+	if mt, params, err := mime.ParseMediaType(ct); err == nil {
+		return strings.ToLower(mt), strings.ToLower(params["charset"])
+	}
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.ToLower(strings.TrimSpace(mt)), ""
 }
 
 // IsHTML reports whether a response of this media type (without

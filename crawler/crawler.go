@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -503,13 +502,7 @@ func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
 	p.ETag = resp.Header.Get("ETag")
 	p.LastModified = resp.Header.Get("Last-Modified")
 	ct := resp.Header.Get("Content-Type")
-	if mt, params, perr := mime.ParseMediaType(ct); perr == nil {
-		p.MediaType = strings.ToLower(mt)
-		p.Charset = strings.ToLower(params["charset"])
-	} else if ct != "" {
-		mt, _, _ := strings.Cut(ct, ";")
-		p.MediaType = strings.ToLower(strings.TrimSpace(mt))
-	}
+	p.MediaType, p.Charset = parseContentType(ct)
 	p.Length = int64(len(capt.body))
 	p.Truncated = capt.truncated
 	r.stats.bytes(p.Length)

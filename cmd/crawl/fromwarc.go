@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"mime"
 	"net/http"
 	"slices"
 	"strings"
@@ -53,6 +52,7 @@ func importWARCs(ctx context.Context, o *options, stdout, stderr io.Writer) erro
 	return nil
 }
 
+// report writes the summary of an import.
 func report(stderr io.Writer, st *warcStats) {
 	fmt.Fprintf(stderr, "read %d captures: %d new versions, %d unchanged, %d without a body to keep, %d failed (HTTP status 400 or more); %d revisits add no version",
 		st.captures, st.versions, st.unchanged, st.noBody, st.failed, st.revisits)
@@ -155,14 +155,7 @@ func importWARC(ctx context.Context, w *webtable.WebTable, name string, o *optio
 // more is a failed fetch.
 func toWebtable(c *archive.Capture, storeAll bool) *webtable.Capture {
 	wc := &webtable.Capture{URL: c.URL, Time: c.Time, Status: c.Status, Header: c.Header, Truncated: c.Truncated}
-	mt, _, err := mime.ParseMediaType(c.ContentType)
-	if err != nil {
-		mt, _, _ = strings.Cut(c.ContentType, ";")
-	}
-	mt = strings.ToLower(strings.TrimSpace(mt))
-	if (mt == "" || mt == "unknown/unknown" || mt == "application/unknown" || mt == "*/*") && len(c.Body) > 0 {
-		mt, _, _ = strings.Cut(http.DetectContentType(c.Body), ";")
-	}
+	mt := crawler.MediaType(c.ContentType, c.Body)
 	wc.MIME = mt
 	switch {
 	case c.Status >= 400:
