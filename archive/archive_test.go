@@ -61,7 +61,11 @@ func writeTestWARC(t *testing.T, dir, name string, caps []*Capture) (string, []s
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return path, w.Index()
+	var idx strings.Builder
+	if err := w.WriteIndex(&idx); err != nil {
+		t.Fatal(err)
+	}
+	return path, strings.SplitAfter(strings.TrimSuffix(idx.String(), "\n"), "\n")
 }
 
 // readAll reads every capture of path; err is what stopped it (nil at EOF).

@@ -69,7 +69,7 @@ func BenchmarkExport(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		w.Index()
+		w.WriteIndex(io.Discard)
 	}
 }
 

@@ -5,8 +5,8 @@
 //
 // A [Writer] writes one gzip member per record: a warcinfo record first,
 // then a response record per [Capture] (a resource record when the capture
-// has no HTTP header), and keeps the CDXJ line of each, sorted by
-// [Writer.Index]. SURT keys, offsets and lengths follow webrecorder's
+// has no HTTP header), and keeps the CDXJ line of each, written sorted by
+// [Writer.WriteIndex]. SURT keys, offsets and lengths follow webrecorder's
 // warcio (version 2.4.11, its cdx-index command).
 //
 // A [Reader] yields the captures of a WARC file, gzipped or plain, WARC/1.0
@@ -24,8 +24,8 @@
 //   - The WARC library buffers each record's block before handing it over:
 //     up to 1 MiB in memory, the rest in a temporary file. A record of
 //     gigabytes is read in bounded memory, but through a temporary file.
-//   - A Writer keeps one CDXJ line (about 200 bytes) per record in memory
-//     until Index is called, to sort them.
+//   - A Writer sorts its CDXJ lines in memory up to 32 MiB of them (some
+//     150,000 records), then in temporary files that WriteIndex merges.
 //   - A damaged file (a truncated gzip member, a record whose Content-Length
 //     is wrong, bytes that are no record) stops the reading at the first
 //     damage with an [*Error] naming the file and offset; the captures

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/textproto"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,7 +29,7 @@ type Writer struct {
 	m      gowarc.Marshaler
 	name   string // the file name in CDXJ lines
 	infoID string
-	index  []string
+	index  index
 }
 
 type countingWriter struct {
@@ -52,7 +51,7 @@ func NewWriter(w io.Writer, filename, software string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
 	}
-	wr := &Writer{out: &countingWriter{w: w}, gz: gz, m: gowarc.NewMarshaler(), name: filename}
+	wr := &Writer{out: &countingWriter{w: w}, gz: gz, m: gowarc.NewMarshaler(), name: filename, index: index{limit: indexRunBytes}}
 	info := fmt.Sprintf("software: %s\r\nformat: WARC File Format 1.1\r\nconformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n", software)
 	rb := newBuilder(gowarc.Warcinfo, len(info))
 	rb.AddWarcHeader(gowarc.WarcDate, time.Now().UTC().Format(warcDate))
@@ -139,15 +138,20 @@ func (w *Writer) Write(c *Capture) error {
 	if t == gowarc.Response {
 		status = c.Status
 	}
-	w.index = append(w.index, cdxjLine(c.URL, date, mime, status, payload, n, off, w.name))
-	return nil
+	return w.index.add(cdxjLine(c.URL, date, mime, status, payload, n, off, w.name))
 }
 
-// Index returns the CDXJ lines of the captures written, sorted by bytes
-// (as pywb expects), each ending with a newline.
-func (w *Writer) Index() []string {
-	slices.Sort(w.index)
-	return w.index
+// WriteIndex writes the CDXJ lines of the captures written to out, sorted
+// by bytes (as pywb expects), one per line. Lines beyond 32 MiB wait in
+// sorted temporary files, which it merges. Call it once, after the last
+// Write; without it, call Close.
+func (w *Writer) WriteIndex(out io.Writer) error { return w.index.writeTo(out) }
+
+// Close releases the temporary files of the index, if WriteIndex was not
+// called. The WARC itself needs no closing: each record is complete.
+func (w *Writer) Close() error {
+	w.index.close()
+	return nil
 }
 
 // Size is the number of bytes written so far.

@@ -45,6 +45,7 @@ func exportWARC(ctx context.Context, db string, x warcExport, stdout, stderr io.
 	if err != nil {
 		return err
 	}
+	defer aw.Close()
 	n := 0
 	err = w.Captures(ctx, x.ranges, x.sel, func(c *webtable.Capture) error {
 		n++
@@ -63,7 +64,7 @@ func exportWARC(ctx context.Context, db string, x warcExport, stdout, stderr io.
 		return fmt.Errorf("writing %s: %w", x.warc, err)
 	}
 	if x.cdxj != "" {
-		if err := writeLines(x.cdxj, aw.Index()); err != nil {
+		if err := writeIndex(x.cdxj, aw); err != nil {
 			return err
 		}
 	}
@@ -77,18 +78,18 @@ func exportWARC(ctx context.Context, db string, x warcExport, stdout, stderr io.
 	return nil
 }
 
-// writeLines writes lines to the file name, replacing it only once all
-// are written.
-func writeLines(name string, lines []string) error {
+// writeIndex writes the CDXJ index of aw to the file name, replacing it
+// only once it is complete.
+func writeIndex(name string, aw *archive.Writer) error {
 	f, err := os.Create(name + ".part")
 	if err != nil {
 		return fmt.Errorf("%w --cdxj: %v", errSetup, err)
 	}
 	bw := bufio.NewWriter(f)
-	for _, l := range lines {
-		bw.WriteString(l)
+	err = aw.WriteIndex(bw)
+	if err == nil {
+		err = bw.Flush()
 	}
-	err = bw.Flush()
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
