@@ -312,3 +312,17 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestOneGzipStream: a WARC gzipped as one stream, not one member per
+// record, is refused rather than read as its first record alone.
+func TestOneGzipStream(t *testing.T) {
+	file := rawRecord("1.1", "resource", "http://a.test/1", "2026-01-02T03:04:05Z", "text/html", "<p>one</p>") +
+		rawRecord("1.1", "resource", "http://a.test/2", "2026-01-02T03:04:06Z", "text/html", "<p>two</p>")
+	path := filepath.Join(t.TempDir(), "one-stream.warc.gz")
+	os.WriteFile(path, []byte(gz(file)), 0o644)
+	_, _, err := readAll(t, path, 0)
+	var ae *Error
+	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "one gzip stream") {
+		t.Errorf("err = %v, want an *archive.Error saying the file is one gzip stream", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"net/http/httputil"
 	"net/textproto"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,6 +62,10 @@ func Open(name string, maxBody int64) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
 	}
+	if err := checkFirstMember(name, f); err != nil {
+		f.Close()
+		return nil, err
+	}
 	r, err := NewReader(name, f, maxBody)
 	if err != nil {
 		f.Close()
@@ -68,6 +73,43 @@ func Open(name string, maxBody int64) (*Reader, error) {
 	}
 	r.at, r.closer = f, f
 	return r, nil
+}
+
+// checkFirstMember refuses a gzipped WARC whose first gzip member holds
+// more than one record (the whole file compressed as one stream, which
+// WARC readers do not expect): the WARC library would read its first
+// record and silently skip the rest of the member. The check reads the
+// first record only; f is left at its start.
+func checkFirstMember(name string, f *os.File) error {
+	defer f.Seek(0, io.SeekStart)
+	br := bufio.NewReader(f)
+	if magic, err := br.Peek(2); err != nil || magic[0] != 0x1f || magic[1] != 0x8b {
+		return nil
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil // the reader reports it, with its offset
+	}
+	zr.Multistream(false)
+	tp := textproto.NewReader(bufio.NewReader(zr))
+	if _, err := tp.ReadLine(); err != nil {
+		return nil
+	}
+	h, err := tp.ReadMIMEHeader()
+	if err != nil {
+		return nil
+	}
+	n, err := strconv.ParseInt(h.Get("Content-Length"), 10, 64)
+	if err != nil || n < 0 {
+		return nil
+	}
+	if _, err := io.CopyN(io.Discard, tp.R, n+4); err != nil {
+		return nil
+	}
+	if _, err := tp.R.ReadByte(); err == nil {
+		return &Error{File: name, Err: errors.New("the file is one gzip stream holding several records, not one gzip member per record as WARC readers expect: gunzip it and import the plain WARC")}
+	}
+	return nil
 }
 
 // NewReader reads a WARC stream (gzipped or plain) that errors name;
@@ -153,7 +195,14 @@ func (r *Reader) Next() (*Capture, error) {
 }
 
 // next1 reads one record: a capture, or nil for a record that is skipped.
-func (r *Reader) next1() (*Capture, error) {
+func (r *Reader) next1() (c *Capture, err error) {
+	defer func() {
+		// NB: bad input must give an error, whatever the WARC library
+		// does with it.
+		if p := recover(); p != nil {
+			c, err = nil, r.fail(r.next, fmt.Errorf("the WARC library failed on this record: %v", p))
+		}
+	}()
 	r.lim.start = r.next
 	rec, err := r.r.Next()
 	if rec.WarcRecord != nil {
@@ -211,7 +260,7 @@ func (r *Reader) next1() (*Capture, error) {
 		r.counts.Skipped[w.Type().String()]++
 		return nil, nil
 	}
-	c, err := r.capture(w, uri)
+	c, err = r.capture(w, uri)
 	if err != nil {
 		return nil, r.fail(rec.Offset, err)
 	}
