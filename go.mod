@@ -8,6 +8,8 @@ require (
 	github.com/dustin/go-humanize v1.0.1
 	github.com/gocolly/colly/v2 v2.3.0
 	github.com/google/go-cmp v0.7.0
+	github.com/klauspost/compress v1.18.0
+	github.com/nlnwa/gowarc/v3 v3.1.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/temoto/robotstxt v1.1.2
 	golang.org/x/net v0.62.0
@@ -54,9 +56,7 @@ require (
 	github.com/googleapis/enterprise-certificate-proxy v0.3.17 // indirect
 	github.com/googleapis/gax-go/v2 v2.23.0 // indirect
 	github.com/kennygrant/sanitize v1.2.4 // indirect
-	github.com/klauspost/compress v1.18.0 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
-	github.com/nlnwa/gowarc/v3 v3.1.0 // indirect
 	github.com/nlnwa/whatwg-url v0.6.2 // indirect
 	github.com/planetscale/vtprotobuf v0.6.1-0.20240319094008-0393e58bdf10 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
