@@ -39,6 +39,7 @@ type Reader struct {
 	at      io.ReaderAt // the file, when it is one
 	closer  io.Closer
 	lim     *recordLimit
+	peekZ   *gzip.Reader // reused to read record headers from the file
 	r       *gowarc.WarcFileReader
 	maxBody int64
 	next    int64 // where the next record must start
@@ -71,7 +72,7 @@ func Open(name string, maxBody int64) (*Reader, error) {
 		f.Close()
 		return nil, err
 	}
-	r.at, r.closer = f, f
+	r.closer = f
 	return r, nil
 }
 
@@ -113,7 +114,8 @@ func checkFirstMember(name string, f *os.File) error {
 }
 
 // NewReader reads a WARC stream (gzipped or plain) that errors name;
-// see [Open].
+// see [Open]. When src is also an io.ReaderAt (a file), each record's
+// declared length is checked before the record is read.
 func NewReader(name string, src io.Reader, maxBody int64) (*Reader, error) {
 	var magic [5]byte
 	n, err := io.ReadFull(src, magic[:])
@@ -136,7 +138,11 @@ func NewReader(name string, src io.Reader, maxBody int64) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("archive: %s: %w", name, err)
 	}
-	return &Reader{name: name, lim: lim, r: wr, maxBody: maxBody, counts: Counts{Skipped: map[string]int{}}}, nil
+	r := &Reader{name: name, lim: lim, r: wr, maxBody: maxBody, counts: Counts{Skipped: map[string]int{}}}
+	if at, ok := src.(io.ReaderAt); ok {
+		r.at = at
+	}
+	return r, nil
 }
 
 // recordLimit fails reads that go more than max bytes past the start of
@@ -204,6 +210,9 @@ func (r *Reader) next1() (c *Capture, err error) {
 		}
 	}()
 	r.lim.start = r.next
+	if n, ok := r.declaredLength(r.next); ok && n > MaxRecord {
+		return nil, r.fail(r.next, fmt.Errorf("the record declares %d bytes, more than %d (MaxRecord)", n, MaxRecord))
+	}
 	rec, err := r.r.Next()
 	if rec.WarcRecord != nil {
 		defer rec.WarcRecord.Close()
@@ -287,25 +296,47 @@ func (r *Reader) targetURI(w gowarc.WarcRecord, offset int64) string {
 // rawField reads a field of the WARC header of the record at offset
 // straight from the file ("" when it cannot).
 func (r *Reader) rawField(offset int64, name string) string {
+	return r.rawHeader(offset).Get(name)
+}
+
+// declaredLength is the Content-Length the record at offset declares,
+// read from the file before the WARC library reads the record (ok is
+// false when the reader has no file, or the header does not say).
+func (r *Reader) declaredLength(offset int64) (n int64, ok bool) {
 	if r.at == nil {
-		return ""
+		return 0, false
 	}
-	br := bufio.NewReader(io.NewSectionReader(r.at, offset, 1<<30))
+	n, err := strconv.ParseInt(r.rawHeader(offset).Get("Content-Length"), 10, 64)
+	return n, err == nil
+}
+
+// rawHeader reads the WARC header of the record at offset from the file
+// (nil when it cannot).
+func (r *Reader) rawHeader(offset int64) textproto.MIMEHeader {
+	if r.at == nil {
+		return nil
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(r.at, offset, 1<<30), 4096)
 	var src io.Reader = br
 	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return ""
+		var err error
+		if r.peekZ == nil {
+			r.peekZ, err = gzip.NewReader(br)
+		} else {
+			err = r.peekZ.Reset(br)
 		}
-		zr.Multistream(false)
-		src = zr
+		if err != nil {
+			return nil
+		}
+		r.peekZ.Multistream(false)
+		src = r.peekZ
 	}
-	tp := textproto.NewReader(bufio.NewReader(src))
+	tp := textproto.NewReader(bufio.NewReaderSize(src, 4096))
 	if _, err := tp.ReadLine(); err != nil {
-		return ""
+		return nil
 	}
 	h, _ := tp.ReadMIMEHeader()
-	return h.Get(name)
+	return h
 }
 
 // capture turns a response or resource record into a Capture.
