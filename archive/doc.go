@@ -22,8 +22,12 @@
 // # Caveats
 //
 //   - The WARC library buffers each record's block before handing it over:
-//     up to 1 MiB in memory, the rest in a temporary file. A record of
-//     gigabytes is read in bounded memory, but through a temporary file.
+//     up to 1 MiB in memory, the rest in a temporary file. Records over
+//     [MaxRecord] (1 GiB) are refused: in a plain WARC file from their
+//     declared length, before they are read; in a gzipped one or a stream,
+//     once MaxRecord bytes of them were read (and spooled).
+//   - A WARC gzipped as one stream rather than one member per record is
+//     refused (the library would read its first record only).
 //   - A Writer sorts its CDXJ lines in memory up to 32 MiB of them (some
 //     150,000 records), then in temporary files that WriteIndex merges.
 //   - A damaged file (a truncated gzip member, a record whose Content-Length
