@@ -186,80 +186,128 @@ func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 // between the two, the content it replaced is not restored after it:
 // import files in capture order where that matters.
 func (w *WebTable) Import(ctx context.Context, c *Capture) (Stored, error) {
-	key, err := urlkey.Key(c.URL)
+	st, err := w.ImportBatch(ctx, []*Capture{c})
 	if err != nil {
-		return NoBody, fmt.Errorf("webtable: importing: %w", err)
-	}
-	ts := timestamp(c.Time)
-	row, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(column(FamilyContents, colSHA256)))
-	if err != nil {
-		return NoBody, fmt.Errorf("webtable: reading the versions of %q: %w", key, err)
-	}
-	var hexSum string
-	if c.Body != nil {
-		hexSum = sha256Hex(c.Body)
-	}
-	type version struct {
-		ts  bigtable.Timestamp
-		sum string
-	}
-	var vs []version
-	for _, it := range row[FamilyContents] {
-		vs = append(vs, version{it.Timestamp, string(it.Value)})
-	}
-	slices.SortFunc(vs, func(a, b version) int { return cmp.Compare(a.ts, b.ts) })
-	// before: the newest version at or before ts; after: the oldest after it.
-	i, _ := slices.BinarySearchFunc(vs, ts+1, func(v version, t bigtable.Timestamp) int { return cmp.Compare(v.ts, t) })
-	var before, after *version
-	if i > 0 {
-		before = &vs[i-1]
-	}
-	if i < len(vs) {
-		after = &vs[i]
-	}
-
-	p := &Page{
-		Fetch: Fetch{
-			URL: c.URL, Status: c.Status, Time: c.Time.UTC().Truncate(time.Millisecond),
-			Length: int64(len(c.Body)), Charset: c.Charset, Truncated: c.Truncated, Error: c.Error,
-		},
-		MIME:     c.MIME,
-		KeepBody: c.Body != nil,
-		Body:     c.Body,
-		Headers:  c.Header,
-	}
-	stored := NewVersion
-	sum := hexSum
-	switch {
-	case c.Body == nil:
-		stored = NoBody
-	case before != nil && before.sum == hexSum:
-		stored, sum = Unchanged, ""
-	}
-	m := pageMutation(p, sum)
-	state := StateDone
-	if c.Error != "" {
-		state = StateFailed
-	}
-	m.Set(FamilyFetch, colState, ts, []byte(state))
-	if stored == NewVersion && after != nil && after.sum == hexSum {
-		// NB: a whole millisecond, as every WebTable timestamp is: Cloud
-		// Bigtable refuses a range shorter than that.
-		for _, q := range []string{colHTML, colSHA256, colStatus, colHeaders, colFetched, colTruncated} {
-			m.DeleteTimestampRange(FamilyContents, q, after.ts, after.ts+1000)
-		}
-	}
-	var b batch
-	b.add(key, m)
-	u, err := urlkey.Canonical(c.URL)
-	if err != nil {
-		return NoBody, fmt.Errorf("webtable: importing: %w", err)
-	}
-	if _, err := w.addLinkMutations(ctx, &b, urlkey.Referrer(u), c.Anchors, nil, ts); err != nil {
 		return NoBody, err
 	}
-	if err := w.applyBatch(ctx, &b); err != nil {
-		return NoBody, fmt.Errorf("webtable: importing %s: %w", c.URL, err)
+	return st[0], nil
+}
+
+// ImportBatch imports captures as Import does, one after the other, in one
+// bulk write: each row's write is atomic, and running it again writes the
+// same cells. It reports what became of each capture.
+func (w *WebTable) ImportBatch(ctx context.Context, caps []*Capture) ([]Stored, error) {
+	keys := make([]string, len(caps))
+	for i, c := range caps {
+		k, err := urlkey.Key(c.URL)
+		if err != nil {
+			return nil, fmt.Errorf("webtable: importing: %w", err)
+		}
+		keys[i] = k
 	}
-	return stored, nil
+	versions, err := w.versionSums(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	var b batch
+	out := make([]Stored, len(caps))
+	for i, c := range caps {
+		key, ts := keys[i], timestamp(c.Time)
+		var hexSum string
+		if c.Body != nil {
+			hexSum = sha256Hex(c.Body)
+		}
+		vs := versions[key]
+		// before: the newest version at or before ts; after: the oldest after it.
+		j, _ := slices.BinarySearchFunc(vs, ts+1, func(v version, t bigtable.Timestamp) int { return cmp.Compare(v.ts, t) })
+		var before, after *version
+		if j > 0 {
+			before = &vs[j-1]
+		}
+		if j < len(vs) {
+			after = &vs[j]
+		}
+		p := &Page{
+			Fetch: Fetch{
+				URL: c.URL, Status: c.Status, Time: c.Time.UTC().Truncate(time.Millisecond),
+				Length: int64(len(c.Body)), Charset: c.Charset, Truncated: c.Truncated, Error: c.Error,
+			},
+			MIME:     c.MIME,
+			KeepBody: c.Body != nil,
+			Body:     c.Body,
+			Headers:  c.Header,
+		}
+		stored, sum := NewVersion, hexSum
+		switch {
+		case c.Body == nil:
+			stored = NoBody
+		case before != nil && before.sum == hexSum:
+			stored, sum = Unchanged, ""
+		}
+		// NB: one mutation per row, its operations in order, so that a
+		// row met twice in the batch is written as if one by one
+		// (Cloud Bigtable's bulk writes promise no order between entries).
+		m, _ := b.mutation(key)
+		setPage(m, p, sum)
+		state := StateDone
+		if c.Error != "" {
+			state = StateFailed
+		}
+		m.Set(FamilyFetch, colState, ts, []byte(state))
+		if stored == NewVersion {
+			if after != nil && after.sum == hexSum {
+				// NB: a whole millisecond, as every WebTable timestamp
+				// is: Cloud Bigtable refuses a range shorter than that.
+				for _, q := range []string{colHTML, colSHA256, colStatus, colHeaders, colFetched, colTruncated} {
+					m.DeleteTimestampRange(FamilyContents, q, after.ts, after.ts+1000)
+				}
+				vs = slices.Delete(vs, j, j+1)
+			}
+			if before != nil && before.ts == ts {
+				vs[j-1].sum = hexSum
+			} else {
+				vs = slices.Insert(vs, j, version{ts, hexSum})
+			}
+			versions[key] = vs
+		}
+		u, err := urlkey.Canonical(c.URL)
+		if err != nil {
+			return nil, fmt.Errorf("webtable: importing: %w", err)
+		}
+		if _, err := w.addLinkMutations(ctx, &b, urlkey.Referrer(u), c.Anchors, nil, ts); err != nil {
+			return nil, err
+		}
+		out[i] = stored
+	}
+	if err := w.applyBatch(ctx, &b); err != nil {
+		return nil, fmt.Errorf("webtable: importing %d captures from %s: %w", len(caps), caps[0].URL, err)
+	}
+	return out, nil
+}
+
+// version is a stored contents:html version: its timestamp and sha256.
+type version struct {
+	ts  bigtable.Timestamp
+	sum string
+}
+
+// versionSums reads the stored versions of the rows keys, oldest first.
+func (w *WebTable) versionSums(ctx context.Context, keys []string) (map[string][]version, error) {
+	sorted := slices.Clone(keys)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	out := make(map[string][]version, len(sorted))
+	err := w.tbl.ReadRows(ctx, bigtable.RowList(sorted), func(r bigtable.Row) bool {
+		var vs []version
+		for _, it := range r[FamilyContents] {
+			vs = append(vs, version{it.Timestamp, string(it.Value)})
+		}
+		slices.SortFunc(vs, func(a, b version) int { return cmp.Compare(a.ts, b.ts) })
+		out[r.Key()] = vs
+		return true
+	}, bigtable.RowFilter(column(FamilyContents, colSHA256)))
+	if err != nil {
+		return nil, fmt.Errorf("webtable: reading stored versions: %w", err)
+	}
+	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/urlkey"
 )
 
 // TestImportOutOfOrder: captures arriving in any order make a version
@@ -53,6 +54,40 @@ func TestImportOutOfOrder(t *testing.T) {
 		}
 		if strings.Join(have, " ") != strings.Join(s.then, " ") {
 			t.Errorf("step %d: versions %v, want %v", i, have, s.then)
+		}
+	}
+	// The same captures in one batch, and with another page's captures
+	// between them, end the same way.
+	for _, size := range []int{len(steps), 2} {
+		wb, _ := openTemp(t)
+		var caps []*Capture
+		var want []Stored
+		for i, s := range steps {
+			caps = append(caps, &Capture{URL: "http://www.cnn.com/", Time: at(s.min), Status: 200, Header: []byte("HTTP/1.1 200 OK\r\n\r\n"), Body: []byte(s.body)})
+			want = append(want, s.want)
+			if i == 2 {
+				caps = append(caps, &Capture{URL: "http://cnnsi.com/", Time: at(9), Status: 200, Body: []byte("si")})
+				want = append(want, NewVersion)
+			}
+		}
+		var got []Stored
+		for start := 0; start < len(caps); start += size {
+			st, err := wb.ImportBatch(ctx, caps[start:min(start+size, len(caps))])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, st...)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("batches of %d: stored %v, want %v", size, got, want)
+		}
+		var have []string
+		wb.Captures(ctx, []urlkey.Range{{Start: "com.cnn.www/", End: "com.cnn.www0"}}, Selection{All: true}, func(c *Capture) error {
+			have = append(have, fmt.Sprintf("%d:%s", int(c.Time.Sub(t0)/time.Minute), c.Body))
+			return nil
+		})
+		if want := steps[len(steps)-1].then; strings.Join(have, " ") != strings.Join(want, " ") {
+			t.Errorf("batches of %d: versions %v, want %v", size, have, want)
 		}
 	}
 	row, err := w.Get(ctx, "com.cnnsi/", Query{Family: FamilyAnchor})

@@ -84,8 +84,14 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 // mime:type and, when hexSum is not "", the body as a new contents:html
 // version with its contents:sha256 (hexSum) and contents:status.
 func pageMutation(p *Page, hexSum string) *bigtable.Mutation {
-	ts := timestamp(p.Fetch.Time)
 	m := bigtable.NewMutation()
+	setPage(m, p, hexSum)
+	return m
+}
+
+// setPage adds the cells of pageMutation to m.
+func setPage(m *bigtable.Mutation, p *Page, hexSum string) {
+	ts := timestamp(p.Fetch.Time)
 	setFetchRecord(m, p.Fetch, ts)
 	if p.MIME != "" {
 		m.Set(FamilyMIME, "type", ts, []byte(p.MIME))
@@ -96,7 +102,6 @@ func pageMutation(p *Page, hexSum string) *bigtable.Mutation {
 		m.Set(FamilyContents, "status", ts, []byte(strconv.Itoa(p.Fetch.Status)))
 		setArchiveCells(m, p, ts)
 	}
-	return m
 }
 
 func sha256Hex(b []byte) string {
