@@ -121,7 +121,8 @@ func importWARC(ctx context.Context, w *webtable.WebTable, name string, o *optio
 	var batch []*webtable.Capture
 	for next := range reads {
 		// Take the captures ready now, up to a batch, into one bulk write.
-		batch, size, stopped := batch[:0], 0, next.err
+		batch = batch[:0]
+		size, stopped := 0, next.err
 		if next.c != nil {
 			batch, size = append(batch, next.c), len(next.c.Body)
 		}
