@@ -72,7 +72,7 @@ func TestImportOutOfOrder(t *testing.T) {
 		}
 		var got []Stored
 		for start := 0; start < len(caps); start += size {
-			st, err := wb.ImportBatch(ctx, caps[start:min(start+size, len(caps))])
+			st, err := wb.importBatch(ctx, caps[start:min(start+size, len(caps))])
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -118,64 +118,23 @@ func importWARC(ctx context.Context, w *webtable.WebTable, name string, o *optio
 			st.skipped[k] += n
 		}
 	}()
-	var batch []*webtable.Capture
 	for next := range reads {
-		// Take the captures ready now, up to a batch, into one bulk write.
-		batch = batch[:0]
-		size, stopped := 0, next.err
-		if next.c != nil {
-			batch, size = append(batch, next.c), len(next.c.Body)
-		}
-	fill:
-		for stopped == nil && len(batch) < importBatch && size < importBatchBytes {
-			select {
-			case more, ok := <-reads:
-				if !ok {
-					break fill
-				}
-				if more.err != nil {
-					stopped = more.err
-					break fill
-				}
-				batch, size = append(batch, more.c), size+len(more.c.Body)
-			default:
-				break fill
-			}
-		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if len(batch) > 0 {
-			if err := storeBatch(ctx, w, batch, st); err != nil {
-				return err
-			}
-		}
-		if errors.Is(stopped, io.EOF) {
+		if errors.Is(next.err, io.EOF) {
 			return nil
 		}
-		if stopped != nil {
-			return stopped
+		if next.err != nil {
+			return next.err
 		}
-	}
-	return nil
-}
-
-// Batches of an import: at most importBatch captures or about
-// importBatchBytes of bodies in one bulk write.
-const (
-	importBatch      = 64
-	importBatchBytes = 16 << 20
-)
-
-// storeBatch stores captures in one bulk write and counts the outcome.
-func storeBatch(ctx context.Context, w *webtable.WebTable, batch []*webtable.Capture, st *warcStats) error {
-	stored, err := w.ImportBatch(ctx, batch)
-	if err != nil {
-		return err
-	}
-	for i, c := range batch {
+		c := next.c
+		stored, err := w.Import(ctx, c)
+		if err != nil {
+			return err
+		}
 		st.captures++
-		switch stored[i] {
+		switch stored {
 		case webtable.NewVersion:
 			st.versions++
 		case webtable.Unchanged:
