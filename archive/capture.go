@@ -38,10 +38,12 @@ type Error struct {
 	Err    error
 }
 
+// Error says "archive: FILE at offset N: what".
 func (e *Error) Error() string {
 	return fmt.Sprintf("archive: %s at offset %d: %v", e.File, e.Offset, e.Err)
 }
 
+// Unwrap returns what went wrong.
 func (e *Error) Unwrap() error { return e.Err }
 
 // ErrNotWARC means a file starts with neither "WARC/" nor a gzip header.

@@ -118,6 +118,7 @@ type run struct {
 	line string
 }
 
+// next reads the run's next line.
 func (r *run) next() error {
 	l, err := r.r.ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {

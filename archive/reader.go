@@ -279,6 +279,7 @@ func (r *Reader) next1() (c *Capture, err error) {
 	return c, nil
 }
 
+// fail is err at offset of this reader's file.
 func (r *Reader) fail(offset int64, err error) error {
 	return &Error{File: r.name, Offset: offset, Err: err}
 }
