@@ -208,6 +208,7 @@ func TestReadOtherTools(t *testing.T) {
 			"WARC-Profile: http://netpreserve.org/warc/1.0/revisit/identical-payload-digest") +
 		rawRecord("1.0", "metadata", "http://a.test/", "2026-01-02T03:04:05Z", "application/warc-fields", "outlinks: x\r\n") +
 		rawRecord("1.0", "resource", "metadata://gnu.org/software/wget/warc/wget.log", "2026-01-02T03:04:07Z", "text/plain", "log") +
+		rawRecord("1.0", "response", "dns:a.test", "2026-01-02T03:04:07Z", "text/dns", "20260102030407\na.test. 300 IN A 127.0.0.1\n") +
 		rawRecord("1.1", "resource", "https://a.test/r.html", "2026-01-02T03:04:08.5Z", "text/html", "<p>resource</p>")
 	dir := t.TempDir()
 	for _, tc := range []struct{ name, data string }{{"plain.warc", file}, {"members.warc.gz", gzipPerRecord(file)}} {
@@ -227,7 +228,7 @@ func TestReadOtherTools(t *testing.T) {
 			if string(got[1].Body) != "<p>resource</p>" || got[1].ContentType != "text/html" || got[1].Time.Nanosecond() != 500_000_000 {
 				t.Errorf("resource = %q %q %s", got[1].Body, got[1].ContentType, got[1].Time)
 			}
-			want := map[string]int{"warcinfo": 1, "request": 1, "metadata": 1, "resource": 1}
+			want := map[string]int{"warcinfo": 1, "request": 1, "metadata": 1, "resource (not http)": 1, "response (not http)": 1}
 			if fmt.Sprint(counts.Skipped) != fmt.Sprint(want) || counts.Revisits != 1 {
 				t.Errorf("counts = %+v, want skipped %v and 1 revisit", counts, want)
 			}

@@ -13,8 +13,8 @@
 // or 1.1: response records, and resource records with an http(s) URI.
 // Bodies are de-chunked and decoded per their HTTP headers, then cut at a
 // size limit. Revisit, request, metadata and warcinfo records, and
-// resources with other URIs (wget writes its log as metadata://...), are
-// counted in [Counts] and skipped.
+// responses and resources with other URIs (Heritrix's dns: lookups, wget's
+// log as metadata://...), are counted in [Counts] and skipped.
 //
 // The package knows nothing of the WebTable or of crawling: programs move
 // captures between it and package webtable.

@@ -258,11 +258,12 @@ func (r *Reader) next1() (c *Capture, err error) {
 	r.next = rec.Offset + rec.Size
 	w := rec.WarcRecord
 	uri := r.targetURI(w, rec.Offset)
+	web := strings.HasPrefix(uri, "http://") || strings.HasPrefix(uri, "https://")
 	switch w.Type() {
-	case gowarc.Response:
-	case gowarc.Resource:
-		if !strings.HasPrefix(uri, "http://") && !strings.HasPrefix(uri, "https://") {
-			r.counts.Skipped[w.Type().String()]++
+	case gowarc.Response, gowarc.Resource:
+		if !web {
+			// Heritrix's dns: responses, wget's metadata:// log...
+			r.counts.Skipped[w.Type().String()+" (not http)"]++
 			return nil, nil
 		}
 	case gowarc.Revisit:

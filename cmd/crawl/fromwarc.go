@@ -12,6 +12,7 @@ import (
 
 	"github.com/webtable/webtable/archive"
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -61,7 +62,7 @@ func report(stderr io.Writer, st *warcStats) {
 		for _, k := range slices.Sorted(maps.Keys(st.skipped)) {
 			parts = append(parts, fmt.Sprintf("%d %s", st.skipped[k], k))
 		}
-		fmt.Fprintf(stderr, "; skipped %s records", strings.Join(parts, ", "))
+		fmt.Fprintf(stderr, "; skipped: %s", strings.Join(parts, ", "))
 	}
 	fmt.Fprintln(stderr)
 }
@@ -129,6 +130,11 @@ func importWARC(ctx context.Context, w *webtable.WebTable, name string, o *optio
 			return next.err
 		}
 		c := next.c
+		if _, err := urlkey.Key(c.URL); err != nil {
+			// NB: one odd URL in a large archive does not stop the import.
+			st.skipped["capture with a URL the WebTable cannot key"]++
+			continue
+		}
 		stored, err := w.Import(ctx, c)
 		if err != nil {
 			return err

@@ -239,3 +239,35 @@ func TestFromWARCOutOfOrderOnCloudBigtable(t *testing.T) {
 		t.Errorf("versions at seconds %v, want %s (A from 1s, B at 3s, A again at 4s)", got, want)
 	}
 }
+
+// TestFromWARCSkipsOddRecords: a capture whose URL the WebTable cannot key
+// and a dns: response are counted and skipped; the rest imports.
+func TestFromWARCSkipsOddRecords(t *testing.T) {
+	dir := t.TempDir()
+	rec := func(uri, ct, block string) string {
+		return fmt.Sprintf("WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:11111111-1111-1111-1111-%012d>\r\nWARC-Target-URI: %s\r\nWARC-Date: 2026-01-02T03:04:05Z\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n",
+			len(uri), uri, ct, len(block), block)
+	}
+	const http = "application/http;msgtype=response"
+	page := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>page</p>"
+	path := filepath.Join(dir, "odd.warc")
+	os.WriteFile(path, []byte(rec("http://a.test/", http, page)+
+		rec("dns:a.test", "text/dns", "20260102030405\na.test. 300 IN A 127.0.0.1\n")+
+		rec("http://exa mple.test/", http, page)+
+		rec("http://a.test/last", http, page)), 0o644)
+	db := filepath.Join(dir, "w.db")
+	code, _, stderr := runCrawl(context.Background(), "--from-warc", path, "--db", db)
+	if code != exitOK || !strings.Contains(stderr, "1 capture with a URL the WebTable cannot key") || !strings.Contains(stderr, "1 response (not http)") {
+		t.Fatalf("crawl --from-warc: exit %d, %q; want success counting the skipped records", code, stderr)
+	}
+	w, err := webtable.OpenForRead(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for _, u := range []string{"http://a.test/", "http://a.test/last"} {
+		if _, ok, _ := w.Content(context.Background(), u); !ok {
+			t.Errorf("%s was not imported", u)
+		}
+	}
+}

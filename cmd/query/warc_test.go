@@ -112,7 +112,7 @@ func TestWARCRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("crawl --from-warc: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "skipped 1 warcinfo") {
+	if !strings.Contains(string(out), "skipped: 1 warcinfo") {
 		t.Errorf("crawl --from-warc output does not count the skipped warcinfo record:\n%s", out)
 	}
 	want, got := readTravels(t, demoDB), readTravels(t, db)
