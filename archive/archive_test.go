@@ -41,6 +41,8 @@ func testCaptures() []*Capture {
 			Header: []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n"),
 			Body:   []byte("<p>second</p>"), Truncated: true},
 		{URL: "http://cnnsi.com/old", Time: t0.Add(time.Second), MIME: "text/html", Body: []byte("<p>no header kept</p>")},
+		{URL: "https://www.cnn.com/h2", Time: t0.Add(2 * time.Second), Status: 200,
+			Header: []byte("HTTP/2.0 200 OK\r\nContent-Type: text/html\r\n\r\n"), Body: []byte("<p>over h2</p>")},
 	}
 }
 
@@ -116,11 +118,14 @@ func TestWriteThenRead(t *testing.T) {
 	if strings.Contains(string(got[1].Header), "Transfer-Encoding") {
 		t.Errorf("exported header %q still names chunking", got[1].Header)
 	}
-	if counts.Skipped["warcinfo"] != 1 || counts.Captures != 3 {
-		t.Errorf("counts = %+v, want 3 captures and 1 warcinfo skipped", counts)
+	if !strings.HasPrefix(string(got[3].Header), "HTTP/1.1 200 OK\r\n") {
+		t.Errorf("an HTTP/2 response was written as %q, want an HTTP/1.1 status line", got[3].Header)
 	}
-	if len(index) != 3 {
-		t.Fatalf("index has %d lines, want 3", len(index))
+	if counts.Skipped["warcinfo"] != 1 || counts.Captures != 4 {
+		t.Errorf("counts = %+v, want 4 captures and 1 warcinfo skipped", counts)
+	}
+	if len(index) != 4 {
+		t.Fatalf("index has %d lines, want 4", len(index))
 	}
 	for i := 1; i < len(index); i++ {
 		if index[i-1] > index[i] {
@@ -130,8 +135,8 @@ func TestWriteThenRead(t *testing.T) {
 	if want := `com,cnn)/ 20260102030405 {"url":"http://www.cnn.com/","mime":"text/html","status":"200","digest":"`; !strings.HasPrefix(index[0], want) {
 		t.Errorf("index[0] = %q, want prefix %q", index[0], want)
 	}
-	if !strings.Contains(index[2], `"mime":"text/html","digest"`) {
-		t.Errorf("a resource's line %q should have its mime and no status", index[2])
+	if !strings.Contains(index[3], `"mime":"text/html","digest"`) {
+		t.Errorf("a resource's line %q should have its mime and no status", index[3])
 	}
 }
 

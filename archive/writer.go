@@ -164,8 +164,9 @@ func sha1Base32(b []byte) string {
 
 // consistentHeader rewrites a stored status line and header for a body of
 // n bytes that is no longer encoded or chunked: Content-Encoding and
-// Transfer-Encoding are dropped and Content-Length set to n. The other
-// lines keep their order and spelling. It also returns the Content-Type.
+// Transfer-Encoding are dropped and Content-Length set to n, and an
+// HTTP/2 or /3 status line says HTTP/1.1. The other lines keep their order
+// and spelling. It also returns the Content-Type.
 func consistentHeader(stored []byte, n int) (hdr []byte, contentType string, err error) {
 	text := strings.ReplaceAll(string(stored), "\r\n", "\n")
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
@@ -173,7 +174,15 @@ func consistentHeader(stored []byte, n int) (hdr []byte, contentType string, err
 		return nil, "", fmt.Errorf("stored header does not start with an HTTP status line: %.40q", text)
 	}
 	var b bytes.Buffer
-	b.WriteString(lines[0])
+	status := lines[0]
+	if !strings.HasPrefix(status, "HTTP/1.") {
+		// NB: a response that came over HTTP/2 or 3 is written in
+		// HTTP/1.1's message format, which is what application/http
+		// means and what WARC readers parse.
+		_, rest, _ := strings.Cut(status, " ")
+		status = "HTTP/1.1 " + rest
+	}
+	b.WriteString(status)
 	b.WriteString("\r\n")
 	for _, l := range lines[1:] {
 		name, value, ok := strings.Cut(l, ":")
