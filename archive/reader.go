@@ -104,8 +104,8 @@ func checkFirstMember(name string, f *os.File) error {
 		return nil
 	}
 	n, err := strconv.ParseInt(h.Get("Content-Length"), 10, 64)
-	if err != nil || n < 0 {
-		return nil
+	if err != nil || n < 0 || n > 64<<20 {
+		return nil // NB: not worth decompressing a huge first record twice
 	}
 	if _, err := io.CopyN(io.Discard, tp.R, n+4); err != nil {
 		return nil
