@@ -596,52 +596,6 @@ func (r *run) save(p *Page, u *url.URL) bool {
 	return p.Err == ""
 }
 
-// links resolves, canonicalises and filters the raw links of a page.
-// Links whose URLs differ only in session-id parameters count as one
-// target (see frontierKey); a link continuing a chain of more than
-// MaxPatternChain hops within one URL pattern is not followed.
-func (r *run) links(p *Page, final *url.URL, ex extracted) {
-	var traps int
-	p.Links, traps = resolveLinks(final, ex)
-	for range traps {
-		r.stats.trap()
-	}
-	if p.Depth >= r.c.cfg.Depth {
-		return
-	}
-	pattern := urlPattern(final)
-	chain := -1 // of the page, looked up once
-	for _, l := range p.Links {
-		if l.NoFollow {
-			continue
-		}
-		lu, err := url.Parse(l.URL)
-		if err != nil || !domainAllowed(lu.Hostname(), r.domains) {
-			continue
-		}
-		key := frontierKey(lu)
-		if r.sched.isSeen(key) {
-			continue // queued or fetched in this run: the store knows it
-		}
-		if urlPattern(lu) == pattern {
-			if chain < 0 {
-				chain = r.chain(frontierKey(final))
-				if p.URL != p.FinalURL {
-					if u, err := url.Parse(p.URL); err == nil {
-						chain = max(chain, r.chain(frontierKey(u)))
-					}
-				}
-			}
-			if chain+1 > MaxPatternChain {
-				r.stats.trap()
-				continue
-			}
-			r.setChain(key, chain+1)
-		}
-		p.Discovered = append(p.Discovered, Entry{URL: l.URL, Depth: p.Depth + 1})
-	}
-}
-
 // resolveLinks resolves and canonicalises the raw links of the page at
 // final, one per distinct target (see Page.Links), and counts the links
 // left out as traps.
@@ -690,6 +644,52 @@ func resolveLinks(final *url.URL, ex extracted) (links []Link, traps int) {
 		links = append(links, Link{URL: s, Text: l.Text, NoFollow: nofollow})
 	}
 	return links, traps
+}
+
+// links resolves, canonicalises and filters the raw links of a page.
+// Links whose URLs differ only in session-id parameters count as one
+// target (see frontierKey); a link continuing a chain of more than
+// MaxPatternChain hops within one URL pattern is not followed.
+func (r *run) links(p *Page, final *url.URL, ex extracted) {
+	var traps int
+	p.Links, traps = resolveLinks(final, ex)
+	for range traps {
+		r.stats.trap()
+	}
+	if p.Depth >= r.c.cfg.Depth {
+		return
+	}
+	pattern := urlPattern(final)
+	chain := -1 // of the page, looked up once
+	for _, l := range p.Links {
+		if l.NoFollow {
+			continue
+		}
+		lu, err := url.Parse(l.URL)
+		if err != nil || !domainAllowed(lu.Hostname(), r.domains) {
+			continue
+		}
+		key := frontierKey(lu)
+		if r.sched.isSeen(key) {
+			continue // queued or fetched in this run: the store knows it
+		}
+		if urlPattern(lu) == pattern {
+			if chain < 0 {
+				chain = r.chain(frontierKey(final))
+				if p.URL != p.FinalURL {
+					if u, err := url.Parse(p.URL); err == nil {
+						chain = max(chain, r.chain(frontierKey(u)))
+					}
+				}
+			}
+			if chain+1 > MaxPatternChain {
+				r.stats.trap()
+				continue
+			}
+			r.setChain(key, chain+1)
+		}
+		p.Discovered = append(p.Discovered, Entry{URL: l.URL, Depth: p.Depth + 1})
+	}
 }
 
 // checkRedirect vets each redirect hop (colly calls it through
