@@ -26,7 +26,7 @@ const demoDelay = 50 * time.Millisecond
 // runDemo serves the built-in sample web on 127.0.0.1 and crawls it three
 // times, through the crawler's own proxy setting so that the row keys are
 // the real ones (com.cnn.www/), into a store that is recreated each time.
-func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) error {
+func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) {
 	if err := resetDemoStore(o); err != nil {
 		return err
 	}
@@ -39,9 +39,10 @@ func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer func() { err = closeStore(w, o.db, err) }()
 
-	cfg := o.cfg
+	demo := *o
+	cfg := &demo.cfg
 	cfg.Proxy = srv.ProxyURL()
 	if !o.delaySet {
 		cfg.Delay = demoDelay
@@ -52,7 +53,7 @@ func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		srv.SetPass(pass)
 		cfg.Recrawl = pass > 1 // later passes fetch every page again
 		label := fmt.Sprintf("pass %d/%d: ", pass, demoPasses)
-		if _, err := crawlOnce(ctx, cfg, w, srv.Seeds(), stderr, label); err != nil {
+		if _, err := crawlOnce(ctx, &demo, w, srv.Seeds(), stderr, label); err != nil {
 			return err
 		}
 	}
