@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/seeds"
@@ -187,7 +186,7 @@ func openStore(ctx context.Context, o *options) (*webtable.WebTable, error) {
 	switch {
 	case err == nil:
 		return w, nil
-	case errors.Is(err, bigtable.ErrInUse):
+	case errors.Is(err, webtable.ErrInUse):
 		return nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
 	default:
 		return nil, fail(exitUsage, "cannot open the store: %v", err)

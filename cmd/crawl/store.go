@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/webtable"
 )
@@ -150,9 +149,9 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 	f := &webtable.Fetched{
 		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body},
 		Discovered: toEntries(p.Discovered),
-		AnchorTime: bigtable.Time(p.Time).TruncateToMilliseconds(),
+		AnchorTime: webtable.TimestampOf(p.Time).TruncateToMilliseconds(),
 		State:      webtable.State(p.State().String()),
-		StateTime:  bigtable.Time(s.now()).TruncateToMilliseconds(),
+		StateTime:  webtable.TimestampOf(s.now()).TruncateToMilliseconds(),
 	}
 	if p.Redirected {
 		// The source row records only the fetch and where it led.
