@@ -137,7 +137,7 @@ func TestHelp(t *testing.T) {
 // and a line that says so, and the held store is left alone.
 func TestStoreInUse(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
-	w, err := webtable.Open(context.Background(), dir, webtable.Options{})
+	w, err := stores.Open(context.Background(), dir, stores.ForCrawl, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestDemo(t *testing.T) {
 			t.Errorf("no summary of pass %d in:\n%s", pass, stderr)
 		}
 	}
-	w, err := webtable.OpenForRead(context.Background(), dir)
+	w, err := stores.Open(context.Background(), dir, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func site(t *testing.T, pages, fan int, onRequest func(n int64)) *httptest.Serve
 // rowStates reads the frontier state of every row.
 func rowStates(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	w, err := webtable.OpenForRead(context.Background(), dir)
+	w, err := stores.Open(context.Background(), dir, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,7 +422,7 @@ func TestDemoOnCloudBigtable(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("crawl --demo --db %s: exit %d\n%s", db, code, stderr)
 	}
-	w, err := stores.OpenForRead(context.Background(), db)
+	w, err := stores.Open(context.Background(), db, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -534,7 +534,7 @@ func TestShardsOnCloudBigtable(t *testing.T) {
 		}
 	}
 	read := func(db string) tableState {
-		w, err := stores.OpenForRead(ctx, db)
+		w, err := stores.Open(ctx, db, stores.ForRead, webtable.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -126,7 +127,7 @@ type tableState struct {
 func readTable(t *testing.T, dir string) tableState {
 	t.Helper()
 	ctx := context.Background()
-	w, err := webtable.OpenForRead(ctx, dir)
+	w, err := stores.Open(ctx, dir, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatalf("the store does not open after a kill: %v", err)
 	}

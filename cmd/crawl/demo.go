@@ -11,6 +11,7 @@ import (
 
 	"github.com/webtable/webtable/internal/demoweb"
 	"github.com/webtable/webtable/internal/stores"
+	"github.com/webtable/webtable/webtable"
 )
 
 // demoPasses is how many times the demo crawls its sample web; the home
@@ -75,7 +76,7 @@ The demo crawl is in %[1]s. Try:
 // or empty, so that the demo never deletes a store of real crawls.
 func resetDemoStore(o *options) error {
 	if stores.IsCloud(o.db) {
-		if w, err := stores.OpenForRead(context.Background(), o.db); err == nil {
+		if w, err := stores.Open(context.Background(), o.db, stores.ForRead, webtable.Options{}); err == nil {
 			w.Close()
 			return fail(exitUsage, "--demo needs a new table, and %s already holds one: name another table (bigtable://PROJECT/INSTANCE/TABLE)", o.db)
 		}

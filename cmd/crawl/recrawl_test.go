@@ -73,7 +73,7 @@ func TestRecrawlDiskStaysFlat(t *testing.T) {
 	small := []bigtable.Option{bigtable.WithMemTableSize(1 << 20), bigtable.WithValueLogFileSize(1 << 20), bigtable.WithGCInterval(0)}
 	d := deps{storeGrace: storeGrace, open: func(ctx context.Context, db string, opts webtable.Options) (*webtable.WebTable, error) {
 		opts.Store = append(opts.Store, small...)
-		return stores.Create(ctx, db, opts)
+		return stores.Open(ctx, db, stores.ForCrawl, opts)
 	}}
 	// gc runs a GC pass between two crawls, as the background one would
 	// during a long crawl. NB: not during the crawl: Badger v4.9.6 reads a

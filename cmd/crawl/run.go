@@ -53,7 +53,12 @@ type deps struct {
 // run is the whole program: it returns the exit status. ctx is cancelled
 // by Ctrl-C (see main).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return runWith(ctx, args, stdout, stderr, deps{open: stores.Create, storeGrace: storeGrace})
+	return runWith(ctx, args, stdout, stderr, deps{open: openForCrawl, storeGrace: storeGrace})
+}
+
+// openForCrawl opens (or creates) the WebTable at db for a crawl.
+func openForCrawl(ctx context.Context, db string, opts webtable.Options) (*webtable.WebTable, error) {
+	return stores.Open(ctx, db, stores.ForCrawl, opts)
 }
 
 // runWith is run with the given dependencies.

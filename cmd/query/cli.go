@@ -172,7 +172,7 @@ var errSetup = errors.New("cannot open the store")
 
 // openStore opens the WebTable at dir for reading, never creating anything.
 func openStore(ctx context.Context, dir string) (*webtable.WebTable, error) {
-	w, err := stores.OpenForRead(ctx, dir)
+	w, err := stores.Open(ctx, dir, stores.ForRead, webtable.Options{})
 	switch {
 	case err == nil:
 		return w, nil

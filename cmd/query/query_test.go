@@ -18,6 +18,7 @@ import (
 
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/internal/emulator"
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -77,7 +78,7 @@ func TestDemoRowAsAUserSeesIt(t *testing.T) {
 
 func TestRawWritesTheBytesAlone(t *testing.T) {
 	needDemo(t)
-	w, err := webtable.OpenForRead(context.Background(), demoDB)
+	w, err := stores.Open(context.Background(), demoDB, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestJSONParsesBack(t *testing.T) {
 func TestBinaryValueIsBase64(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
 	ctx := context.Background()
-	w, err := webtable.Open(ctx, dir, webtable.Options{})
+	w, err := stores.Open(ctx, dir, stores.ForCrawl, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +302,7 @@ func TestEmptyScanPrintsNothing(t *testing.T) {
 // store for writing, query says so and exits 2.
 func TestStoreHeldByACrawl(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
-	w, err := webtable.Open(context.Background(), dir, webtable.Options{})
+	w, err := stores.Open(context.Background(), dir, stores.ForCrawl, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
