@@ -44,13 +44,14 @@ func (s *store) cutOffAfter(interrupt context.Context, grace time.Duration) (rel
 	})
 	s.cutoff = cutoff
 	return func() {
+		// NB: cutoff itself stays as it is: a call after release is not
+		// cut off by it.
 		stop()
 		mu.Lock()
 		if timer != nil {
 			timer.Stop()
 		}
 		mu.Unlock()
-		cut(nil)
 	}
 }
 
