@@ -62,6 +62,17 @@ func (s *store) bound(ctx context.Context) (context.Context, func(error) error) 
 	if s.cutoff == nil {
 		return ctx, func(err error) error { return err }
 	}
+	if ctx.Done() == nil {
+		// NB: the crawler's store calls come with a context that is never
+		// cancelled (context.WithoutCancel), so the cut-off alone can end
+		// them: no context to derive and no callback to register per call.
+		return cutOnly{ctx, s.cutoff}, func(err error) error {
+			if err != nil && s.cutoff.Err() != nil {
+				return fmt.Errorf("%v: %v", context.Cause(s.cutoff), err)
+			}
+			return err
+		}
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	stop := context.AfterFunc(s.cutoff, func() { cancel(context.Cause(s.cutoff)) })
 	return ctx, func(err error) error {
@@ -76,6 +87,16 @@ func (s *store) bound(ctx context.Context) (context.Context, func(error) error) 
 		return err
 	}
 }
+
+// cutOnly is a context that is never cancelled (its embedded one) made to
+// end with cut.
+type cutOnly struct {
+	context.Context
+	cut context.Context
+}
+
+func (c cutOnly) Done() <-chan struct{} { return c.cut.Done() }
+func (c cutOnly) Err() error            { return c.cut.Err() }
 
 // Queued implements crawler.Store.
 func (s *store) Queued(ctx context.Context, fn func(crawler.Entry) bool) (err error) {
