@@ -31,7 +31,9 @@ func BenchmarkCrawlIntoWebTable(b *testing.B) {
 		defer w.Close()
 		cfg := crawler.DefaultConfig()
 		cfg.Delay, cfg.Concurrency, cfg.PerHost, cfg.Depth = 0, conc, conc, 10
-		c, err := crawler.New(cfg, newStore(w))
+		s := newStore(w)
+		defer s.cutOffAfter(context.Background(), storeGrace)() // as crawlOnce does
+		c, err := crawler.New(cfg, s)
 		if err != nil {
 			return 0, err
 		}
