@@ -98,8 +98,9 @@ type storedTable struct {
 
 // Open opens the store in dir, creating it if it does not exist (unless
 // WithReadOnly). A directory that holds other files, or a Badger database
-// not written by this package, gives ErrNotStore; a directory another process
-// has open gives ErrInUse.
+// not written by this package, gives ErrNotStore; a damaged store (its
+// MANIFEST or a table file) gives ErrCorrupt and is left as it is; a
+// directory another process has open gives ErrInUse.
 func Open(dir string, opts ...Option) (db *DB, err error) {
 	o := defaultOptions()
 	for _, opt := range opts {
