@@ -79,20 +79,20 @@ type Selection struct {
 	All bool
 	// At yields the version current at that time (the newest at or before
 	// it); 0 with All false means the newest.
-	At bigtable.Timestamp
+	At Timestamp
 }
 
 // Captures calls fn with the chosen contents:html versions of every row in
 // ranges (all rows when ranges is empty), in row-key order, until fn
 // returns an error, which Captures returns. One row is in memory at a time.
 func (w *WebTable) Captures(ctx context.Context, ranges []urlkey.Range, sel Selection, fn func(*Capture) error) error {
-	contents := []bigtable.Filter{bigtable.FamilyFilter(FamilyContents)}
+	contents := bigtable.FamilyFilter(FamilyContents)
 	if sel.At > 0 && !sel.All {
 		end := sel.At - sel.At%1000 + 1000 // see Query.filter
-		contents = append(contents, bigtable.TimestampRangeFilterMicros(0, end))
+		contents = bigtable.ChainFilters(contents, bigtable.TimestampRangeFilterMicros(0, end))
 	}
 	f := bigtable.InterleaveFilters(
-		bigtable.ChainFilters(contents...),
+		contents,
 		bigtable.ChainFilters(column(FamilyFetch, colURL), bigtable.LatestNFilter(1)),
 		bigtable.ChainFilters(column(FamilyMIME, "type"), bigtable.LatestNFilter(1)),
 	)

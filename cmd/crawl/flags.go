@@ -30,6 +30,7 @@ type options struct {
 	versions  int
 	demo      bool
 	warcs     []string // --from-warc files (and, with it, the arguments)
+	deps      deps     // not a flag: set by runWith
 }
 
 const usageText = `crawl fetches web pages into a WebTable: one row per page, keyed by the URL

@@ -97,7 +97,7 @@ func TestFromWgetWARC(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	w, err := webtable.OpenForRead(ctx, db)
+	w, err := stores.OpenForRead(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestFromWARCBadFile(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr, want) || !strings.Contains(stderr, "Content-Length") {
 		t.Errorf("crawl --from-warc of a damaged file: exit %d, %q; want %d and %q", code, stderr, exitUsage, want)
 	}
-	w, err := webtable.OpenForRead(context.Background(), db)
+	w, err := stores.OpenForRead(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestFromWARCSkipsOddRecords(t *testing.T) {
 	if code != exitOK || !strings.Contains(stderr, "1 capture with a URL the WebTable cannot key") || !strings.Contains(stderr, "1 response (not http)") {
 		t.Fatalf("crawl --from-warc: exit %d, %q; want success counting the skipped records", code, stderr)
 	}
-	w, err := webtable.OpenForRead(context.Background(), db)
+	w, err := stores.OpenForRead(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/internal/emulator"
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -35,7 +36,7 @@ type travels struct {
 func readTravels(t *testing.T, db string) travels {
 	t.Helper()
 	ctx := context.Background()
-	w, err := webtable.OpenForRead(ctx, db)
+	w, err := stores.OpenForRead(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestExportWARCSelections(t *testing.T) {
 	}
 	// --at the middle version of www.cnn.com's home page gives that version.
 	ctx := context.Background()
-	w, err := webtable.OpenForRead(ctx, demoDB)
+	w, err := stores.OpenForRead(ctx, demoDB)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +263,7 @@ func TestWarcioAgrees(t *testing.T) {
 	// which warcio indexes too (its mime, no status).
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "old.db")
-	w, err := webtable.Open(ctx, db, webtable.Options{})
+	w, err := stores.Open(ctx, db, stores.ForCrawl, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
