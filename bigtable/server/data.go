@@ -6,8 +6,8 @@ import (
 	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/bigtable/internal/wire"
-	"google.golang.org/grpc/codes"
 	statuspb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 

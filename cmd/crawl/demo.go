@@ -35,11 +35,11 @@ func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		return fail(exitUsage, "starting the sample web: %v", err)
 	}
 	defer srv.Close()
-	w, err := openStore(ctx, o)
+	w, closeStore, err := openStore(ctx, o, stderr)
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer closeStore()
 
 	cfg := o.cfg
 	cfg.Proxy = srv.ProxyURL()

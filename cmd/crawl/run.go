@@ -70,15 +70,19 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	w, err := openStore(ctx, o)
+	w, closeStore, err := openStore(ctx, o, stderr)
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer closeStore()
 	if len(seedURLs) == 0 {
 		queued := false
 		if err := w.Queued(ctx, func(webtable.Entry) bool { queued = true; return false }); err != nil {
 			return fail(exitStoreFailed, "reading the frontier of %s: %v", o.db, err)
+		}
+		if !queued && o.serve != "" {
+			fmt.Fprintf(stderr, "nothing to crawl in %s: only serving it\n", o.db)
+			return serveUntilStopped(ctx, stderr)
 		}
 		if !queued && o.cfg.Shards > 1 {
 			fmt.Fprintf(stderr, "nothing is queued in %s for any shard: the crawl is complete\n", o.db)
@@ -97,7 +101,20 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err == nil && o.cfg.Shards > 1 && st.Fetched > 0 {
 		fmt.Fprintf(stderr, "%sits queue is empty for now, but other shards may queue more for it: run every shard again, with the same seeds, until a round in which none fetched a page\n", label)
 	}
+	if err == nil && o.serve != "" {
+		fmt.Fprintf(stderr, "the crawl is over; ")
+		return serveUntilStopped(ctx, stderr)
+	}
 	return err
+}
+
+// serveUntilStopped waits for Ctrl-C or SIGTERM while the store is served;
+// the caller's deferred close then stops the server and closes the store.
+func serveUntilStopped(ctx context.Context, stderr io.Writer) error {
+	fmt.Fprintf(stderr, "still serving the store until Ctrl-C (SIGINT) or SIGTERM\n")
+	<-ctx.Done()
+	fmt.Fprintf(stderr, "stopping the server and closing the store\n")
+	return nil
 }
 
 // crawlOnce runs one crawl into w and prints its summary. label names the
@@ -157,15 +174,42 @@ func firstBad(bad []*seeds.LineError) string {
 	return fmt.Sprintf("; %d bad line(s), the first: %v", len(bad), bad[0])
 }
 
-// openStore opens (or creates) the WebTable of the crawl.
-func openStore(ctx context.Context, o *options) (*webtable.WebTable, error) {
-	w, err := stores.Create(ctx, o.db, webtable.Options{Versions: o.versions})
+// openStore opens (or creates) the WebTable of the crawl, served when
+// --serve says so; closeStore closes it (and stops serving).
+func openStore(ctx context.Context, o *options, stderr io.Writer) (w *webtable.WebTable, closeStore func(), err error) {
+	opts := webtable.Options{Versions: o.versions}
+	if o.serve == "" {
+		w, err = stores.Create(ctx, o.db, opts)
+		if err != nil {
+			return nil, nil, storeError(o, err)
+		}
+		return w, func() { w.Close() }, nil
+	}
+	s, err := stores.CreateServed(ctx, o.db, opts, o.serve, o.allowRemote)
+	if err != nil {
+		return nil, nil, storeError(o, err)
+	}
+	addr := s.Addr()
+	if !stores.IsLoopback(addr) {
+		fmt.Fprintf(stderr, "crawl: warning: %s can be reached from other machines, and the protocol has no authentication: anyone who reaches it can read and change the store\n", addr)
+	}
+	fmt.Fprintf(stderr, "serving %s on %s (Cloud Bigtable's API, table %q): \"query --db %s\" reads it live, Bigtable clients and cbt with BIGTABLE_EMULATOR_HOST=%s\n",
+		o.db, addr, webtable.TableName, o.db, addr)
+	return s.WebTable, func() {
+		if err := s.Close(); err != nil {
+			fmt.Fprintf(stderr, "crawl: %v\n", err)
+		}
+	}, nil
+}
+
+// storeError explains why the store could not be opened.
+func storeError(o *options, err error) error {
 	switch {
-	case err == nil:
-		return w, nil
 	case errors.Is(err, bigtable.ErrInUse):
-		return nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
+		return fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
+	case errors.Is(err, stores.ErrRemote):
+		return fail(exitUsage, "--serve %s: that address can be reached from other machines, and the protocol has no authentication; add --allow-remote to serve there anyway", o.serve)
 	default:
-		return nil, fail(exitUsage, "cannot open the store: %v", err)
+		return fail(exitUsage, "cannot open the store: %v", err)
 	}
 }

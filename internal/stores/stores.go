@@ -17,8 +17,10 @@ package stores
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/bigtable/cloud"
 	"github.com/webtable/webtable/webtable"
 )
@@ -37,12 +39,21 @@ func Create(ctx context.Context, db string, opts webtable.Options) (*webtable.We
 }
 
 // OpenForRead opens an existing WebTable at db for reading, creating
-// nothing (see webtable.OpenForRead for the embedded store).
+// nothing (see webtable.OpenForRead for the embedded store). A directory
+// held by a crawl that serves it (crawl --serve, see CreateServed) is read
+// live through that crawl's server; one held by a crawl that does not
+// serve gives an error matching bigtable.ErrInUse.
 func OpenForRead(ctx context.Context, db string) (*webtable.WebTable, error) {
-	if !IsCloud(db) {
-		return webtable.OpenForRead(ctx, db)
+	if IsCloud(db) {
+		return openCloud(ctx, db, false, webtable.Options{})
 	}
-	return openCloud(ctx, db, false, webtable.Options{})
+	w, err := webtable.OpenForRead(ctx, db)
+	if errors.Is(err, bigtable.ErrInUse) {
+		if addr, ok := liveEndpoint(db); ok {
+			return openLive(ctx, db, addr)
+		}
+	}
+	return w, err
 }
 
 func openCloud(ctx context.Context, db string, create bool, opts webtable.Options) (*webtable.WebTable, error) {
