@@ -17,7 +17,8 @@ const (
 	// maxChunkValue is the most bytes of a value one chunk carries; a
 	// longer value is split with value_size, as Cloud Bigtable does.
 	maxChunkValue = 1 << 20
-	// responseBytes is about how many bytes one ReadRowsResponse carries.
+	// responseBytes is about how many bytes of rows one ReadRowsResponse
+	// carries before the next row starts another.
 	responseBytes = 256 << 10
 )
 
@@ -101,11 +102,6 @@ type chunker struct {
 }
 
 func (c *chunker) add(ch *btpb.ReadRowsResponse_CellChunk, n int) {
-	if c.cur == nil || c.size >= responseBytes {
-		c.cur = &btpb.ReadRowsResponse{Chunks: make([]*btpb.ReadRowsResponse_CellChunk, 0, 64)}
-		c.resps = append(c.resps, c.cur)
-		c.size = 0
-	}
 	c.cur.Chunks = append(c.cur.Chunks, ch)
 	n += 16 // the chunk's own framing and timestamp, about
 	c.size += n
@@ -113,7 +109,14 @@ func (c *chunker) add(ch *btpb.ReadRowsResponse_CellChunk, n int) {
 }
 
 // row encodes one row; a row without cells sends nothing.
+// NB: a row never spans two responses: the Go client checks after each
+// response that no row is left half read.
 func (c *chunker) row(r bigtable.Row) {
+	if c.cur == nil || c.size >= responseBytes {
+		c.cur = &btpb.ReadRowsResponse{Chunks: make([]*btpb.ReadRowsResponse_CellChunk, 0, 64)}
+		c.resps = append(c.resps, c.cur)
+		c.size = 0
+	}
 	var lastChunk *btpb.ReadRowsResponse_CellChunk
 	key := []byte(r.Key())
 	for _, fam := range sortedFamilies(r) {
