@@ -15,12 +15,12 @@ import (
 // reference is Google's in-memory Cloud Bigtable fake, bttest, reached
 // through the real Cloud Bigtable client over loopback gRPC.
 type reference struct {
-	srv    *bttest.Server // nil when the client reaches another server
-	conn   *grpc.ClientConn
+	srv  *bttest.Server // nil when the client reaches another server
+	conn *grpc.ClientConn
 	// keepTables makes drop a no-op (see ourTable.drop for why).
 	keepTables bool
-	admin  *bigtable.AdminClient
-	client *bigtable.Client
+	admin      *bigtable.AdminClient
+	client     *bigtable.Client
 }
 
 func newReference(t testing.TB) *reference {
