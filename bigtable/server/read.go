@@ -1,11 +1,12 @@
 package server
 
 import (
+	"context"
+
 	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/bigtable/internal/wire"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/protobuf/types/known/wrapperspb"
 )
 
 const (
@@ -49,8 +50,35 @@ func (s *dataServer) ReadRows(req *btpb.ReadRowsRequest, stream btpb.Bigtable_Re
 	if err != nil {
 		return toStatus(err)
 	}
-	ctx := stream.Context()
-	left := req.RowsLimit // 0: no limit
+	// NB: one goroutine reads and encodes batches while this one sends
+	// them, so the store's read overlaps the client's decoding; at most
+	// two batches wait in between.
+	ctx, cancel := context.WithCancel(stream.Context())
+	defer cancel()
+	batches := make(chan []encoded, 2)
+	done := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		done <- s.readBatches(ctx, tbl, ranges, f, req.RowsLimit, batches)
+	}()
+	for batch := range batches {
+		for _, resp := range batch {
+			if err := stream.SendMsg(resp); err != nil {
+				cancel()
+				for range batches { // let the reader see the cancel and end
+				}
+				return err
+			}
+		}
+	}
+	return toStatus(<-done)
+}
+
+// readBatches reads the rows of a ReadRows in batches of about batchBytes
+// of responses, each from a fresh ReadRows of the store starting just
+// after the last row of the batch before, and hands them to out.
+func (s *dataServer) readBatches(ctx context.Context, tbl *bigtable.Table, ranges []wire.Range, f bigtable.Filter, limit int64, out chan<- []encoded) error {
+	left := limit // 0: no limit
 	var enc chunker
 	for len(ranges) > 0 {
 		var opts []bigtable.ReadOption
@@ -71,106 +99,22 @@ func (s *dataServer) ReadRows(req *btpb.ReadRowsRequest, stream btpb.Bigtable_Re
 			return !full
 		}, opts...)
 		if err != nil {
-			return toStatus(err)
+			return err
 		}
-		for _, resp := range enc.flush() {
-			if err := stream.Send(resp); err != nil {
-				return err
-			}
+		select {
+		case out <- enc.flush():
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 		if left > 0 {
 			if left -= n; left == 0 {
-				break
+				return nil
 			}
 		}
 		if !full {
-			break
+			return nil
 		}
 		ranges = wire.After(ranges, last)
 	}
 	return nil
-}
-
-// chunker encodes rows as the chunks of ReadRowsResponses: the row key,
-// family and qualifier only when they change, long values split, the
-// row's last chunk committing it.
-type chunker struct {
-	resps []*btpb.ReadRowsResponse
-	cur   *btpb.ReadRowsResponse
-	size  int // bytes in cur, about
-	total int // bytes in resps and cur, about
-}
-
-func (c *chunker) add(ch *btpb.ReadRowsResponse_CellChunk, n int) {
-	c.cur.Chunks = append(c.cur.Chunks, ch)
-	n += 16 // the chunk's own framing and timestamp, about
-	c.size += n
-	c.total += n
-}
-
-// row encodes one row; a row without cells sends nothing.
-// NB: a row never spans two responses: the Go client checks after each
-// response that no row is left half read.
-func (c *chunker) row(r bigtable.Row) {
-	if c.cur == nil || c.size >= responseBytes {
-		c.cur = &btpb.ReadRowsResponse{Chunks: make([]*btpb.ReadRowsResponse_CellChunk, 0, 64)}
-		c.resps = append(c.resps, c.cur)
-		c.size = 0
-	}
-	var lastChunk *btpb.ReadRowsResponse_CellChunk
-	key := []byte(r.Key())
-	for _, fam := range sortedFamilies(r) {
-		items := r[fam]
-		prevQual := ""
-		for i, it := range items {
-			qual := it.Column[len(fam)+1:]
-			ch := &btpb.ReadRowsResponse_CellChunk{TimestampMicros: int64(it.Timestamp)}
-			n := 0
-			if key != nil {
-				ch.RowKey, key = key, nil
-				n += len(ch.RowKey)
-			}
-			if i == 0 {
-				ch.FamilyName = wrapperspb.String(fam)
-				n += len(fam)
-			}
-			if i == 0 || qual != prevQual {
-				ch.Qualifier = wrapperspb.Bytes([]byte(qual))
-				n += len(qual)
-			}
-			prevQual = qual
-			v := it.Value
-			if len(v) <= maxChunkValue {
-				ch.Value = v
-				c.add(ch, n+len(v))
-				lastChunk = ch
-				continue
-			}
-			// A long value: the first chunk names the cell, the rest carry
-			// only bytes; all but the last say the whole size.
-			size := int32(len(v))
-			ch.Value, ch.ValueSize = v[:maxChunkValue], size
-			c.add(ch, n+maxChunkValue)
-			for rest := v[maxChunkValue:]; len(rest) > 0; {
-				part := rest[:min(len(rest), maxChunkValue)]
-				rest = rest[len(part):]
-				next := &btpb.ReadRowsResponse_CellChunk{Value: part}
-				if len(rest) > 0 {
-					next.ValueSize = size
-				}
-				c.add(next, len(part))
-				lastChunk = next
-			}
-		}
-	}
-	if lastChunk != nil {
-		lastChunk.RowStatus = &btpb.ReadRowsResponse_CellChunk_CommitRow{CommitRow: true}
-	}
-}
-
-// flush returns the responses encoded so far and starts afresh.
-func (c *chunker) flush() []*btpb.ReadRowsResponse {
-	out := c.resps
-	*c = chunker{}
-	return out
 }

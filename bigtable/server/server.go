@@ -78,26 +78,17 @@ func Listen(db *bigtable.DB, addr string, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: listen on %s: %w", addr, err)
 	}
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(MaxRequestSize))
-	Register(g, db, opts...)
+	// NB: the codec is what lets ReadRows send responses it wrote in wire
+	// form itself (chunks.go).
+	g := grpc.NewServer(grpc.MaxRecvMsgSize(MaxRequestSize), grpc.ForceServerCodecV2(rawCodec{}))
+	btpb.RegisterBigtableServer(g, &dataServer{db: db, cfg: c})
+	adminpb.RegisterBigtableTableAdminServer(g, &adminServer{db: db, cfg: c})
 	s := &Server{g: g, lis: lis, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		s.err = g.Serve(lis)
 	}()
 	return s, nil
-}
-
-// Register installs both services for db on g, for a program that runs
-// its own gRPC server (give it grpc.MaxRecvMsgSize(MaxRequestSize) to
-// behave like Cloud Bigtable).
-func Register(g *grpc.Server, db *bigtable.DB, opts ...Option) {
-	c := config{protected: map[string]bool{}, batchBytes: defaultBatchBytes}
-	for _, o := range opts {
-		o(&c)
-	}
-	btpb.RegisterBigtableServer(g, &dataServer{db: db, cfg: c})
-	adminpb.RegisterBigtableTableAdminServer(g, &adminServer{db: db, cfg: c})
 }
 
 // Addr returns the address served, with the port chosen (127.0.0.1:34567).
