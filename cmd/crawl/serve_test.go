@@ -75,7 +75,7 @@ func TestServeLiveCrawl(t *testing.T) {
 	tmp := t.TempDir()
 	crawlBin, queryBin := buildCrawl(t, tmp), buildQuery(t, tmp)
 	site := newCrashSite(t, hosts, pages)
-	gate := make(chan struct{})   // closed: let every request through
+	gate := make(chan struct{})    // closed: let every request through
 	blocked := make(chan struct{}) // closed when a request first waits
 	var once sync.Once
 	var mu sync.Mutex
