@@ -50,6 +50,19 @@ func (s *dataServer) ReadRows(req *btpb.ReadRowsRequest, stream btpb.Bigtable_Re
 	if err != nil {
 		return toStatus(err)
 	}
+	if len(ranges) == 1 && ranges[0].StartBound == wire.Closed && ranges[0].EndBound == wire.Closed && ranges[0].Start == ranges[0].End {
+		// One row (a ReadRow): nothing to overlap, so no second goroutine.
+		batches := make(chan []encoded, 1)
+		if err := s.readBatches(stream.Context(), tbl, ranges, f, req.RowsLimit, batches); err != nil {
+			return toStatus(err)
+		}
+		for _, resp := range <-batches {
+			if err := stream.SendMsg(resp); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	// NB: one goroutine reads and encodes batches while this one sends
 	// them, so the store's read overlaps the client's decoding; at most
 	// two batches wait in between.
