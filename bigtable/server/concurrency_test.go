@@ -132,3 +132,50 @@ func handlersRunning() int {
 	buf := make([]byte, 1<<22)
 	return strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*dataServer).ReadRows")
 }
+
+// TestStalledClientPinsNoSnapshot opens a long read and receives nothing:
+// the server fills its window and its two waiting batches, then waits
+// without a read of the store open, so the stalled client pins no
+// snapshot (no old versions) and a bounded amount of memory.
+func TestStalledClientPinsNoSnapshot(t *testing.T) {
+	db, srv := serve(t, withBatchBytes(4<<10))
+	tbl := newTable(t, db)
+	ctx := t.Context()
+	rows := make([]string, 3000)
+	muts := make([]*bigtable.Mutation, len(rows))
+	for i := range rows {
+		rows[i] = fmt.Sprintf("r%05d", i)
+		muts[i] = bigtable.NewMutation()
+		muts[i].Set("A", "q", 1000, make([]byte, 1000))
+	}
+	if _, err := tbl.ApplyBulk(ctx, rows, muts); err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if _, err := btpb.NewBigtableClient(dial(t, srv.Addr())).ReadRows(sctx, &btpb.ReadRowsRequest{TableName: testTable}); err != nil {
+		t.Fatal(err)
+	}
+	// Poll until the handler waits; then no goroutine may be in a read
+	// of the store.
+	stacks := func() string {
+		buf := make([]byte, 1<<22)
+		return string(buf[:runtime.Stack(buf, true)])
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var s string
+	for {
+		s = stacks()
+		waiting := strings.Contains(s, "(*dataServer).readBatches") && !strings.Contains(s, "bigtable.(*Table).read(")
+		if waiting || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(s, "(*dataServer).readBatches") {
+		t.Fatalf("the read ended though the client received nothing:\n%s", s)
+	}
+	if strings.Contains(s, "bigtable.(*Table).read(") {
+		t.Fatalf("a read of the store stays open while the client is stalled:\n%s", s)
+	}
+}
