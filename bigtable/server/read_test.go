@@ -122,3 +122,48 @@ func TestReadRowsBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleRowKeys checks the samples against the store's tablets: each
+// tablet's end with the bytes up to it, the last one "" (the end of the
+// table).
+func TestSampleRowKeys(t *testing.T) {
+	db, srv := serve(t, WithProtectedTables())
+	tbl := newTable(t, db)
+	ctx := t.Context()
+	for i := range 100 {
+		m := bigtable.NewMutation()
+		m.Set("A", "q", 1000, make([]byte, 100))
+		if err := tbl.Apply(ctx, fmt.Sprintf("r%03d", i), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tablets, err := db.Tablets(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := btpb.NewBigtableClient(dial(t, srv.Addr()))
+	stream, err := c.SampleRowKeys(ctx, &btpb.SampleRowKeysRequest{TableName: testTable})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		r, err := stream.Recv()
+		if err != nil {
+			break
+		}
+		got = append(got, fmt.Sprintf("%q@%d", r.RowKey, r.OffsetBytes))
+	}
+	var want []string
+	var off int64
+	for _, tb := range tablets {
+		off += tb.Bytes
+		want = append(want, fmt.Sprintf("%q@%d", tb.End, off))
+	}
+	if !slices.Equal(got, want) || off == 0 || got[len(got)-1][:2] != `""` {
+		t.Errorf("SampleRowKeys = %q, want %q (ending with the table's end, \"\")", got, want)
+	}
+	if _, err := c.PingAndWarm(ctx, &btpb.PingAndWarmRequest{Name: "projects/p/instances/i"}); err != nil {
+		t.Errorf("PingAndWarm: %v", err)
+	}
+}
