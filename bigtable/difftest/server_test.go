@@ -25,5 +25,5 @@ func TestDifferentialServer(t *testing.T) {
 	})
 	ours := newClientAt(t, srv.Addr())
 	ours.keepTables = true
-	runMany(t, pair{want: refFactory(r), got: refFactory(ours), wantLabel: "bttest", gotLabel: "ours, through bigtable/server"}, 200)
+	runMany(t, pair{want: refFactory(r), got: refFactory(ours), wantLabel: "bttest", gotLabel: "ours, through bigtable/server"}, 100)
 }
