@@ -1,11 +1,17 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"net"
+	"os"
+	"os/exec"
 	"sort"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,21 +46,29 @@ func goClient(b *testing.B, addr string) *gbt.Table {
 // oursAddr serves a store holding the benchmark rows.
 func oursAddr(b *testing.B) string {
 	db, srv := serve(b)
-	tbl := newTable(b, db)
+	newTable(b, db)
+	if err := loadBenchRows(db.Open("t"), *benchRows); err != nil {
+		b.Fatal(err)
+	}
+	return srv.Addr()
+}
+
+// loadBenchRows writes the benchmark rows into tbl.
+func loadBenchRows(tbl *bigtable.Table, n int) error {
 	const batch = 1000
-	for i := 0; i < *benchRows; i += batch {
+	for i := 0; i < n; i += batch {
 		var rows []string
 		var muts []*bigtable.Mutation
-		for j := i; j < min(i+batch, *benchRows); j++ {
+		for j := i; j < min(i+batch, n); j++ {
 			m := bigtable.NewMutation()
 			m.Set("A", "q", 1000, benchValue)
 			rows, muts = append(rows, benchKey(j)), append(muts, m)
 		}
 		if _, err := tbl.ApplyBulk(context.Background(), rows, muts); err != nil {
-			b.Fatal(err)
+			return err
 		}
 	}
-	return srv.Addr()
+	return nil
 }
 
 // bttestAddr serves the benchmark rows from Google's in-memory emulator.
@@ -117,9 +131,20 @@ func (s *noopServer) ReadRows(req *btpb.ReadRowsRequest, stream btpb.Bigtable_Re
 // noopAddr serves the benchmark rows pre-encoded by the same chunker (the
 // same responses ours sends).
 func noopAddr(b *testing.B) string {
+	g, lis, err := listenNoop(*benchRows)
+	if err != nil {
+		b.Fatal(err)
+	}
+	go g.Serve(lis)
+	b.Cleanup(g.Stop)
+	return lis.Addr().String()
+}
+
+// listenNoop makes the no-op server of n benchmark rows and its listener.
+func listenNoop(n int) (*grpc.Server, net.Listener, error) {
 	s := &noopServer{rows: map[string]encoded{}}
 	var all chunker
-	for i := range *benchRows {
+	for i := range n {
 		item := bigtable.ReadItem{Row: benchKey(i), Column: "A:q", Timestamp: 1000, Value: benchValue}
 		r := bigtable.Row{"A": {item}}
 		all.row(r)
@@ -133,12 +158,7 @@ func noopAddr(b *testing.B) string {
 	g := grpc.NewServer(grpc.ForceServerCodecV2(rawCodec{}))
 	btpb.RegisterBigtableServer(g, s)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	go g.Serve(lis)
-	b.Cleanup(g.Stop)
-	return lis.Addr().String()
+	return g, lis, err
 }
 
 // unpooled keeps an encoded message for sending many times.
@@ -258,4 +278,126 @@ func BenchmarkReadRowSideBySide(b *testing.B) {
 		b.ReportMetric(med[i], benchServers[servers[i]].name+"-p50-µs")
 	}
 	b.ReportMetric(med[1]/med[0], "ours/noop-latency")
+}
+
+// The servers of BenchmarkScanSeparateProcesses run in child processes of
+// the test binary, as a crawl --serve does beside its clients: this
+// environment variable names the server to run ("ours" or "noop").
+const benchServerEnv = "WEBTABLE_BENCH_SERVER"
+
+func TestMain(m *testing.M) {
+	if kind := os.Getenv(benchServerEnv); kind != "" {
+		if err := runBenchServer(kind); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// runBenchServer serves the benchmark rows, prints the address, and serves
+// until its standard input closes.
+func runBenchServer(kind string) error {
+	n, err := strconv.Atoi(os.Getenv(benchServerEnv + "_ROWS"))
+	if err != nil {
+		return err
+	}
+	var addr string
+	var stop func()
+	switch kind {
+	case "noop":
+		g, lis, err := listenNoop(n)
+		if err != nil {
+			return err
+		}
+		go g.Serve(lis)
+		addr, stop = lis.Addr().String(), g.Stop
+	default:
+		dir, err := os.MkdirTemp("", "webtable-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		db, err := bigtable.Open(dir)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		ctx := context.Background()
+		if err := db.CreateTable(ctx, "t"); err != nil {
+			return err
+		}
+		if err := db.CreateColumnFamily(ctx, "t", "A"); err != nil {
+			return err
+		}
+		if err := loadBenchRows(db.Open("t"), n); err != nil {
+			return err
+		}
+		srv, err := Listen(db, "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		addr, stop = srv.Addr(), func() { srv.Close(time.Second) }
+	}
+	fmt.Println(addr)
+	io.Copy(io.Discard, os.Stdin)
+	stop()
+	return nil
+}
+
+// startBenchServer runs a server of the given kind in a child process.
+func startBenchServer(b *testing.B, kind string) string {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), benchServerEnv+"="+kind, fmt.Sprintf("%s_ROWS=%d", benchServerEnv, *benchRows))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		b.Fatalf("%s server: %v", kind, err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// BenchmarkScanSeparateProcesses is BenchmarkScanSideBySide with each
+// server in its own process, as a crawl serves its store to clients of
+// other processes: the server's allocations and goroutines no longer
+// burden the client's.
+func BenchmarkScanSeparateProcesses(b *testing.B) {
+	ctx := context.Background()
+	kinds := []string{"noop", "ours"}
+	tbls := make([]*gbt.Table, len(kinds))
+	for i, k := range kinds {
+		tbls[i] = goClient(b, startBenchServer(b, k))
+	}
+	spent := make([]time.Duration, len(tbls))
+	b.ResetTimer()
+	for range b.N {
+		for i, tbl := range tbls {
+			start := time.Now()
+			n := 0
+			if err := tbl.ReadRows(ctx, gbt.InfiniteRange(""), func(gbt.Row) bool { n++; return true }); err != nil {
+				b.Fatal(err)
+			}
+			spent[i] += time.Since(start)
+			if n != *benchRows {
+				b.Fatalf("%s: scan read %d rows, want %d", kinds[i], n, *benchRows)
+			}
+		}
+	}
+	rate := func(i int) float64 { return float64(*benchRows) * float64(b.N) / spent[i].Seconds() }
+	b.ReportMetric(rate(0), "noop-rows/s")
+	b.ReportMetric(rate(1), "ours-rows/s")
+	b.ReportMetric(rate(1)/rate(0), "ours/noop")
 }
