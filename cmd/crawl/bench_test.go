@@ -25,14 +25,16 @@ var benchPages = flag.Int("site-pages", 10000, "pages of the generated site craw
 func BenchmarkCrawlIntoWebTable(b *testing.B) {
 	const conc = 8
 	crawlertest.CompareWithColly(b, *benchPages, conc, func(root string) (int64, error) {
-		w, err := webtable.Open(context.Background(), filepath.Join(b.TempDir(), "db"), webtable.Options{})
+		w, err := stores.Open(context.Background(), filepath.Join(b.TempDir(), "db"), stores.ForCrawl, webtable.Options{})
 		if err != nil {
 			return 0, err
 		}
 		defer w.Close()
 		cfg := crawler.DefaultConfig()
 		cfg.Delay, cfg.Concurrency, cfg.PerHost, cfg.Depth = 0, conc, conc, 10
-		c, err := crawler.New(cfg, newStore(w))
+		s := newStore(w)
+		defer s.cutOffAfter(context.Background(), storeGrace)() // as crawlOnce does
+		c, err := crawler.New(cfg, s)
 		if err != nil {
 			return 0, err
 		}
@@ -57,7 +59,7 @@ func BenchmarkCrawlWhileScanned(b *testing.B) {
 	ctx := context.Background()
 	crawlOnce := func(scan bool) (time.Duration, int) {
 		dir := filepath.Join(b.TempDir(), "db")
-		s, err := stores.CreateServed(ctx, dir, webtable.Options{}, "127.0.0.1:0", false)
+		s, err := stores.OpenServed(ctx, dir, webtable.Options{}, "127.0.0.1:0", false)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -65,7 +67,7 @@ func BenchmarkCrawlWhileScanned(b *testing.B) {
 		stop := make(chan struct{})
 		scans := make(chan int, 1)
 		if scan {
-			live, err := stores.OpenForRead(ctx, dir) // through the server: this process holds the store
+			live, err := stores.Open(ctx, dir, stores.ForRead, webtable.Options{}) // through the server: this process holds the store
 			if err != nil {
 				b.Fatal(err)
 			}

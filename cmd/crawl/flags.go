@@ -29,6 +29,7 @@ type options struct {
 	seeds     []string // URLs given as arguments
 	versions  int
 	demo      bool
+	deps      deps // not a flag: set by runWith
 	// serve is the address to serve the store on while crawling ("": do
 	// not serve); allowRemote lets it be off loopback.
 	serve       string

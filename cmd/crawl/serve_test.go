@@ -155,7 +155,7 @@ func TestServeLiveCrawl(t *testing.T) {
 	if first == 0 || first > firstPass {
 		t.Errorf("query read %d fetched pages mid-crawl, want 1..%d", first, firstPass)
 	}
-	live, err := stores.OpenForRead(t.Context(), db)
+	live, err := stores.Open(t.Context(), db, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatalf("opening the live store through internal/stores: %v", err)
 	}
@@ -194,7 +194,7 @@ func TestServeLiveCrawl(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(db, stores.EndpointFile)); !os.IsNotExist(err) {
 		t.Errorf("the endpoint file is still there after the crawl exited: %v", err)
 	}
-	rest, err := webtable.OpenForRead(t.Context(), db)
+	rest, err := stores.Open(t.Context(), db, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,11 +44,12 @@ type Served struct {
 	file string // EndpointFile's path
 }
 
-// CreateServed is Create for a directory, also serving the store on addr
-// (host:port; port 0 picks one) until Close. An address off loopback
-// needs allowRemote, since the protocol has no authentication. The crawl's
-// table cannot be deleted or emptied through the server while it runs.
-func CreateServed(ctx context.Context, dir string, opts webtable.Options, addr string, allowRemote bool) (*Served, error) {
+// OpenServed is Open(ctx, dir, ForCrawl, opts) for a directory, also
+// serving the store on addr (host:port; port 0 picks one) until Close. An
+// address off loopback needs allowRemote, since the protocol has no
+// authentication. The crawl's table cannot be deleted or emptied through
+// the server while it runs.
+func OpenServed(ctx context.Context, dir string, opts webtable.Options, addr string, allowRemote bool) (*Served, error) {
 	if IsCloud(dir) {
 		return nil, fmt.Errorf("stores: serving %s: only a store in a directory can be served (Cloud Bigtable is already a server)", dir)
 	}
@@ -56,10 +57,7 @@ func CreateServed(ctx context.Context, dir string, opts webtable.Options, addr s
 	if err != nil {
 		return nil, fmt.Errorf("stores: opening store %s: %w", dir, err)
 	}
-	name := opts.Table
-	if name == "" {
-		name = webtable.TableName
-	}
+	name := tableName(opts)
 	w, err := webtable.New(ctx, db, db.Open(name), true, opts) // closes db on error
 	if err != nil {
 		return nil, fmt.Errorf("stores: %s: %w", dir, err)
@@ -80,25 +78,32 @@ func CreateServed(ctx context.Context, dir string, opts webtable.Options, addr s
 // Addr is the address served, with the port chosen.
 func (s *Served) Addr() string { return s.srv.Addr() }
 
-// Close stops serving (calls in progress get a few seconds to end), removes
-// the endpoint file and closes the store.
-func (s *Served) Close() error {
+// StopServing removes the endpoint file and stops serving (calls in
+// progress get a few seconds to end); the store stays open. Calling it
+// again does nothing.
+func (s *Served) StopServing() error {
 	errFile := os.Remove(s.file)
 	if errors.Is(errFile, os.ErrNotExist) {
 		errFile = nil
 	}
 	errSrv := s.srv.Close(shutdownGrace)
-	errW := s.WebTable.Close()
-	if err := errors.Join(errFile, errSrv, errW); err != nil {
-		return fmt.Errorf("stores: closing the served store: %w", err)
+	if err := errors.Join(errFile, errSrv); err != nil {
+		return fmt.Errorf("stores: stopping the server of the store: %w", err)
 	}
 	return nil
+}
+
+// Close stops serving and closes the store.
+func (s *Served) Close() error {
+	errSrv := s.StopServing()
+	errW := s.WebTable.Close()
+	return errors.Join(errSrv, errW)
 }
 
 // IsLoopback reports whether a --serve address stays on this machine.
 func IsLoopback(addr string) bool { return server.IsLoopback(addr) }
 
-// ErrRemote is returned by CreateServed for an address off loopback
+// ErrRemote is returned by OpenServed for an address off loopback
 // without allowRemote.
 var ErrRemote = server.ErrRemote
 
@@ -138,7 +143,7 @@ func liveEndpoint(dir string) (string, bool) {
 
 // openLive opens the WebTable served at addr, read through the Cloud
 // Bigtable client, plaintext and without credentials.
-func openLive(ctx context.Context, dir, addr string) (*webtable.WebTable, error) {
+func openLive(ctx context.Context, dir, addr string, opts webtable.Options) (*webtable.WebTable, error) {
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		return nil, fmt.Errorf("stores: %s is served at %s, but: %w", dir, addr, err)
@@ -149,7 +154,7 @@ func openLive(ctx context.Context, dir, addr string) (*webtable.WebTable, error)
 		conn.Close()
 		return nil, fmt.Errorf("stores: %s is served at %s, but: %w", dir, addr, err)
 	}
-	w, err := webtable.New(ctx, cdb, cdb.Open(webtable.TableName), false, webtable.Options{})
+	w, err := webtable.New(ctx, cdb, cdb.Open(tableName(opts)), false, opts)
 	if err != nil {
 		return nil, fmt.Errorf("stores: reading %s through its server at %s: %w", dir, addr, err)
 	}

@@ -12,13 +12,13 @@ import (
 	"github.com/webtable/webtable/webtable"
 )
 
-// TestServedStoreReadLive serves a store, reads it through OpenForRead
+// TestServedStoreReadLive serves a store, reads it through Open(ForRead)
 // while it is held (which goes through the server), and checks the
 // endpoint file's life: written while serving, gone after Close.
 func TestServedStoreReadLive(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "db")
-	s, err := CreateServed(ctx, dir, webtable.Options{}, "127.0.0.1:0", false)
+	s, err := OpenServed(ctx, dir, webtable.Options{}, "127.0.0.1:0", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,9 +30,9 @@ func TestServedStoreReadLive(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, EndpointFile)); err != nil {
 		t.Errorf("no endpoint file while serving: %v", err)
 	}
-	live, err := OpenForRead(ctx, dir)
+	live, err := Open(ctx, dir, ForRead, webtable.Options{})
 	if err != nil {
-		t.Fatalf("OpenForRead of a served store: %v", err)
+		t.Fatalf("Open(ForRead) of a served store: %v", err)
 	}
 	row, err := live.Get(ctx, "com.cnn.www/", webtable.Query{Column: "contents:html"})
 	if err != nil || len(row.Cells) != 1 || string(row.Cells[0].Value) != "<p>hello" {
@@ -52,7 +52,7 @@ func TestServedStoreReadLive(t *testing.T) {
 func TestStaleEndpoint(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "db")
-	w, err := Create(ctx, dir, webtable.Options{})
+	w, err := Open(ctx, dir, ForCrawl, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,16 +60,16 @@ func TestStaleEndpoint(t *testing.T) {
 	if err := writeEndpoint(filepath.Join(dir, EndpointFile), endpoint{Addr: "127.0.0.1:1", PID: os.Getpid() + 1}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenForRead(ctx, dir); !errors.Is(err, bigtable.ErrInUse) {
-		t.Errorf("OpenForRead with a stale endpoint file = %v, want ErrInUse", err)
+	if _, err := Open(ctx, dir, ForRead, webtable.Options{}); !errors.Is(err, bigtable.ErrInUse) {
+		t.Errorf("Open(ForRead) with a stale endpoint file = %v, want ErrInUse", err)
 	}
 }
 
 // TestServeRemoteNeedsAllowRemote checks that an address other machines
 // can reach is refused without allowRemote.
 func TestServeRemoteNeedsAllowRemote(t *testing.T) {
-	_, err := CreateServed(context.Background(), filepath.Join(t.TempDir(), "db"), webtable.Options{}, "0.0.0.0:0", false)
+	_, err := OpenServed(context.Background(), filepath.Join(t.TempDir(), "db"), webtable.Options{}, "0.0.0.0:0", false)
 	if !errors.Is(err, ErrRemote) {
-		t.Errorf("CreateServed(0.0.0.0:0) = %v, want ErrRemote", err)
+		t.Errorf("OpenServed(0.0.0.0:0) = %v, want ErrRemote", err)
 	}
 }
