@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 	"time"
 
 	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
 	"github.com/webtable/webtable/bigtable"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -220,5 +222,71 @@ func TestMutateRowsStatusPerEntry(t *testing.T) {
 		if r, err := db.Open("t").ReadRow(t.Context(), row); err != nil || r == nil {
 			t.Errorf("row %q = %v, %v; want written", row, r, err)
 		}
+	}
+}
+
+// bytesCodec sends []byte messages as they are, to put malformed bytes on
+// the wire.
+type bytesCodec struct{}
+
+func (bytesCodec) Name() string                  { return "proto" }
+func (bytesCodec) Marshal(v any) ([]byte, error) { return v.([]byte), nil }
+func (bytesCodec) Unmarshal(data []byte, v any) error {
+	*(v.(*[]byte)) = append([]byte(nil), data...)
+	return nil
+}
+
+// TestMalformedBytes sends bytes that are no protobuf message: the call
+// fails with a status, the server keeps serving, and nothing is written.
+func TestMalformedBytes(t *testing.T) {
+	db, srv := serve(t)
+	newTable(t, db)
+	conn := dial(t, srv.Addr())
+	var out []byte
+	err := conn.Invoke(t.Context(), "/google.bigtable.v2.Bigtable/MutateRow", []byte{0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 1}, &out, grpc.ForceCodec(bytesCodec{}))
+	if c := status.Code(err); c == codes.OK || c == codes.Unavailable {
+		t.Errorf("MutateRow of malformed bytes = %v, want a refusal", err)
+	}
+	c := btpb.NewBigtableClient(conn)
+	if _, err := c.MutateRow(t.Context(), &btpb.MutateRowRequest{TableName: testTable, RowKey: []byte("r"), Mutations: []*btpb.Mutation{setCell("A", "q", []byte("v"))}}); err != nil {
+		t.Errorf("a good MutateRow after the malformed one: %v", err)
+	}
+}
+
+// TestDeadlineMidStream gives a long read a deadline and receives nothing
+// until it has passed: the client sees DeadlineExceeded and the server's
+// handler ends.
+func TestDeadlineMidStream(t *testing.T) {
+	db, srv := serve(t, withBatchBytes(4<<10))
+	tbl := newTable(t, db)
+	rows := make([]string, 2000)
+	muts := make([]*bigtable.Mutation, len(rows))
+	for i := range rows {
+		rows[i] = fmt.Sprintf("r%05d", i)
+		muts[i] = bigtable.NewMutation()
+		muts[i].Set("A", "q", 1000, make([]byte, 1000))
+	}
+	if _, err := tbl.ApplyBulk(t.Context(), rows, muts); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	stream, err := btpb.NewBigtableClient(dial(t, srv.Addr())).ReadRows(ctx, &btpb.ReadRowsRequest{TableName: testTable})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-ctx.Done()
+	for err == nil {
+		_, err = stream.Recv()
+	}
+	if status.Code(err) != codes.DeadlineExceeded {
+		t.Errorf("stream ended with %v, want DeadlineExceeded", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for handlersRunning() > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := handlersRunning(); n > 0 {
+		t.Errorf("%d ReadRows handlers still run after the deadline", n)
 	}
 }
