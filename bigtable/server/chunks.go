@@ -29,7 +29,8 @@ const (
 
 // chunk is one CellChunk to encode.
 type chunk struct {
-	key             []byte // nil: absent
+	key             string
+	hasKey          bool
 	family          string
 	qualifier       string
 	hasFam, hasQual bool
@@ -48,7 +49,7 @@ func wrapperSize(n int) int {
 
 func (c *chunk) size() int {
 	n := 0
-	if c.key != nil {
+	if c.hasKey {
 		n += protowire.SizeTag(fieldRowKey) + protowire.SizeBytes(len(c.key))
 	}
 	if c.hasFam {
@@ -86,9 +87,9 @@ func appendWrapped(b []byte, field protowire.Number, s string) []byte {
 func (c *chunk) appendTo(b []byte) []byte {
 	b = protowire.AppendTag(b, fieldChunks, protowire.BytesType)
 	b = protowire.AppendVarint(b, uint64(c.size()))
-	if c.key != nil {
+	if c.hasKey {
 		b = protowire.AppendTag(b, fieldRowKey, protowire.BytesType)
-		b = protowire.AppendBytes(b, c.key)
+		b = protowire.AppendString(b, c.key)
 	}
 	if c.hasFam {
 		b = appendWrapped(b, fieldFamily, c.family)
@@ -128,7 +129,8 @@ type chunker struct {
 // NB: a row never spans two responses: the Go client checks after each
 // response that no row is left half read.
 func (c *chunker) row(r bigtable.Row) {
-	fams := sortedFamilies(r)
+	var one [1]string
+	fams := sortedFamilies(r, one[:0])
 	if len(fams) == 0 {
 		return
 	}
@@ -139,15 +141,15 @@ func (c *chunker) row(r bigtable.Row) {
 		c.cur = (*respPool.Get(0))[:0]
 	}
 	before := len(c.cur)
-	key := []byte(r.Key())
+	key, first := r.Key(), true
 	for fi, fam := range fams {
 		items := r[fam]
 		prevQual := ""
 		for i, it := range items {
 			qual := it.Column[len(fam)+1:]
 			last := fi == len(fams)-1 && i == len(items)-1
-			ch := chunk{key: key, ts: int64(it.Timestamp), family: fam, hasFam: i == 0, qualifier: qual, hasQual: i == 0 || qual != prevQual}
-			key, prevQual = nil, qual
+			ch := chunk{key: key, hasKey: first, ts: int64(it.Timestamp), family: fam, hasFam: i == 0, qualifier: qual, hasQual: i == 0 || qual != prevQual}
+			first, prevQual = false, qual
 			v := it.Value
 			if len(v) <= maxChunkValue {
 				ch.value, ch.commit = v, last

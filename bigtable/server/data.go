@@ -169,7 +169,7 @@ func (s *dataServer) ReadModifyWriteRow(ctx context.Context, req *btpb.ReadModif
 // grouped by column in the order the store gave them.
 func rowProto(key string, r bigtable.Row) *btpb.Row {
 	out := &btpb.Row{Key: []byte(key)}
-	for _, fam := range sortedFamilies(r) {
+	for _, fam := range sortedFamilies(r, nil) {
 		f := &btpb.Family{Name: fam}
 		var col *btpb.Column
 		for _, it := range r[fam] {

@@ -10,16 +10,18 @@ import (
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// sortedFamilies returns the families of r that hold cells, in name order.
-func sortedFamilies(r bigtable.Row) []string {
+// sortedFamilies appends the families of r that hold cells to dst, in name
+// order.
+func sortedFamilies(r bigtable.Row, dst []string) []string {
 	if len(r) == 1 { // the common case in a scan of one family: no sort
 		for f, items := range r {
 			if len(items) > 0 {
-				return []string{f}
+				dst = append(dst, f)
 			}
 		}
-		return nil
+		return dst
 	}
-	fams := slices.Sorted(maps.Keys(r))
-	return slices.DeleteFunc(fams, func(f string) bool { return len(r[f]) == 0 })
+	dst = slices.AppendSeq(dst, maps.Keys(r))
+	slices.Sort(dst)
+	return slices.DeleteFunc(dst, func(f string) bool { return len(r[f]) == 0 })
 }
