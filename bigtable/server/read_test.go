@@ -8,6 +8,7 @@ import (
 
 	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/bigtable/cloud"
 )
 
 // TestReadRowsChunks checks the chunk stream of one row: the row key once,
@@ -165,5 +166,27 @@ func TestSampleRowKeys(t *testing.T) {
 	}
 	if _, err := c.PingAndWarm(ctx, &btpb.PingAndWarmRequest{Name: "projects/p/instances/i"}); err != nil {
 		t.Errorf("PingAndWarm: %v", err)
+	}
+}
+
+// TestEmulatorHost reaches the server as any Cloud Bigtable client does,
+// through BIGTABLE_EMULATOR_HOST alone.
+func TestEmulatorHost(t *testing.T) {
+	db, srv := serve(t)
+	tbl := newTable(t, db)
+	m := bigtable.NewMutation()
+	m.Set("A", "cnnsi.com", 1000, []byte("CNN"))
+	if err := tbl.Apply(t.Context(), "com.cnn.www/", m); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BIGTABLE_EMULATOR_HOST", srv.Addr())
+	cdb, table, err := cloud.OpenURL(t.Context(), "bigtable://any-project/any-instance/t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cdb.Close()
+	row, err := cdb.Open(table).ReadRow(t.Context(), "com.cnn.www/")
+	if err != nil || len(row["A"]) != 1 || string(row["A"][0].Value) != "CNN" {
+		t.Errorf("ReadRow through BIGTABLE_EMULATOR_HOST = %v, %v; want A:cnnsi.com = CNN", row, err)
 	}
 }
