@@ -31,6 +31,10 @@ type options struct {
 	demo      bool
 	warcs     []string // --from-warc files (and, with it, the arguments)
 	deps      deps     // not a flag: set by runWith
+	// serve is the address to serve the store on while crawling ("": do
+	// not serve); allowRemote lets it be off loopback.
+	serve       string
+	allowRemote bool
 }
 
 const usageText = `crawl fetches web pages into a WebTable: one row per page, keyed by the URL
@@ -64,6 +68,12 @@ instead of the network: each captured page becomes a version of its row,
 dated by its capture, with the anchors of its links. Nothing is fetched
 or queued; robots.txt and --depth do not apply, --max-body and
 --store-all do.
+
+With --serve ADDR the crawl also serves its store over Cloud Bigtable's own
+gRPC API while it runs, and keeps serving after it finishes (or, with
+nothing to crawl, only serves) until Ctrl-C: "query --db DIR" then reads
+the store live, and any Bigtable client or cbt reaches it with
+BIGTABLE_EMULATOR_HOST=ADDR (table "webtable", any project and instance).
 
 Seeds come from --seeds FILE (one URL per line, # comments) and from the
 arguments. A crawl that was stopped (Ctrl-C, or killed) carries on where it
@@ -115,6 +125,8 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		o.warcs = append(o.warcs, s)
 		return nil
 	})
+	fs.StringVar(&o.serve, "serve", "", "while crawling, serve the store on `ADDR` (e.g. 127.0.0.1:8086; port 0 picks one) over Cloud Bigtable's API, so that query, cbt and Bigtable clients (BIGTABLE_EMULATOR_HOST=ADDR) can read it; keep serving after the crawl until Ctrl-C")
+	fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --serve listen on an address other machines can reach (the protocol has no authentication: anyone who reaches it can read and change the store)")
 	fs.BoolVar(&o.demo, "demo", false, "crawl a built-in sample web (www.cnn.com, cnnsi.com, my.look.ca on 127.0.0.1) 3 times into "+defaultDemoDB)
 
 	var positional []string
@@ -145,6 +157,9 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		if o.demo || o.seedsFile != "" {
 			return nil, fmt.Errorf("--from-warc reads pages from files: leave out --demo and --seeds")
 		}
+		if o.serve != "" {
+			return nil, fmt.Errorf("--from-warc builds the table and exits: serve it afterwards with crawl --serve ADDR --db DIR")
+		}
 	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
@@ -159,6 +174,12 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	}
 	if o.demo && (o.seedsFile != "" || len(o.seeds) > 0) {
 		return nil, fmt.Errorf("--demo crawls its own sample web: leave out --seeds and seed URLs")
+	}
+	if o.serve != "" && o.demo {
+		return nil, fmt.Errorf("--serve serves a crawl's store: use it without --demo (crawl --db %s --serve ADDR serves the demo's store)", defaultDemoDB)
+	}
+	if o.allowRemote && o.serve == "" {
+		return nil, fmt.Errorf("--allow-remote only matters with --serve ADDR")
 	}
 	if o.demo && !o.dbSet {
 		o.db = defaultDemoDB

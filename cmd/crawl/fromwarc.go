@@ -27,12 +27,12 @@ type warcStats struct {
 // each capture becomes a version of its row at its capture time, with its
 // anchors; nothing is fetched or queued. It stops at the first damaged
 // record (the captures before it are stored) or store failure.
-func importWARCs(ctx context.Context, o *options, stdout, stderr io.Writer) error {
+func importWARCs(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) {
 	w, err := openStore(ctx, o)
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer func() { err = closeStore(w, o.db, err) }()
 	st := warcStats{skipped: map[string]int{}}
 	for _, name := range o.warcs {
 		err := importWARC(ctx, w, name, o, &st)
