@@ -129,8 +129,10 @@
 // process being killed (kill -9) but not a power loss or kernel crash. This
 // is the default because syncing every write costs a disk flush per call and
 // a crawler can refetch the last seconds of pages. WithSyncWrites(true) makes
-// every returned write survive power loss too; use ApplyBulk to amortise the
-// flushes.
+// every returned write survive power loss too: a write returns after the
+// disk flush that covers it, and writes committed meanwhile by other
+// goroutines share that flush (group commit), so concurrent writers pay
+// far less than a flush each; ApplyBulk amortises the flush over many rows.
 //
 // Only one process can open a directory for writing; a second Open fails
 // with ErrInUse. WithReadOnly(true) opens a store for reading without
