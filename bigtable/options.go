@@ -41,7 +41,7 @@ func defaultOptions() options {
 		gcInterval:     DefaultGCInterval,
 		memTableSize:   64 << 20,
 		numMemtables:   5,
-		blockCacheSize: 64 << 20,
+		blockCacheSize: 0,
 		splitSize:      DefaultTabletSplitSize,
 		readAhead:      DefaultReadAhead,
 	}
@@ -104,7 +104,12 @@ func WithNumMemtables(n int) Option {
 }
 
 // WithBlockCacheSize sets the size in bytes of Badger's block cache. The
-// default value is 64 MiB.
+// default value is 0, no block cache: the store does not compress its
+// tables, so Badger reads their blocks straight from the memory-mapped
+// files, whose pages the operating system caches; a block cache only adds
+// a lookup and its admission work to every block read (a point read made
+// 1.1-1.6x more reads/s without one, measured side by side). Give it a size
+// for tables on a slow disk with little page cache to spare.
 func WithBlockCacheSize(n int64) Option {
 	return optionFunc(func(o *options) { o.blockCacheSize = n })
 }
