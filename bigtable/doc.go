@@ -56,7 +56,8 @@
 // Every read sees one consistent snapshot of the store. ReadRows streams in
 // key order and holds one row at a time (its memory does not grow with the
 // range). After DefaultReadAhead rows it reads the rest of a long range
-// ahead on a second goroutine, in batches of at most 256 rows or 1 MiB,
+// ahead on a second goroutine, in batches of at most 256 rows or 1 MiB
+// (the first of 16 rows, each one at most twice the one before),
 // three batches at most, while the caller's goroutine builds the Row maps
 // and runs the callback; the rows still arrive in key order from the
 // caller's goroutine, and a long scan uses two cores (WithReadAhead; see
