@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -153,15 +152,6 @@ func newLogSyncer(dir string, syncFile func(*os.File) error) *logSyncer {
 		syncFile = fdatasync
 	}
 	return &logSyncer{dir: dir, syncFile: syncFile, floor: [2]int{-1, -1}, files: map[string]*os.File{}}
-}
-
-func fdatasync(f *os.File) error {
-	for {
-		err := syscall.Fdatasync(int(f.Fd()))
-		if err != syscall.EINTR {
-			return err
-		}
-	}
 }
 
 // sync flushes every log file that may hold unsynced writes. It runs in
