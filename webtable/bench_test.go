@@ -58,7 +58,11 @@ func benchFetched(i int, t time.Time) *Fetched {
 // pruning store's pages/s over the other's. Each b.N is one page.
 func BenchmarkSave(b *testing.B) {
 	ctx := context.Background()
-	real, err := Open(ctx, filepath.Join(b.TempDir(), "gc"), Options{})
+	gcdb, err := bigtable.Open(filepath.Join(b.TempDir(), "gc"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	real, err := New(ctx, gcdb, gcdb.Open(TableName), true, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
