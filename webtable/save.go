@@ -25,6 +25,11 @@ type Fetched struct {
 	// at StateTime on Page's row and Source's.
 	State     State
 	StateTime bigtable.Timestamp
+	// Frontier lists the frontier entries of the page (its Entry.Frontier),
+	// deleted with the mark.
+	Frontier []string
+	// Requeue says which fetched URLs among Discovered are queued again.
+	Requeue Requeue
 }
 
 // Save stores a fetch and what it produced so that a crash at any moment
@@ -39,8 +44,15 @@ type Fetched struct {
 // three steps are separate calls.
 //
 // It returns what became of the body and the prior state of each
-// discovered URL, as RecordFetch and AddLinks do.
+// discovered URL, as RecordFetch and AddLinks do, and sets Frontier on each
+// entry of f.Discovered it queued.
 func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error) {
+	for _, k := range f.Frontier {
+		// NB: a delete of anything else would lose a page.
+		if _, _, err := ParseFrontierKey(k); err != nil {
+			return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
+		}
+	}
 	if _, ordered := w.tbl.(*bigtable.Table); !ordered {
 		return w.saveInSteps(ctx, f)
 	}
@@ -80,7 +92,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 	if err != nil {
 		return NoBody, nil, fmt.Errorf("webtable: storing links: %w", err)
 	}
-	prior, err := w.addLinkMutations(ctx, &links, urlkey.Referrer(u), f.Anchors, f.Discovered, f.AnchorTime)
+	prior, err := w.addLinkMutations(ctx, &links, urlkey.Referrer(u), f.Anchors, f.Discovered, f.AnchorTime, f.Requeue)
 	if err != nil {
 		return NoBody, nil, err
 	}
@@ -91,6 +103,9 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		k, _ := urlkey.Key(p.Fetch.URL)
 		m := links.add(k, bigtable.NewMutation())
 		m.Set(FamilyFetch, colState, f.StateTime, []byte(f.State))
+	}
+	for _, k := range f.Frontier {
+		links.add(k, deleteRow())
 	}
 	if err := w.applyBatch(ctx, &links); err != nil {
 		return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
@@ -110,7 +125,11 @@ func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []State
 	if err != nil {
 		return NoBody, nil, err
 	}
-	prior, err := w.AddLinks(ctx, f.Page.Fetch.URL, f.Anchors, f.Discovered, f.AnchorTime)
+	u, err := urlkey.Canonical(f.Page.Fetch.URL)
+	if err != nil {
+		return NoBody, nil, fmt.Errorf("webtable: storing links: %w", err)
+	}
+	prior, err := w.addLinks(ctx, urlkey.Referrer(u), f.Anchors, f.Discovered, f.AnchorTime, f.Requeue)
 	if err != nil {
 		return NoBody, nil, err
 	}
@@ -119,6 +138,15 @@ func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []State
 			if err := w.SetState(ctx, p.Fetch.URL, f.State, f.StateTime); err != nil {
 				return NoBody, nil, err
 			}
+		}
+	}
+	if len(f.Frontier) > 0 {
+		var b batch
+		for _, k := range f.Frontier {
+			b.add(k, deleteRow())
+		}
+		if err := w.applyBatch(ctx, &b); err != nil {
+			return NoBody, nil, fmt.Errorf("webtable: deleting the frontier entry of %s: %w", f.Page.Fetch.URL, err)
 		}
 	}
 	return stored, prior, nil

@@ -94,6 +94,7 @@ type WebTable struct {
 	store Store
 	tbl   Table
 	name  string // the table's name
+	seq   *sequencer
 }
 
 // New opens the WebTable held by store in the table opts.Table (default
@@ -113,7 +114,7 @@ func New(ctx context.Context, store Store, tbl Table, create bool, opts Options)
 		store.Close()
 		return nil, err
 	}
-	return &WebTable{store: store, tbl: tbl, name: opts.table()}, nil
+	return &WebTable{store: store, tbl: tbl, name: opts.table(), seq: newSequencer()}, nil
 }
 
 // Open opens the WebTable in the embedded store at dir for reading and

@@ -35,7 +35,7 @@ func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		return fail(exitUsage, "starting the sample web: %v", err)
 	}
 	defer srv.Close()
-	w, err := openStore(ctx, o)
+	w, err := openStore(ctx, o, stderr)
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	w, err := openStore(ctx, o)
+	w, err := openStore(ctx, o, stderr)
 	if err != nil {
 		return err
 	}
@@ -158,10 +158,22 @@ func firstBad(bad []*seeds.LineError) string {
 }
 
 // openStore opens (or creates) the WebTable of the crawl.
-func openStore(ctx context.Context, o *options) (*webtable.WebTable, error) {
+func openStore(ctx context.Context, o *options, stderr io.Writer) (*webtable.WebTable, error) {
 	w, err := stores.Create(ctx, o.db, webtable.Options{Versions: o.versions})
 	switch {
 	case err == nil:
+		// A store written before the frontier had rows of its own gets
+		// them once; a queued row that cannot be read is named and left.
+		n, merr := w.MigrateFrontier(ctx, func(b webtable.BadEntry) {
+			fmt.Fprintf(stderr, "crawl: skipping a queued row that cannot be read: %v\n", b)
+		})
+		if merr != nil {
+			w.Close()
+			return nil, fail(exitStoreFailed, "moving the queued pages of %s to its frontier: %v", o.db, merr)
+		}
+		if n > 0 {
+			fmt.Fprintf(stderr, "moved %d queued pages of %s to its frontier\n", n, o.db)
+		}
 		return w, nil
 	case errors.Is(err, bigtable.ErrInUse):
 		return nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
