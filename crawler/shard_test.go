@@ -14,13 +14,18 @@ import (
 
 func TestShardOf(t *testing.T) {
 	// FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c, of "" 0xcbf29ce484222325:
-	// the documented hash, computed by hand, not by hash/fnv.
-	for _, n := range []int{2, 3, 7, 1000} {
-		if got, want := ShardOf("a", n), int(uint64(0xaf63dc4c8601ec8c)%uint64(n)); got != want {
-			t.Errorf("ShardOf(%q, %d) = %d, want %d", "a", n, got, want)
-		}
-		if got, want := ShardOf("", n), int(uint64(0xcbf29ce484222325)%uint64(n)); got != want {
-			t.Errorf("ShardOf(%q, %d) = %d, want %d", "", n, got, want)
+	// the documented hash, computed by hand, not by hash/fnv. Their
+	// buckets (mod 720720) are 165436 and 409397; the shard is the one of
+	// the equal contiguous bucket ranges that holds the bucket.
+	for _, n := range []int{2, 3, 7, 16} {
+		for _, tc := range []struct {
+			host string
+			hash uint64
+		}{{"a", 0xaf63dc4c8601ec8c}, {"", 0xcbf29ce484222325}} {
+			b := int(tc.hash % 720720)
+			if got, want := ShardOf(tc.host, n), b/(720720/n); got != want {
+				t.Errorf("ShardOf(%q, %d) = %d, want %d (bucket %d)", tc.host, n, got, want, b)
+			}
 		}
 	}
 	same := [][]string{

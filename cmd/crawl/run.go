@@ -20,6 +20,7 @@ const (
 	exitOK          = 0
 	exitStoreFailed = 1   // the store failed during the crawl
 	exitUsage       = 2   // bad flags, seeds or store
+	exitShardGone   = 3   // a shard stayed silent longer than --shard-timeout
 	exitInterrupted = 130 // stopped by Ctrl-C; the next run resumes
 )
 
@@ -75,28 +76,20 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer w.Close()
+	if o.cfg.Shards > 1 {
+		return crawlShard(ctx, o, w, seedURLs, stderr)
+	}
 	if len(seedURLs) == 0 {
 		queued := false
 		if err := w.Queued(ctx, func(webtable.Entry) bool { queued = true; return false }); err != nil {
 			return fail(exitStoreFailed, "reading the frontier of %s: %v", o.db, err)
-		}
-		if !queued && o.cfg.Shards > 1 {
-			fmt.Fprintf(stderr, "nothing is queued in %s for any shard: the crawl is complete\n", o.db)
-			return nil
 		}
 		if !queued {
 			return fail(exitUsage, "no seeds: give URLs, --seeds FILE (e.g. --seeds seeds/default.txt), or try --demo")
 		}
 		fmt.Fprintf(stderr, "no seeds given: resuming the crawl queued in %s\n", o.db)
 	}
-	label := ""
-	if o.cfg.Shards > 1 {
-		label = fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards)
-	}
-	st, err := crawlOnce(ctx, o.cfg, w, seedURLs, stderr, label)
-	if err == nil && o.cfg.Shards > 1 && st.Fetched > 0 {
-		fmt.Fprintf(stderr, "%sits queue is empty for now, but other shards may queue more for it: run every shard again, with the same seeds, until a round in which none fetched a page\n", label)
-	}
+	_, err = crawlOnce(ctx, o.cfg, w, seedURLs, stderr, "")
 	return err
 }
 

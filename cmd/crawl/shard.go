@@ -1,0 +1,448 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/urlkey"
+	"github.com/webtable/webtable/webtable"
+)
+
+// defaultShardTimeout is --shard-timeout's default.
+const defaultShardTimeout = 3 * time.Minute
+
+// pagesPerReservation bounds one reservation of the shared --max-pages
+// budget; see reservation.
+const pagesPerReservation = 100
+
+// shardPoll is how often an idle shard looks at the store, and how often
+// every shard writes a heartbeat: a twentieth of the timeout, between 20 ms
+// and 1 s.
+func shardPoll(timeout time.Duration) time.Duration {
+	return min(max(timeout/20, 20*time.Millisecond), time.Second)
+}
+
+// reservation is how many pages of a --max-pages budget of limit a shard
+// of shards takes at a time: small, so that a shard killed with a
+// reservation in hand costs the crawl few pages, but not so small that
+// shards keep stopping to ask for more.
+func reservation(limit, shards int) int64 {
+	return int64(min(max(limit/(4*shards), 1), pagesPerReservation))
+}
+
+// shard runs one shard of a crawl until the whole crawl is finished: it
+// crawls its own part of the frontier in rounds, and between rounds
+// watches the store until other shards queue work for it or every shard is
+// done (see webtable.ShardWatch).
+type shard struct {
+	o      *options
+	w      *webtable.WebTable
+	stderr io.Writer
+	label  string
+	poll   time.Duration
+	now    func() time.Time
+	counts *countingStore
+
+	// mu orders the record's updates: the heartbeat's counts and a change
+	// of state never interleave.
+	mu sync.Mutex
+
+	outage time.Time // when the store started failing; zero when it answers
+}
+
+// crawlShard runs shard o.cfg.Shard of o.cfg.Shards until the whole crawl
+// is finished (nil), a shard goes silent (exit 3), ctx is cancelled (exit
+// 130), or the store stays unreachable for longer than --shard-timeout
+// (exit 1).
+func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer) error {
+	s := &shard{
+		o: o, w: w, stderr: stderr,
+		label:  fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards),
+		poll:   shardPoll(o.shardTimeout),
+		now:    time.Now,
+		counts: &countingStore{Store: newStore(w)},
+	}
+	cfg := o.cfg
+	if len(cfg.AllowDomains) == 0 {
+		// Every round allows the seeds' domains, not only those of the
+		// entries it happens to find queued.
+		for _, raw := range seedURLs {
+			if u, err := urlkey.Canonical(raw); err == nil {
+				cfg.AllowDomains = append(cfg.AllowDomains, crawler.RegistrableDomain(u.Hostname()))
+			}
+		}
+	}
+	p := newProgress(stderr, s.label)
+	var total crawler.Stats
+	var totalMu sync.Mutex
+	cfg.Progress = func(st crawler.Stats) {
+		totalMu.Lock()
+		t := addStats(total, st)
+		totalMu.Unlock()
+		p.update(t)
+	}
+	c, err := crawler.New(cfg, s.counts)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	defer c.Close()
+
+	beatCtx, stopBeats := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopBeats()
+	go s.beat(beatCtx)
+
+	watch := webtable.NewShardWatch(o.cfg.Shards, o.shardTimeout)
+	seeds := seedURLs
+	rounds := 0
+	for {
+		if err := s.retry(ctx, "saying this shard is working", func() error {
+			return s.update(ctx, webtable.ShardUpdate{State: webtable.ShardWorking, Round: true})
+		}); err != nil {
+			return err
+		}
+		st, err := s.round(ctx, c, seeds)
+		totalMu.Lock()
+		total = addStats(total, st)
+		totalMu.Unlock()
+		switch {
+		case err == nil:
+			seeds = nil
+			rounds++
+			if st.Fetched+st.Errors > 0 {
+				fmt.Fprintf(stderr, "%sround %d: %s\n", s.label, rounds, status(st))
+			}
+		case errors.Is(err, crawler.ErrSeed) || errors.Is(err, crawler.ErrConfig):
+			return fail(exitUsage, "%v", err)
+		case ctx.Err() != nil && !errors.Is(err, crawler.ErrStore):
+			p.finish(total)
+			return fail(exitInterrupted, "stopped; pages in flight were stored, and running the same command again resumes this shard")
+		default:
+			// The store failed under the crawl: what was in flight stays
+			// queued, and the round is run again once the store answers.
+			if err := s.failed(ctx, "crawling", err); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := s.retry(ctx, "saying this shard is idle", func() error {
+			return s.update(ctx, webtable.ShardUpdate{State: webtable.ShardIdle})
+		}); err != nil {
+			return err
+		}
+		done, err := s.wait(ctx, watch)
+		if err != nil {
+			return err
+		}
+		if done != nil {
+			p.finish(total)
+			fmt.Fprint(stderr, crawlTotals(done, rounds))
+			return nil
+		}
+	}
+}
+
+// round crawls this shard's part of the frontier once, within its share
+// of --max-pages.
+func (s *shard) round(ctx context.Context, c *crawler.Crawler, seeds []string) (crawler.Stats, error) {
+	limit := s.o.cfg.MaxPages
+	if limit <= 0 {
+		return c.RunLimited(ctx, seeds, 0)
+	}
+	var got int64
+	if err := s.retry(ctx, "reserving pages of --max-pages", func() error {
+		var err error
+		got, err = s.w.ReservePages(ctx, s.o.cfg.Shards, int64(limit), reservation(limit, s.o.cfg.Shards))
+		return err
+	}); err != nil {
+		return crawler.Stats{}, err
+	}
+	if got == 0 {
+		return crawler.Stats{}, nil // the budget is spent
+	}
+	st, err := c.RunLimited(ctx, seeds, int(got))
+	if unused := got - st.Fetched; unused > 0 {
+		if rerr := s.retry(ctx, "giving back unused pages of --max-pages", func() error {
+			return s.w.ReturnPages(context.WithoutCancel(ctx), s.o.cfg.Shards, unused)
+		}); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	return st, err
+}
+
+// wait watches the store until this shard has work again (nil, nil), the
+// crawl is finished (its records), or a shard is silent (exit 3).
+func (s *shard) wait(ctx context.Context, watch *webtable.ShardWatch) ([]webtable.ShardRecord, error) {
+	i, n := s.o.cfg.Shard, s.o.cfg.Shards
+	lastSaid := ""
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, fail(exitInterrupted, "stopped while waiting for the other shards; running the same command again resumes this shard")
+		case <-time.After(s.poll):
+		}
+		var recs []webtable.ShardRecord
+		var mine, any bool
+		err := s.retry(ctx, "looking for work", func() error {
+			spent, err := s.budgetSpent(ctx)
+			if err != nil {
+				return err
+			}
+			if !spent {
+				if mine, err = s.w.Pending(ctx, i, n, nil); err != nil || mine {
+					return err
+				}
+			}
+			if recs, err = s.w.Shards(ctx, n); err != nil {
+				return err
+			}
+			if !spent {
+				any, err = s.w.Pending(ctx, 0, 1, nil)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if mine {
+			return nil, nil
+		}
+		v := watch.Look(recs, any, s.now())
+		if v.Finished {
+			return recs, nil
+		}
+		if v.Waiting != lastSaid && v.Waiting != "every shard is idle: checking once more" {
+			fmt.Fprintf(s.stderr, "%swaiting: %s\n", s.label, v.Waiting)
+			lastSaid = v.Waiting
+		}
+		if len(v.Silent) > 0 {
+			if err := s.missing(ctx, recs, v.Silent); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// budgetSpent reports whether --max-pages is set and every page of it is
+// reserved or used.
+func (s *shard) budgetSpent(ctx context.Context) (bool, error) {
+	if s.o.cfg.MaxPages <= 0 {
+		return false, nil
+	}
+	n, err := s.w.PagesReserved(ctx, s.o.cfg.Shards)
+	return n >= int64(s.o.cfg.MaxPages), err
+}
+
+// missing returns exit 3 naming the first silent shard that keeps the
+// crawl from finishing (never started, working, or with pages queued),
+// or nil when the silent shards are idle with nothing left to do.
+func (s *shard) missing(ctx context.Context, recs []webtable.ShardRecord, silent []int) error {
+	spent, err := s.budgetSpent(ctx)
+	if err != nil {
+		return nil // looked at again on the next poll
+	}
+	for _, i := range silent {
+		r := recs[i]
+		queued, err := s.w.QueuedOf(ctx, i, r.Shards)
+		if err != nil {
+			return nil
+		}
+		if spent {
+			queued = 0
+		}
+		if r.Present && r.State == webtable.ShardIdle && queued == 0 {
+			continue
+		}
+		seen := "it never started"
+		if r.Present {
+			seen = fmt.Sprintf("its last heartbeat, by its own clock, was at %s, while %s", r.Heartbeat.Format(time.RFC3339), r.State)
+		}
+		return fail(exitShardGone, "shard %d/%d has been silent for more than --shard-timeout %v (%s), and %d of its pages are still queued: start it again (the same command with --shard %d/%d) and the crawl carries on",
+			i, r.Shards, s.o.shardTimeout, seen, queued, i, r.Shards)
+	}
+	return nil
+}
+
+// beat writes a heartbeat, with the counts since the last one, every
+// poll until ctx ends. A failure is said once and retried on the next beat.
+func (s *shard) beat(ctx context.Context) {
+	t := time.NewTicker(s.poll)
+	defer t.Stop()
+	failing := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		err := s.update(ctx, webtable.ShardUpdate{})
+		switch {
+		case err != nil && !failing && ctx.Err() == nil:
+			fmt.Fprintf(s.stderr, "%scannot write a heartbeat to the store (retrying every %v): %v\n", s.label, s.poll, err)
+			failing = true
+		case err == nil && failing:
+			fmt.Fprintf(s.stderr, "%sthe store answers heartbeats again\n", s.label)
+			failing = false
+		}
+	}
+}
+
+// update writes u plus the counts not yet written.
+func (s *shard) update(ctx context.Context, u webtable.ShardUpdate) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q, f := s.counts.take()
+	u.Queued, u.Finished = q, f
+	err := s.w.UpdateShard(ctx, s.o.cfg.Shard, s.o.cfg.Shards, u, s.now())
+	if err != nil {
+		s.counts.giveBack(q, f)
+	}
+	return err
+}
+
+// retry calls fn until it succeeds, backing off while the store fails
+// (see failed).
+func (s *shard) retry(ctx context.Context, what string, fn func() error) error {
+	for {
+		err := fn()
+		if err == nil {
+			s.outage = time.Time{}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fail(exitInterrupted, "stopped while %s; running the same command again resumes this shard", what)
+		}
+		if err := s.failed(ctx, what, err); err != nil {
+			return err
+		}
+	}
+}
+
+// failed says that the store failed while doing what, and waits before
+// the next try: the poll interval, doubling up to 30 s. It returns exit 1
+// once the store has failed for longer than --shard-timeout: the other
+// shards then see this one silent. A failing store never finishes a crawl.
+func (s *shard) failed(ctx context.Context, what string, err error) error {
+	now := s.now()
+	if s.outage.IsZero() {
+		s.outage = now
+	}
+	down := now.Sub(s.outage)
+	if down > s.o.shardTimeout {
+		return fail(exitStoreFailed, "the store %s has not answered for %v (--shard-timeout): giving up; the crawl is not finished, and running the same command again resumes this shard; last error while %s: %v", s.o.db, down.Round(time.Second), what, err)
+	}
+	wait := s.poll
+	for d := down; d > 0 && wait < 30*time.Second; d /= 2 {
+		wait *= 2
+	}
+	wait = min(wait, 30*time.Second, s.o.shardTimeout)
+	fmt.Fprintf(s.stderr, "%scannot reach the store while %s (retrying in %v): %v\n", s.label, what, wait.Round(time.Millisecond), firstLine(err))
+	select {
+	case <-ctx.Done():
+		return fail(exitInterrupted, "stopped while %s; running the same command again resumes this shard", what)
+	case <-time.After(wait):
+	}
+	return nil
+}
+
+func firstLine(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return s
+}
+
+// crawlTotals is what a shard prints when the whole crawl is finished.
+func crawlTotals(recs []webtable.ShardRecord, rounds int) string {
+	var queued, finished int64
+	for _, r := range recs {
+		queued += r.Queued
+		finished += r.Finished
+	}
+	return fmt.Sprintf("the whole crawl is finished: %d shards fetched %d pages (done or failed) and queued %d; this shard worked %d rounds\n",
+		len(recs), finished, queued, rounds)
+}
+
+// addStats adds b's counts to a's.
+func addStats(a, b crawler.Stats) crawler.Stats {
+	a.Fetched += b.Fetched
+	a.NewVersions += b.NewVersions
+	a.Unchanged += b.Unchanged
+	a.Redirects += b.Redirects
+	a.Errors += b.Errors
+	a.Traps += b.Traps
+	a.Retries += b.Retries
+	a.Bytes += b.Bytes
+	a.Elapsed += b.Elapsed
+	a.Queued, a.InFlight, a.Done = b.Queued, b.InFlight, b.Done
+	if len(b.ErrorsByKind) > 0 {
+		m := maps.Clone(a.ErrorsByKind)
+		if m == nil {
+			m = map[crawler.ErrorKind]int64{}
+		}
+		for k, v := range b.ErrorsByKind {
+			m[k] += v
+		}
+		a.ErrorsByKind = m
+	}
+	return a
+}
+
+// countingStore counts, for the shard's record, the frontier entries the
+// crawler queued and the pages it finished.
+type countingStore struct {
+	crawler.Store
+	mu               sync.Mutex
+	queued, finished int64
+}
+
+func (c *countingStore) take() (q, f int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	q, f = c.queued, c.finished
+	c.queued, c.finished = 0, 0
+	return q, f
+}
+
+func (c *countingStore) giveBack(q, f int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.queued += q
+	c.finished += f
+}
+
+func (c *countingStore) add(states []crawler.State, finished int64) {
+	var q int64
+	for _, st := range states {
+		if st == crawler.StateNone {
+			q++
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.queued += q
+	c.finished += finished
+}
+
+// Enqueue implements crawler.Store.
+func (c *countingStore) Enqueue(ctx context.Context, entries []crawler.Entry) ([]crawler.State, error) {
+	states, err := c.Store.Enqueue(ctx, entries)
+	if err == nil {
+		c.add(states, 0)
+	}
+	return states, err
+}
+
+// SavePage implements crawler.Store.
+func (c *countingStore) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResult, error) {
+	res, err := c.Store.SavePage(ctx, p)
+	if err == nil {
+		c.add(res.States, 1)
+	}
+	return res, err
+}
