@@ -71,7 +71,11 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	w, err := openStore(ctx, o, stderr)
+	open := openStore
+	if o.cfg.Shards > 1 {
+		open = openShardStore
+	}
+	w, err := open(ctx, o, stderr)
 	if err != nil {
 		return err
 	}

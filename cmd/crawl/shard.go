@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -102,7 +103,7 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 	seeds := seedURLs
 	rounds := 0
 	for {
-		if err := s.retry(ctx, "saying this shard is working", func() error {
+		if err := s.retry(ctx, "saying this shard is working", func(ctx context.Context) error {
 			return s.update(ctx, webtable.ShardUpdate{State: webtable.ShardWorking, Round: true})
 		}); err != nil {
 			return err
@@ -131,7 +132,7 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 			}
 			continue
 		}
-		if err := s.retry(ctx, "saying this shard is idle", func() error {
+		if err := s.retry(ctx, "saying this shard is idle", func(ctx context.Context) error {
 			return s.update(ctx, webtable.ShardUpdate{State: webtable.ShardIdle})
 		}); err != nil {
 			return err
@@ -156,7 +157,7 @@ func (s *shard) round(ctx context.Context, c *crawler.Crawler, seeds []string) (
 		return c.RunLimited(ctx, seeds, 0)
 	}
 	var got int64
-	if err := s.retry(ctx, "reserving pages of --max-pages", func() error {
+	if err := s.retry(ctx, "reserving pages of --max-pages", func(ctx context.Context) error {
 		var err error
 		got, err = s.w.ReservePages(ctx, s.o.cfg.Shards, int64(limit), reservation(limit, s.o.cfg.Shards))
 		return err
@@ -168,8 +169,8 @@ func (s *shard) round(ctx context.Context, c *crawler.Crawler, seeds []string) (
 	}
 	st, err := c.RunLimited(ctx, seeds, int(got))
 	if unused := got - st.Fetched; unused > 0 {
-		if rerr := s.retry(ctx, "giving back unused pages of --max-pages", func() error {
-			return s.w.ReturnPages(context.WithoutCancel(ctx), s.o.cfg.Shards, unused)
+		if rerr := s.retry(context.WithoutCancel(ctx), "giving back unused pages of --max-pages", func(cctx context.Context) error {
+			return s.w.ReturnPages(cctx, s.o.cfg.Shards, unused)
 		}); rerr != nil && err == nil {
 			err = rerr
 		}
@@ -190,7 +191,7 @@ func (s *shard) wait(ctx context.Context, watch *webtable.ShardWatch) ([]webtabl
 		}
 		var recs []webtable.ShardRecord
 		var mine, any bool
-		err := s.retry(ctx, "looking for work", func() error {
+		err := s.retry(ctx, "looking for work", func(ctx context.Context) error {
 			spent, err := s.budgetSpent(ctx)
 			if err != nil {
 				return err
@@ -244,6 +245,8 @@ func (s *shard) budgetSpent(ctx context.Context) (bool, error) {
 // crawl from finishing (never started, working, or with pages queued),
 // or nil when the silent shards are idle with nothing left to do.
 func (s *shard) missing(ctx context.Context, recs []webtable.ShardRecord, silent []int) error {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout(s.o.shardTimeout))
+	defer cancel()
 	spent, err := s.budgetSpent(ctx)
 	if err != nil {
 		return nil // looked at again on the next poll
@@ -282,7 +285,9 @@ func (s *shard) beat(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		err := s.update(ctx, webtable.ShardUpdate{})
+		cctx, cancel := context.WithTimeout(ctx, callTimeout(s.o.shardTimeout))
+		err := s.update(cctx, webtable.ShardUpdate{})
+		cancel()
 		switch {
 		case err != nil && !failing && ctx.Err() == nil:
 			fmt.Fprintf(s.stderr, "%scannot write a heartbeat to the store (retrying every %v): %v\n", s.label, s.poll, err)
@@ -307,11 +312,19 @@ func (s *shard) update(ctx context.Context, u webtable.ShardUpdate) error {
 	return err
 }
 
+// callTimeout bounds one call of a shard's own to the store (a Cloud
+// Bigtable client waits for ever for a server that does not answer).
+func callTimeout(shardTimeout time.Duration) time.Duration {
+	return min(max(shardTimeout/2, time.Second), 30*time.Second)
+}
+
 // retry calls fn until it succeeds, backing off while the store fails
-// (see failed).
-func (s *shard) retry(ctx context.Context, what string, fn func() error) error {
+// (see failed). fn gets a context that ends after callTimeout.
+func (s *shard) retry(ctx context.Context, what string, fn func(ctx context.Context) error) error {
 	for {
-		err := fn()
+		cctx, cancel := context.WithTimeout(ctx, callTimeout(s.o.shardTimeout))
+		err := fn(cctx)
+		cancel()
 		if err == nil {
 			s.outage = time.Time{}
 			return nil
@@ -445,4 +458,60 @@ func (c *countingStore) SavePage(ctx context.Context, p *crawler.Page) (crawler.
 		c.add(res.States, 1)
 	}
 	return res, err
+}
+
+// openShardStore opens the store of a shard. A Cloud Bigtable store that
+// does not answer, or fails, is tried again with backoff for up to
+// --shard-timeout, saying so; then the shard gives up (exit 1).
+func openShardStore(ctx context.Context, o *options, stderr io.Writer) (*webtable.WebTable, error) {
+	if !stores.IsCloud(o.db) {
+		return openStore(ctx, o, stderr)
+	}
+	label := fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards)
+	start := time.Now()
+	wait := shardPoll(o.shardTimeout)
+	giveUp := func(err error) error {
+		return fail(exitStoreFailed, "the store %s has not answered for %v (--shard-timeout): giving up; the crawl is not finished, and running the same command again resumes this shard; last error: %v",
+			o.db, time.Since(start).Round(time.Second), err)
+	}
+	type opened struct {
+		w   *webtable.WebTable
+		err error
+	}
+	for {
+		ch := make(chan opened, 1)
+		// NB: the client may keep the context it was opened with, so the
+		// attempt gets ctx itself, not one with a deadline; a process that
+		// gives up exits and takes the attempt with it.
+		go func() {
+			w, err := openStore(ctx, o, io.Discard)
+			ch <- opened{w, err}
+		}()
+		var r opened
+		select {
+		case r = <-ch:
+		case <-time.After(callTimeout(o.shardTimeout)):
+			fmt.Fprintf(stderr, "%scannot reach the store %s: no answer in %v; still waiting\n", label, o.db, callTimeout(o.shardTimeout))
+			select {
+			case r = <-ch:
+			case <-time.After(time.Until(start.Add(o.shardTimeout))):
+				return nil, giveUp(errors.New("no answer"))
+			case <-ctx.Done():
+				return nil, fail(exitInterrupted, "stopped while opening the store")
+			}
+		}
+		if r.err == nil {
+			return r.w, nil
+		}
+		if time.Since(start) > o.shardTimeout {
+			return nil, giveUp(r.err)
+		}
+		fmt.Fprintf(stderr, "%scannot reach the store (retrying in %v): %v\n", label, wait, firstLine(r.err))
+		select {
+		case <-ctx.Done():
+			return nil, fail(exitInterrupted, "stopped while opening the store")
+		case <-time.After(wait):
+		}
+		wait = min(wait*2, 30*time.Second)
+	}
 }

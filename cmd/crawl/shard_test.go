@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/webtable/webtable/crawler"
+)
+
+// manyHostWeb is a generated web of hosts h0000.web.test ... behind one
+// loopback server used as the crawler's proxy. Page i of host h links to
+// page i+1 of its host and to page i of hosts 2h+1 and 2h+2, so one seed
+// reaches every page in a few hops, most of them across hosts (and so
+// across shards). It records the User-Agent of every page request.
+type manyHostWeb struct {
+	hosts, pages int
+	srv          *httptest.Server
+
+	mu      sync.Mutex
+	fetches map[string][]string // URL -> User-Agents, in order
+	phase   string              // appended to each recorded User-Agent
+	onFetch func(ua string)     // called outside mu after each page request
+}
+
+func newManyHostWeb(t *testing.T, hosts, pages int) *manyHostWeb {
+	s := &manyHostWeb{hosts: hosts, pages: pages, fetches: map[string][]string{}}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+func (s *manyHostWeb) host(h int) string { return fmt.Sprintf("h%04d.web.test", h) }
+
+func (s *manyHostWeb) serve(w http.ResponseWriter, r *http.Request) {
+	var h, i int
+	if _, err := fmt.Sscanf(r.Host, "h%d.web.test", &h); err != nil || h >= s.hosts {
+		http.Error(w, "no such host", http.StatusBadGateway)
+		return
+	}
+	if _, err := fmt.Sscanf(r.URL.Path, "/p/%d", &i); err != nil || i >= s.pages {
+		http.NotFound(w, r) // robots.txt too: everything allowed
+		return
+	}
+	ua := r.Header.Get("User-Agent")
+	s.mu.Lock()
+	u := "http://" + r.Host + r.URL.Path
+	s.fetches[u] = append(s.fetches[u], ua+s.phase)
+	hook := s.onFetch
+	s.mu.Unlock()
+	if hook != nil {
+		hook(ua)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprintf(w, "<!DOCTYPE html><title>%s page %d</title>", r.Host, i)
+	if i+1 < s.pages {
+		fmt.Fprintf(w, `<a href="/p/%d">next</a>`, i+1)
+	}
+	for _, c := range []int{2*h + 1, 2*h + 2} {
+		if c < s.hosts {
+			fmt.Fprintf(w, ` <a href="http://%s/p/%d">over there</a>`, s.host(c), i)
+		}
+	}
+}
+
+// check fails unless every page was fetched, each only by the shard of its
+// host (User-Agent "shard-I"), and at most once except the URLs allowed
+// to have been fetched again.
+func (s *manyHostWeb) check(t *testing.T, shards int, again func(url string, uas []string) bool) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.fetches) != s.hosts*s.pages {
+		t.Errorf("%d pages fetched, want all %d", len(s.fetches), s.hosts*s.pages)
+	}
+	twice := 0
+	for u, uas := range s.fetches {
+		host := strings.TrimPrefix(u, "http://")
+		host, _, _ = strings.Cut(host, "/")
+		want := fmt.Sprintf("shard-%d", crawler.ShardOf(host, shards))
+		for _, ua := range uas {
+			if !strings.HasPrefix(ua, want) {
+				t.Errorf("%s (host of shard %s) was fetched by %s", u, want, ua)
+			}
+		}
+		if len(uas) > 1 {
+			twice++
+			if again == nil || !again(u, uas) {
+				t.Errorf("%s was fetched %d times (%v), want once", u, len(uas), uas)
+			}
+		}
+	}
+	t.Logf("%d pages, %d fetched more than once", len(s.fetches), twice)
+}
+
+func shardArgs(web *manyHostWeb, db string, i, n int, extra ...string) []string {
+	args := []string{"--db", db, "--proxy", web.srv.URL, "--delay", "0", "--depth", "1000",
+		"--concurrency", "4", "--allow-domain", "web.test", "--user-agent", fmt.Sprintf("shard-%d", i),
+		"--shard", fmt.Sprintf("%d/%d", i, n)}
+	return append(append(args, extra...), "http://"+web.host(0)+"/p/0")
+}
+
+// TestShardsRunUntilDone starts 4 shards at once from one seed over 200
+// hosts: each runs until the whole crawl is done and exits 0 by itself,
+// every page is fetched exactly once, by the shard of its host.
+func TestShardsRunUntilDone(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	emulator(t)
+	const hosts, pages, shards = 200, 2, 4
+	web := newManyHostWeb(t, hosts, pages)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range shards {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code, _, stderr := runCrawl(ctx, shardArgs(web, "bigtable://p/i/t", i, shards, "--shard-timeout", "10s")...)
+			if code != exitOK {
+				t.Errorf("shard %d/%d: exit %d\n%s", i, shards, code, stderr)
+			}
+			if want := fmt.Sprintf("the whole crawl is finished: %d shards fetched %d pages", shards, hosts*pages); !strings.Contains(stderr, want) {
+				t.Errorf("shard %d/%d does not say %q:\n%s", i, shards, want, stderr)
+			}
+		}()
+	}
+	wg.Wait()
+	web.check(t, shards, nil)
+}
+
+// TestShardSilentMakesOthersExit3: with shard 3 of 4 never started, the
+// others crawl their part, then exit 3 within --shard-timeout (plus the
+// time to crawl) naming it and how many of its pages are queued.
+func TestShardSilentMakesOthersExit3(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	emulator(t)
+	const hosts, pages, shards = 60, 1, 4
+	web := newManyHostWeb(t, hosts, pages)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range shards - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code, _, stderr := runCrawl(ctx, shardArgs(web, "bigtable://p/i/t", i, shards, "--shard-timeout", "2s")...)
+			if code != exitShardGone {
+				t.Errorf("shard %d/%d: exit %d, want %d\n%s", i, shards, code, exitShardGone, stderr)
+			}
+			if !strings.Contains(stderr, "shard 3/4 has been silent for more than --shard-timeout 2s (it never started)") ||
+				!strings.Contains(stderr, "of its pages are still queued") {
+				t.Errorf("shard %d/%d does not name shard 3/4 and its queued pages:\n%s", i, shards, stderr)
+			}
+		}()
+	}
+	wg.Wait()
+	if d := time.Since(start); d > time.Minute {
+		t.Errorf("the shards took %v to give up on a silent shard with --shard-timeout 2s", d)
+	}
+	web.mu.Lock()
+	defer web.mu.Unlock()
+	for u, uas := range web.fetches {
+		for _, ua := range uas {
+			if ua == "shard-3" {
+				t.Errorf("%s fetched by the shard that never ran", u)
+			}
+		}
+	}
+}
+
+// TestShardStoreUnreachable: a shard whose store does not answer says so,
+// retries, and gives up with exit 1 after --shard-timeout; it never says
+// the crawl is finished.
+func TestShardStoreUnreachable(t *testing.T) {
+	t.Setenv("BIGTABLE_EMULATOR_HOST", "127.0.0.1:1") // nothing listens there
+	code, _, stderr := runCrawl(context.Background(), "--db", "bigtable://p/i/t", "--shard", "0/2", "--shard-timeout", "2s", "http://h0000.web.test/")
+	if code != exitStoreFailed {
+		t.Errorf("exit %d, want %d\n%s", code, exitStoreFailed, stderr)
+	}
+	if !strings.Contains(stderr, "cannot reach the store") || !strings.Contains(stderr, "the crawl is not finished") {
+		t.Errorf("stderr does not say the store is unreachable and the crawl unfinished:\n%s", stderr)
+	}
+	if strings.Contains(stderr, "whole crawl is finished") {
+		t.Errorf("a shard without a store said the crawl is finished:\n%s", stderr)
+	}
+}
+
+// TestShardKilledAndRestarted runs 4 shards as processes; shard 1 is
+// killed with SIGKILL in the middle and started again. All four exit 0,
+// nothing is lost, and no page is fetched twice except those shard 1 had
+// in flight when it was killed.
+func TestShardKilledAndRestarted(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	emulator(t)
+	bin := buildCrawl(t, t.TempDir())
+	const hosts, pages, shards, victim = 200, 2, 4, 1
+	web := newManyHostWeb(t, hosts, pages)
+	kill := make(chan struct{})
+	var once sync.Once
+	n := 0
+	web.onFetch = func(ua string) {
+		if ua != fmt.Sprintf("shard-%d", victim) {
+			return
+		}
+		web.mu.Lock()
+		n++
+		trigger := n == 30
+		web.mu.Unlock()
+		if trigger {
+			once.Do(func() { close(kill) })
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	start := func(i int) (*exec.Cmd, *bytes.Buffer) {
+		var stderr bytes.Buffer
+		cmd := exec.CommandContext(ctx, bin, shardArgs(web, "bigtable://p/i/t", i, shards, "--shard-timeout", "20s")...)
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd, &stderr
+	}
+	cmds := make([]*exec.Cmd, shards)
+	outs := make([]*bytes.Buffer, shards)
+	for i := range shards {
+		cmds[i], outs[i] = start(i)
+	}
+	select {
+	case <-kill:
+	case <-ctx.Done():
+		t.Fatal("shard 1 never fetched 30 pages")
+	}
+	cmds[victim].Process.Signal(syscall.SIGKILL)
+	cmds[victim].Wait()
+	web.mu.Lock()
+	web.phase = " after the restart"
+	web.mu.Unlock()
+	cmds[victim], outs[victim] = start(victim)
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("shard %d/%d: %v\n%s", i, shards, err, outs[i])
+		}
+	}
+	inFlight := 0
+	web.check(t, shards, func(u string, uas []string) bool {
+		// Fetched by the victim before the kill, then again after.
+		ok := len(uas) == 2 && uas[0] == fmt.Sprintf("shard-%d", victim) && strings.HasSuffix(uas[1], "after the restart")
+		if ok {
+			inFlight++
+		}
+		return ok
+	})
+	if inFlight > 4 {
+		t.Errorf("%d pages fetched again after the restart, more than the 4 (--concurrency) in flight at the kill", inFlight)
+	}
+}
