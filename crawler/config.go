@@ -100,6 +100,10 @@ type Config struct {
 	// every page and when the run ends. It must return quickly and is
 	// called from many goroutines, never concurrently. Not a flag.
 	Progress func(Stats)
+	// Log, when set, is called with one line for each thing the crawl
+	// skipped and the user should know of (a frontier entry that cannot be
+	// read). It may be called from many goroutines at once. Not a flag.
+	Log func(line string)
 }
 
 // DefaultConfig returns the configuration of a crawl with default flags.

@@ -642,7 +642,7 @@ func TestOnlyHTTPSchemes(t *testing.T) {
 		}
 		c.Close()
 	}
-	if _, err := NewMemStore().Enqueue(t.Context(), []Entry{{URL: "ftp://a.test/"}}); err == nil {
+	if _, err := NewMemStore().Enqueue(t.Context(), []Entry{{URL: "ftp://a.test/"}}, Requeue{}); err == nil {
 		t.Error("MemStore.Enqueue(ftp://) succeeded, want an error: nothing but http(s) enters the frontier")
 	}
 	if n := len(w.hitsOf("a.test")); n != 0 {

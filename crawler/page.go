@@ -27,6 +27,12 @@ type Page struct {
 	// redirect of the row that answered (FinalURL's), leaving the target's
 	// row alone. "" otherwise.
 	Location string
+	// Key is the row key of URL ([urlkey.KeyOf]), computed once.
+	Key string
+	// Frontier is the position of URL's entry in the store's frontier,
+	// deleted with the done or failed mark; "" when it has none (a seed
+	// queued again in memory, a retry).
+	Frontier string
 	// Depth is the frontier depth of URL.
 	Depth int
 	// Time is when the fetch started, truncated to whole milliseconds.
@@ -81,6 +87,8 @@ type Page struct {
 	// shards' hosts, and the Location of a redirect to such a host (at the
 	// page's depth).
 	Discovered []Entry
+	// Requeue says which fetched URLs among Discovered are queued again.
+	Requeue Requeue
 }
 
 // State returns the frontier state the page must be marked with:

@@ -46,7 +46,7 @@ func TestSavePageWritesAnchorsAndRedirects(t *testing.T) {
 		Links:      []crawler.Link{{URL: "http://www.cnn.com/", Text: "CNN"}, {URL: "http://www.cnn.com/nofollow", Text: "x", NoFollow: true}},
 		Discovered: []crawler.Entry{{URL: "http://www.cnn.com/", Depth: 1}},
 	}
-	if _, err := s.Enqueue(ctx, []crawler.Entry{{URL: p.URL}}); err != nil {
+	if _, err := s.Enqueue(ctx, []crawler.Entry{{URL: p.URL}}, crawler.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.SavePage(ctx, p)
