@@ -196,8 +196,8 @@ type run struct {
 	storeCtx context.Context
 	cancel   context.CancelCauseFunc
 
-	start    time.Time // when the run started, whole milliseconds
-	requeue  Requeue   // which fetched URLs this run fetches again
+	start   time.Time // when the run started, whole milliseconds
+	requeue Requeue   // which fetched URLs this run fetches again
 
 	mu  sync.Mutex
 	err error // first store failure
@@ -384,6 +384,7 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 	}
 	return r.save(p, u)
 }
+
 // notModified completes a 304: the validators, media type and charset of
 // the stored content carry over, and the links of the stored content are
 // followed (a recrawl must reach the pages behind an unchanged one). It
