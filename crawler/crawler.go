@@ -643,13 +643,18 @@ func (r *run) links(p *Page, e Entry, final *url.URL, ex extracted) {
 		}
 		nofollow := l.NoFollow || ex.MetaNoFollow
 		if i, ok := index[key]; ok {
+			if i < 0 {
+				continue
+			}
 			if p.Links[i].Text == "" {
 				p.Links[i].Text = l.Text
 			}
 			p.Links[i].NoFollow = p.Links[i].NoFollow && nofollow
 			continue
 		}
-		if len(p.Links) >= MaxLinks {
+		p.LinksFound++
+		if len(p.Links) >= r.c.cfg.MaxLinks {
+			index[key] = -1 // found, not kept: counted once
 			continue
 		}
 		index[key] = len(p.Links)

@@ -126,8 +126,8 @@ func FuzzExtractLinks(f *testing.F) {
 		final, _ := urlkey.Canonical("http://a.test/dir/page.html")
 		p := &Page{URL: final.String(), FinalURL: final.String()}
 		r.links(p, Entry{}, final, ex)
-		if len(p.Links) > MaxLinks {
-			t.Fatalf("%d links kept, cap %d", len(p.Links), MaxLinks)
+		if len(p.Links) > DefaultMaxLinks {
+			t.Fatalf("%d links kept, cap %d", len(p.Links), DefaultMaxLinks)
 		}
 		keys := map[string]bool{}
 		for _, l := range p.Links {

@@ -78,9 +78,14 @@ type Page struct {
 	// Links are the outgoing links of an HTML page, one per distinct target
 	// (canonical URL; URLs differing only in session-id parameters are one
 	// target, under the first spelling), in document order of first
-	// appearance, at most MaxLinks. Links to the page itself are left out.
+	// appearance, at most Config.MaxLinks. Links to the page itself are
+	// left out.
 	// Every link is an anchor to store, followed or not.
 	Links []Link
+	// LinksFound counts the distinct http(s) targets of the page after
+	// canonicalisation (the page itself left out), kept in Links or not:
+	// more than len(Links) when the page had more than Config.MaxLinks.
+	LinksFound int
 	// Discovered are the links the crawler wants fetched (not nofollow,
 	// within depth, allowed domains and trap limits), to be stored as
 	// queued unless already known. With shards it includes links to other

@@ -96,6 +96,8 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResu
 		Error:        p.Err,
 		Truncated:    p.Truncated,
 		Depth:        p.Depth,
+		Links:        p.LinksFound,
+		LinksKept:    len(p.Links),
 		// A redirect the crawler did not follow (its target is fetched on
 		// its own) is recorded on the row that answered.
 		Redirect: p.Location,
