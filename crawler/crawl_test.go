@@ -274,7 +274,7 @@ func TestCrawlDelay(t *testing.T) {
 func TestCrawlDelayCapped(t *testing.T) {
 	s := newScheduler(1, 0, 0)
 	s.setCrawlDelay("a.test", time.Hour)
-	if got := s.hostDelay(s.host("a.test")); got != MaxCrawlDelay {
+	if got := s.host("a.test").delay(); got != MaxCrawlDelay {
 		t.Errorf("delay after Crawl-delay 1h = %v, want %v", got, MaxCrawlDelay)
 	}
 }

@@ -96,7 +96,7 @@
 //   - Malformed HTML is what the x/net/html tokenizer recovers; NUL
 //     characters are dropped from anchor text (U+FFFD in URLs).
 //   - A page of any number of links costs one tokenisation: at most
-//     4 x MaxLinks raw links are collected and [MaxLinks] kept.
+//     4 x DefaultMaxLinks raw links are collected and Config.MaxLinks kept; how many there were is recorded.
 //   - Credentials never leave: user info is dropped from every URL (seeds,
 //     links, redirect Locations), no Authorization header is sent, and
 //     cookies are disabled.

@@ -6,13 +6,12 @@ import "github.com/webtable/webtable/urlkey"
 // when a crawl is split into shards crawlers ([Config.Shards]). With shards
 // 0 or 1 it returns 0.
 //
-// The rule, so that every tool computes the same answer: the host's bucket
-// ([urlkey.HostBucket]: 64-bit FNV-1a of the lower-cased host without port,
-// brackets or trailing dot, modulo [urlkey.Buckets]) falls in one shard's
-// contiguous range of buckets ([urlkey.BucketRange]). So
-// "WWW.CNN.com:8080" and "www.cnn.com." fall in the same shard as
-// "www.cnn.com", http and https of a host always do, and a shard finds its
-// hosts' frontier entries in one range of the store's keys.
+// The rule, so that every tool computes the same answer: the host's
+// bucket ([urlkey.HostBucket]: FNV-1a 64 of the host without port, lower
+// case, modulo [urlkey.Buckets]) falls in one contiguous range of buckets
+// per shard ([urlkey.BucketRange]), which is how the store's frontier is
+// keyed. So "WWW.CNN.com:8080" and "www.cnn.com." fall in the same shard
+// as "www.cnn.com", and http and https of a host always do.
 func ShardOf(host string, shards int) int {
 	if shards <= 1 {
 		return 0

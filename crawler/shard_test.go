@@ -14,17 +14,18 @@ import (
 
 func TestShardOf(t *testing.T) {
 	// FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c, of "" 0xcbf29ce484222325:
-	// the documented hash, computed by hand, not by hash/fnv. Their
-	// buckets (mod 720720) are 165436 and 409397; the shard is the one of
-	// the equal contiguous bucket ranges that holds the bucket.
-	for _, n := range []int{2, 3, 7, 16} {
+	// the documented hash, computed by hand, not by hash/fnv. The bucket is
+	// the hash modulo 720720; shard i of n owns buckets
+	// [i*720720/n, (i+1)*720720/n).
+	for _, n := range []int{2, 3, 7, 16, 1000} {
 		for _, tc := range []struct {
 			host string
 			hash uint64
 		}{{"a", 0xaf63dc4c8601ec8c}, {"", 0xcbf29ce484222325}} {
 			b := int(tc.hash % 720720)
-			if got, want := ShardOf(tc.host, n), b/(720720/n); got != want {
-				t.Errorf("ShardOf(%q, %d) = %d, want %d (bucket %d)", tc.host, n, got, want, b)
+			got := ShardOf(tc.host, n)
+			if lo, hi := got*720720/n, (got+1)*720720/n; b < lo || b >= hi {
+				t.Errorf("ShardOf(%q, %d) = %d, whose buckets [%d, %d) miss the host's bucket %d", tc.host, n, got, lo, hi, b)
 			}
 		}
 	}
@@ -274,7 +275,7 @@ func TestShardSkipsOthers(t *testing.T) {
 	}
 	owner, other := ShardOf(otherHost, 3), ShardOf(mineHost, 3)
 	store := NewMemStore()
-	if _, err := store.Enqueue(t.Context(), []Entry{{URL: "http://" + otherHost + "/3", Depth: 1}}); err != nil {
+	if _, err := store.Enqueue(t.Context(), []Entry{{URL: "http://" + otherHost + "/3", Depth: 1}}, Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	cfg := w.config()

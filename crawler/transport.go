@@ -57,6 +57,7 @@ type capture struct {
 	resp      *http.Response // last response: status, headers, Request.URL
 	body      []byte         // last response body, at most maxBody bytes
 	truncated bool
+	claims    []string // row keys of redirect targets claimed (scheduler.claim)
 }
 
 func newTransport(cfg *Config, sched *scheduler) (*transport, error) {

@@ -17,7 +17,9 @@
 //	mime:type         the media type of the last fetch (text/html). One version.
 //	fetch:*           the last fetch of the URL and its frontier state: url,
 //	                  status, time, length, charset, etag, last_modified,
-//	                  redirect, error, truncated, depth, state. One version.
+//	                  redirect, error, truncated, depth, links (distinct
+//	                  targets found), links_kept (stored as anchors), state.
+//	                  One version.
 //
 // The crawler writes through typed calls: [WebTable.RecordFetch] stores a
 // fetched page's row in one atomic write, [WebTable.AddLinks] writes the

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/crawler"
@@ -102,6 +103,12 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 func crawlOnce(ctx context.Context, cfg crawler.Config, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
 	p := newProgress(stderr, label)
 	cfg.Progress = p.update
+	var logMu sync.Mutex
+	cfg.Log = func(line string) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(stderr, "crawl: %s%s\n", label, line)
+	}
 	c, err := crawler.New(cfg, newStore(w))
 	if err != nil {
 		return crawler.Stats{}, fail(exitUsage, "%v", err)

@@ -89,6 +89,12 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 		totalMu.Unlock()
 		p.update(t)
 	}
+	var logMu sync.Mutex
+	cfg.Log = func(line string) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(stderr, "crawl: %s%s\n", s.label, line)
+	}
 	c, err := crawler.New(cfg, s.counts)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -443,8 +449,8 @@ func (c *countingStore) add(states []crawler.State, finished int64) {
 }
 
 // Enqueue implements crawler.Store.
-func (c *countingStore) Enqueue(ctx context.Context, entries []crawler.Entry) ([]crawler.State, error) {
-	states, err := c.Store.Enqueue(ctx, entries)
+func (c *countingStore) Enqueue(ctx context.Context, entries []crawler.Entry, rq crawler.Requeue) ([]crawler.State, error) {
+	states, err := c.Store.Enqueue(ctx, entries, rq)
 	if err == nil {
 		c.add(states, 0)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -22,11 +23,27 @@ var _ crawler.Store = (*store)(nil)
 
 func newStore(w *webtable.WebTable) *store { return &store{w: w, now: time.Now} }
 
-// Queued implements crawler.Store.
-func (s *store) Queued(ctx context.Context, fn func(crawler.Entry) bool) error {
-	return s.w.Queued(ctx, func(e webtable.Entry) bool {
-		return fn(crawler.Entry{URL: e.URL, Depth: e.Depth})
-	})
+// Hosts implements crawler.Store: a seek per host over the buckets of the
+// shard.
+func (s *store) Hosts(ctx context.Context, shard, shards int, fn func(string) bool) error {
+	lo, hi := urlkey.BucketRange(shard, shards)
+	return s.w.FrontierHosts(ctx, lo, hi, fn, nil)
+}
+
+// Next implements crawler.Store.
+func (s *store) Next(ctx context.Context, host, from string, n int) (crawler.FrontierBatch, error) {
+	p, err := s.w.FrontierNext(ctx, host, from, n)
+	if err != nil {
+		return crawler.FrontierBatch{}, err
+	}
+	b := crawler.FrontierBatch{Next: p.Next, More: p.More, Entries: make([]crawler.Entry, len(p.Entries))}
+	for i, e := range p.Entries {
+		b.Entries[i] = crawler.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier}
+	}
+	for _, bad := range p.Bad {
+		b.Bad = append(b.Bad, bad.Error())
+	}
+	return b, nil
 }
 
 // LastFetch implements crawler.Store: only a fetch that was made counts,
@@ -56,8 +73,12 @@ func (s *store) Content(ctx context.Context, url string) ([]byte, bool, error) {
 }
 
 // Enqueue implements crawler.Store.
-func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry) ([]crawler.State, error) {
-	states, err := s.w.Enqueue(ctx, toEntries(entries))
+func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry, rq crawler.Requeue) ([]crawler.State, error) {
+	es := toEntries(entries)
+	states, err := s.w.EnqueueAgain(ctx, es, webtable.Requeue(rq))
+	for i := range es {
+		entries[i].Frontier = es[i].Frontier
+	}
 	return toStates(states), err
 }
 
@@ -75,6 +96,8 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResu
 		Error:        p.Err,
 		Truncated:    p.Truncated,
 		Depth:        p.Depth,
+		Links:        p.LinksFound,
+		LinksKept:    len(p.Links),
 		// A redirect the crawler did not follow (its target is fetched on
 		// its own) is recorded on the row that answered.
 		Redirect: p.Location,
@@ -88,6 +111,10 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResu
 		AnchorTime: bigtable.Time(p.Time).TruncateToMilliseconds(),
 		State:      webtable.State(p.State().String()),
 		StateTime:  bigtable.Time(s.now()).TruncateToMilliseconds(),
+		Requeue:    webtable.Requeue(p.Requeue),
+	}
+	if p.Frontier != "" {
+		f.Frontier = []string{p.Frontier}
 	}
 	if p.Redirected {
 		// The source row records only the fetch and where it led.
@@ -101,13 +128,16 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResu
 	if err != nil {
 		return crawler.SaveResult{}, err
 	}
+	for i := range f.Discovered {
+		p.Discovered[i].Frontier = f.Discovered[i].Frontier
+	}
 	return crawler.SaveResult{States: toStates(states), NewVersion: stored == webtable.NewVersion}, nil
 }
 
 func toEntries(es []crawler.Entry) []webtable.Entry {
 	out := make([]webtable.Entry, len(es))
 	for i, e := range es {
-		out[i] = webtable.Entry{URL: e.URL, Depth: e.Depth}
+		out[i] = webtable.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain}
 	}
 	return out
 }
