@@ -264,3 +264,50 @@ func TestShardKilledAndRestarted(t *testing.T) {
 		t.Errorf("%d pages fetched again after the restart, more than the 4 (--concurrency) in flight at the kill", inFlight)
 	}
 }
+
+// TestShardsShareMaxPages: --max-pages holds for the whole crawl, all
+// shards together, not for each.
+func TestShardsShareMaxPages(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	emulator(t)
+	const hosts, pages, shards, limit = 200, 2, 4, 60
+	web := newManyHostWeb(t, hosts, pages)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range shards {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code, _, stderr := runCrawl(ctx, shardArgs(web, "bigtable://p/i/t", i, shards, "--shard-timeout", "10s", "--max-pages", fmt.Sprint(limit))...)
+			if code != exitOK {
+				t.Errorf("shard %d/%d: exit %d\n%s", i, shards, code, stderr)
+			}
+		}()
+	}
+	wg.Wait()
+	web.mu.Lock()
+	defer web.mu.Unlock()
+	n := 0
+	for _, uas := range web.fetches {
+		n += len(uas)
+	}
+	if n != limit {
+		t.Errorf("the shards fetched %d pages with --max-pages %d, want exactly %d", n, limit, limit)
+	}
+}
+
+// TestHelpHasNoRounds: the help no longer asks the operator to run the
+// shards again in rounds, and documents --shard-timeout and exit status 3.
+func TestHelpHasNoRounds(t *testing.T) {
+	_, stdout, _ := runCrawl(context.Background(), "--help")
+	stdout = strings.Join(strings.Fields(stdout), " ")
+	if strings.Contains(strings.ToLower(stdout), "round") {
+		t.Errorf("--help still speaks of rounds:\n%s", stdout)
+	}
+	for _, want := range []string{"-shard-timeout", "until the whole crawl is finished", "exit status 3"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("--help does not say %q:\n%s", want, stdout)
+		}
+	}
+}
