@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -199,10 +200,21 @@ func TestShardStoreUnreachable(t *testing.T) {
 // nothing is lost, and no page is fetched twice except those shard 1 had
 // in flight when it was killed.
 func TestShardKilledAndRestarted(t *testing.T) {
+	testShardKilled(t, true)
+}
+
+// TestShardKilledNeverRestarted: with shard 1 killed and never started
+// again, the other three exit 3 within --shard-timeout plus a minute,
+// naming it.
+func TestShardKilledNeverRestarted(t *testing.T) {
+	testShardKilled(t, false)
+}
+
+func testShardKilled(t *testing.T, restart bool) {
 	t.Setenv("HTTP_PROXY", "")
 	emulator(t)
 	bin := buildCrawl(t, t.TempDir())
-	const hosts, pages, shards, victim = 200, 2, 4, 1
+	const hosts, pages, shards, victim, timeout = 200, 2, 4, 1, 8 * time.Second
 	web := newManyHostWeb(t, hosts, pages)
 	kill := make(chan struct{})
 	var once sync.Once
@@ -223,7 +235,7 @@ func TestShardKilledAndRestarted(t *testing.T) {
 	defer cancel()
 	start := func(i int) (*exec.Cmd, *bytes.Buffer) {
 		var stderr bytes.Buffer
-		cmd := exec.CommandContext(ctx, bin, shardArgs(web, "bigtable://p/i/t", i, shards, "--shard-timeout", "20s")...)
+		cmd := exec.CommandContext(ctx, bin, shardArgs(web, "bigtable://p/i/t", i, shards, "--shard-timeout", timeout.String())...)
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -242,9 +254,29 @@ func TestShardKilledAndRestarted(t *testing.T) {
 	}
 	cmds[victim].Process.Signal(syscall.SIGKILL)
 	cmds[victim].Wait()
+	killed := time.Now()
 	web.mu.Lock()
 	web.phase = " after the restart"
 	web.mu.Unlock()
+	if !restart {
+		for i, cmd := range cmds {
+			if i == victim {
+				continue
+			}
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != exitShardGone {
+				t.Errorf("shard %d/%d: %v, want exit status %d\n%s", i, shards, err, exitShardGone, outs[i])
+			}
+			if want := fmt.Sprintf("shard %d/%d has been silent for more than --shard-timeout %v", victim, shards, timeout); !strings.Contains(outs[i].String(), want) {
+				t.Errorf("shard %d/%d does not say %q:\n%s", i, shards, want, outs[i])
+			}
+		}
+		if d := time.Since(killed); d > timeout+time.Minute {
+			t.Errorf("the shards took %v after the kill to give up, more than --shard-timeout %v plus a minute", d, timeout)
+		}
+		return
+	}
 	cmds[victim], outs[victim] = start(victim)
 	for i, cmd := range cmds {
 		if err := cmd.Wait(); err != nil {
