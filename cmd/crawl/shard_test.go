@@ -119,6 +119,8 @@ func TestShardsRunUntilDone(t *testing.T) {
 	web := newManyHostWeb(t, hosts, pages)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	begin := time.Now()
+	defer func() { t.Logf("4 shards crawled %d pages and agreed they were done in %v", hosts*pages, time.Since(begin)) }()
 	var wg sync.WaitGroup
 	for i := range shards {
 		wg.Add(1)
@@ -272,6 +274,7 @@ func testShardKilled(t *testing.T, restart bool) {
 				t.Errorf("shard %d/%d does not say %q:\n%s", i, shards, want, outs[i])
 			}
 		}
+		t.Logf("the other shards exited 3 %v after the kill (--shard-timeout %v)", time.Since(killed), timeout)
 		if d := time.Since(killed); d > timeout+time.Minute {
 			t.Errorf("the shards took %v after the kill to give up, more than --shard-timeout %v plus a minute", d, timeout)
 		}
