@@ -593,6 +593,20 @@ func (s *scheduler) acquire(ctx context.Context, stop <-chan struct{}, host stri
 	}
 }
 
+// wrote records that a request to host was written to its connection: the
+// host's next request starts no sooner than the delay after it.
+func (s *scheduler) wrote(host string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.host(host)
+	if now := time.Now(); now.After(h.last) {
+		h.last = now
+		if h.idx >= 0 {
+			heap.Fix(&s.ready, h.idx)
+		}
+	}
+}
+
 // hostHeap orders hosts by the time their next request may start.
 type hostHeap []*hostState
 
