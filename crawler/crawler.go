@@ -199,8 +199,65 @@ type run struct {
 	start   time.Time // when the run started, whole milliseconds
 	requeue Requeue   // which fetched URLs this run fetches again
 
-	mu  sync.Mutex
-	err error // first store failure
+	mu    sync.Mutex
+	err   error                 // first store failure
+	hosts map[string]*hostCount // --max-pages-per-host: per host of this run
+}
+
+// hostCount is a host's pages for MaxPagesPerHost: done (counted by the
+// store at the host's first entry in the run, then here) and being
+// fetched.
+type hostCount struct{ done, fetching int }
+
+// hostAdmits reserves a fetch of host under MaxPagesPerHost, and reports
+// false when the host has its pages (its entries stay queued), or after a
+// store failure. A reserved fetch is ended by hostDone.
+func (r *run) hostAdmits(host string) bool {
+	limit := r.c.cfg.MaxPagesPerHost
+	if limit <= 0 {
+		return true
+	}
+	r.mu.Lock()
+	hc := r.hosts[host]
+	r.mu.Unlock()
+	if hc == nil {
+		n, err := r.c.store.HostPages(r.storeCtx, host, limit)
+		if err != nil {
+			r.fail(fmt.Errorf("%w: counting the pages of %s: %w", ErrStore, host, err))
+			return false
+		}
+		r.mu.Lock()
+		if r.hosts == nil {
+			r.hosts = make(map[string]*hostCount)
+		}
+		if hc = r.hosts[host]; hc == nil {
+			hc = &hostCount{done: n}
+			r.hosts[host] = hc
+		}
+		r.mu.Unlock()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if hc.done+hc.fetching >= limit {
+		return false
+	}
+	hc.fetching++
+	return true
+}
+
+// hostDone ends a fetch reserved by hostAdmits; done reports a page
+// marked done.
+func (r *run) hostDone(host string, done bool) {
+	if r.c.cfg.MaxPagesPerHost <= 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	hc := r.hosts[host]
+	hc.fetching--
+	if done {
+		hc.done++
+	}
 }
 
 // refill reads the next frontier entries of host for the scheduler. An
@@ -341,6 +398,12 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 	if r.fetchedInRun(last, ok) {
 		return false
 	}
+	if !r.hostAdmits(u.Host) {
+		r.sched.full(u.Host)
+		return false // the host has its pages: stays queued
+	}
+	fetched := false
+	defer func() { r.hostDone(u.Host, fetched) }()
 
 	if !r.c.cfg.IgnoreRobots {
 		if err := r.c.rob.allowed(ctx, u); err != nil {
@@ -382,7 +445,8 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 			return false
 		}
 	}
-	return r.save(p, u)
+	fetched = r.save(p, u)
+	return fetched
 }
 
 // notModified completes a 304: the validators, media type and charset of
