@@ -151,6 +151,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Stats, error) {
 	// runs; the frontier starts empty and is read from the store.
 	r.sched = c.sched.forRun(c.cfg.MaxPages, r.refill)
 	r.requeue = Requeue{Failed: true, Done: c.cfg.Recrawl, Before: r.start}
+	c.rob.setBackoff(c.retryBase)
 
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -409,6 +410,21 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 		if err := r.c.rob.allowed(ctx, u); err != nil {
 			if ctx.Err() != nil {
 				return false // stopped before fetching: stays queued
+			}
+			if unavailable(err) {
+				// RFC 9309: a robots.txt answered with 5xx or not reached
+				// means "wait", not "fail": the page stays queued, tried
+				// again after the robots.txt backoff, and after
+				// MaxRetries the host is left for a later run.
+				if e.tries < MaxRetries {
+					e.tries++
+					r.sched.pauseHost(u.Host, min(r.c.retryBase<<(e.tries-1), MaxCrawlDelay))
+					r.sched.retry(u.Host, e)
+					r.stats.retried()
+				} else {
+					r.sched.full(u.Host)
+				}
+				return false
 			}
 			p.Err, p.ErrKind = err.Error(), KindRobots
 			r.save(p, u)
