@@ -128,9 +128,10 @@
 //     aspsessionid*, cfid, cftoken, oscsid, zenid (any case, any value),
 //     sid when its value is at least 16 letters and digits (a short or
 //     slashed sid is a story id on some sites), and ";jsessionid=" path
-//     parameters. The stored URL is not rewritten (urlkey decides row
-//     keys); a link to the page itself with a fresh session id is a link
-//     to itself and is not recorded.
+//     parameters. Anchors keep the spelling met (urlkey decides row keys);
+//     a link to the page itself with a fresh session id is a link to
+//     itself and is not recorded. The pattern chain travels with the entry
+//     (Entry.Chain), so a resumed run goes on counting.
 //   - Pattern chains: a link whose URL has the same pattern as the page it
 //     is on (host, path with digit runs blanked, query parameter names)
 //     continues that page's chain; a chain longer than [MaxPatternChain]
