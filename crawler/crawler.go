@@ -612,7 +612,7 @@ func (r *run) fill(p *Page, e Entry, u *url.URL, capt *capture, err error) {
 		if loc, err := resp.Location(); err == nil {
 			if lu, err := urlkey.Canonical(loc.String()); err == nil && urlkey.KeyOf(lu) != urlkey.KeyOf(final) {
 				p.Location = lu.String()
-				if !r.c.mine(lu.Host) && domainAllowed(lu.Hostname(), r.domains) && !isTrap(lu, p.Location) {
+				if r.c.admit(lu, p.Location, r.domains) == otherShard {
 					// Another shard's host (see checkRedirect): queued
 					// for that shard at the depth of the page.
 					p.Discovered = append(p.Discovered, Entry{URL: p.Location, Key: urlkey.KeyOf(lu), Depth: p.Depth})
@@ -750,8 +750,8 @@ func (r *run) links(p *Page, e Entry, final *url.URL, ex extracted) {
 			continue
 		}
 		lu := linkURLs[i]
-		if !domainAllowed(lu.Hostname(), r.domains) {
-			continue
+		if r.c.admit(lu, l.URL, r.domains) == refusedDomain {
+			continue // traps never made it into p.Links
 		}
 		// Whether the URL was seen is the store's to say (SavePage reads
 		// the state of every discovered URL in one batch).
@@ -796,16 +796,15 @@ func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 			return &redirectError{fmt.Sprintf("redirect loop back to %s", u)}
 		}
 	}
-	if isTrap(u, u.String()) {
-		return &redirectError{"redirect to a crawler trap"}
-	}
 	c.domainsMu.RLock()
 	domains := c.domains
 	c.domainsMu.RUnlock()
-	if !domainAllowed(u.Hostname(), domains) {
+	switch c.admit(u, u.String(), domains) {
+	case refusedTrap:
+		return &redirectError{"redirect to a crawler trap"}
+	case refusedDomain:
 		return &redirectError{fmt.Sprintf("redirect to %s, outside the allowed domains", u.Hostname())}
-	}
-	if !c.mine(u.Host) {
+	case otherShard:
 		// Another shard's host: not fetched (nor its robots.txt) here. The
 		// 3xx is recorded with its Location, queued for that shard.
 		return http.ErrUseLastResponse
