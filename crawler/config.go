@@ -89,6 +89,11 @@ type Config struct {
 	// StoreAll keeps the bodies of non-HTML responses too (--store-all).
 	// The default value is false.
 	StoreAll bool
+	// MaxPagesPerHost stops fetching a host's pages once this many are
+	// done, counting those of earlier runs (the store keeps the count, so
+	// it holds across kills and resumes); its other pages stay queued
+	// (--max-pages-per-host). 0 means no limit. The default value is 0.
+	MaxPagesPerHost int
 	// MaxLinks is the most distinct links kept from one page, the first in
 	// document order (--max-links); how many the page had is recorded
 	// beside them (Page.LinksFound), so none is dropped silently. The
@@ -144,6 +149,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: timeout %v is not positive", ErrConfig, c.Timeout)
 	case c.MaxBody < 1:
 		return fmt.Errorf("%w: max body %d is below 1", ErrConfig, c.MaxBody)
+	case c.MaxPagesPerHost < 0:
+		return fmt.Errorf("%w: max pages per host %d is negative", ErrConfig, c.MaxPagesPerHost)
 	case c.MaxLinks < 1:
 		return fmt.Errorf("%w: max links %d is below 1", ErrConfig, c.MaxLinks)
 	case c.UserAgent == "":

@@ -161,6 +161,7 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 	// runs; the frontier starts empty and is read from the store.
 	r.sched = c.sched.forRun(maxPages, r.refill)
 	r.requeue = Requeue{Failed: true, Done: c.cfg.Recrawl, Before: r.start}
+	c.rob.setBackoff(c.retryBase)
 
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -209,8 +210,65 @@ type run struct {
 	start   time.Time // when the run started, whole milliseconds
 	requeue Requeue   // which fetched URLs this run fetches again
 
-	mu  sync.Mutex
-	err error // first store failure
+	mu    sync.Mutex
+	err   error                 // first store failure
+	hosts map[string]*hostCount // --max-pages-per-host: per host of this run
+}
+
+// hostCount is a host's pages for MaxPagesPerHost: done (counted by the
+// store at the host's first entry in the run, then here) and being
+// fetched.
+type hostCount struct{ done, fetching int }
+
+// hostAdmits reserves a fetch of host under MaxPagesPerHost, and reports
+// false when the host has its pages (its entries stay queued), or after a
+// store failure. A reserved fetch is ended by hostDone.
+func (r *run) hostAdmits(host string) bool {
+	limit := r.c.cfg.MaxPagesPerHost
+	if limit <= 0 {
+		return true
+	}
+	r.mu.Lock()
+	hc := r.hosts[host]
+	r.mu.Unlock()
+	if hc == nil {
+		n, err := r.c.store.HostPages(r.storeCtx, host, limit)
+		if err != nil {
+			r.fail(fmt.Errorf("%w: counting the pages of %s: %w", ErrStore, host, err))
+			return false
+		}
+		r.mu.Lock()
+		if r.hosts == nil {
+			r.hosts = make(map[string]*hostCount)
+		}
+		if hc = r.hosts[host]; hc == nil {
+			hc = &hostCount{done: n}
+			r.hosts[host] = hc
+		}
+		r.mu.Unlock()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if hc.done+hc.fetching >= limit {
+		return false
+	}
+	hc.fetching++
+	return true
+}
+
+// hostDone ends a fetch reserved by hostAdmits; done reports a page
+// marked done.
+func (r *run) hostDone(host string, done bool) {
+	if r.c.cfg.MaxPagesPerHost <= 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	hc := r.hosts[host]
+	hc.fetching--
+	if done {
+		hc.done++
+	}
 }
 
 // refill reads the next frontier entries of host for the scheduler. An
@@ -351,11 +409,32 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 	if r.fetchedInRun(last, ok) {
 		return false
 	}
+	if !r.hostAdmits(u.Host) {
+		r.sched.full(u.Host)
+		return false // the host has its pages: stays queued
+	}
+	fetched := false
+	defer func() { r.hostDone(u.Host, fetched) }()
 
 	if !r.c.cfg.IgnoreRobots {
 		if err := r.c.rob.allowed(ctx, u); err != nil {
 			if ctx.Err() != nil {
 				return false // stopped before fetching: stays queued
+			}
+			if unavailable(err) {
+				// RFC 9309: a robots.txt answered with 5xx or not reached
+				// means "wait", not "fail": the page stays queued, tried
+				// again after the robots.txt backoff, and after
+				// MaxRetries the host is left for a later run.
+				if e.tries < MaxRetries {
+					e.tries++
+					r.sched.pauseHost(u.Host, min(r.c.retryBase<<(e.tries-1), MaxCrawlDelay))
+					r.sched.retry(u.Host, e)
+					r.stats.retried()
+				} else {
+					r.sched.full(u.Host)
+				}
+				return false
 			}
 			p.Err, p.ErrKind = err.Error(), KindRobots
 			r.save(p, u)
@@ -392,7 +471,8 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 			return false
 		}
 	}
-	return r.save(p, u)
+	fetched = r.save(p, u)
+	return fetched
 }
 
 // notModified completes a 304: the validators, media type and charset of
@@ -542,7 +622,7 @@ func (r *run) fill(p *Page, e Entry, u *url.URL, capt *capture, err error) {
 		if loc, err := resp.Location(); err == nil {
 			if lu, err := urlkey.Canonical(loc.String()); err == nil && urlkey.KeyOf(lu) != urlkey.KeyOf(final) {
 				p.Location = lu.String()
-				if !r.c.mine(lu.Host) && domainAllowed(lu.Hostname(), r.domains) && !isTrap(lu, p.Location) {
+				if r.c.admit(lu, p.Location, r.domains) == otherShard {
 					// Another shard's host (see checkRedirect): queued
 					// for that shard at the depth of the page.
 					p.Discovered = append(p.Discovered, Entry{URL: p.Location, Key: urlkey.KeyOf(lu), Depth: p.Depth})
@@ -680,8 +760,8 @@ func (r *run) links(p *Page, e Entry, final *url.URL, ex extracted) {
 			continue
 		}
 		lu := linkURLs[i]
-		if !domainAllowed(lu.Hostname(), r.domains) {
-			continue
+		if r.c.admit(lu, l.URL, r.domains) == refusedDomain {
+			continue // traps never made it into p.Links
 		}
 		// Whether the URL was seen is the store's to say (SavePage reads
 		// the state of every discovered URL in one batch).
@@ -726,16 +806,15 @@ func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 			return &redirectError{fmt.Sprintf("redirect loop back to %s", u)}
 		}
 	}
-	if isTrap(u, u.String()) {
-		return &redirectError{"redirect to a crawler trap"}
-	}
 	c.domainsMu.RLock()
 	domains := c.domains
 	c.domainsMu.RUnlock()
-	if !domainAllowed(u.Hostname(), domains) {
+	switch c.admit(u, u.String(), domains) {
+	case refusedTrap:
+		return &redirectError{"redirect to a crawler trap"}
+	case refusedDomain:
 		return &redirectError{fmt.Sprintf("redirect to %s, outside the allowed domains", u.Hostname())}
-	}
-	if !c.mine(u.Host) {
+	case otherShard:
 		// Another shard's host: not fetched (nor its robots.txt) here. The
 		// 3xx is recorded with its Location, queued for that shard.
 		return http.ErrUseLastResponse

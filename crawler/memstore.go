@@ -177,6 +177,20 @@ func (m *MemStore) Next(ctx context.Context, host, from string, n int) (Frontier
 	return b, nil
 }
 
+// HostPages implements Store: the rows of host whose last state is done
+// (a page counted once however often it was fetched).
+func (m *MemStore) HostPages(ctx context.Context, host string, limit int) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, r := range m.rows {
+		if r.State == StateDone && hostOf(r.URL) == host && r.Fetch.Time.IsZero() == false {
+			n++
+		}
+	}
+	return min(n, limit), nil
+}
+
 // Frontier returns the URLs of every frontier entry, by host then order.
 func (m *MemStore) Frontier() []string {
 	m.mu.Lock()

@@ -84,6 +84,7 @@ type hostState struct {
 	crawl    time.Duration // Crawl-delay from robots.txt, capped
 	pause    time.Time     // no request starts before (Retry-After, backoff)
 	until    time.Time     // given up: no entries of this host before (a long Retry-After)
+	isFull   bool          // has its MaxPagesPerHost: no entries of this host in this run
 }
 
 func newScheduler(perHost int, delay time.Duration, maxPages int) *scheduler {
@@ -101,7 +102,7 @@ func newScheduler(perHost int, delay time.Duration, maxPages int) *scheduler {
 func (s *scheduler) reset(maxPages int) *scheduler {
 	for _, h := range s.hosts {
 		h.window, h.head, h.cursor, h.more, h.filling, h.lowSet = nil, 0, "", false, false, false
-		h.holding, h.idx, h.working = nil, -1, false
+		h.holding, h.idx, h.working, h.isFull = nil, -1, false, false
 	}
 	s.ready = s.ready[:0]
 	s.held, s.work, s.inWindow = 0, 0, 0
@@ -186,7 +187,7 @@ func (s *scheduler) addHost(host string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
-	if s.closed || time.Now().Before(h.until) {
+	if s.closed || h.isFull || time.Now().Before(h.until) {
 		return
 	}
 	h.more = true
@@ -203,7 +204,7 @@ func (s *scheduler) enqueued(host string, e Entry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
-	if s.closed || time.Now().Before(h.until) {
+	if s.closed || h.isFull || time.Now().Before(h.until) {
 		return
 	}
 	switch {
@@ -261,7 +262,7 @@ func (s *scheduler) retry(host string, e Entry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
-	if s.closed || time.Now().Before(h.until) {
+	if s.closed || h.isFull || time.Now().Before(h.until) {
 		return
 	}
 	h.push(e)
@@ -328,6 +329,13 @@ func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 				h.window[h.head] = Entry{}
 				h.head++
 				s.inWindow--
+				if _, ok := s.claims[e.Key]; ok {
+					// A redirect is fetching this URL now; its save
+					// marks the entry's page done.
+					s.update(h)
+					s.mu.Unlock()
+					continue
+				}
 				h.holding = append(h.holding, e.Key)
 				h.popped = now
 				s.held++
@@ -538,6 +546,21 @@ func (s *scheduler) giveUp(host string, d time.Duration) {
 	}
 }
 
+// full drops the entries of host in memory and refuses new ones for the
+// rest of the run: it has its MaxPagesPerHost. The store still holds them.
+func (s *scheduler) full(host string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.host(host)
+	h.isFull = true
+	s.inWindow -= len(h.window) - h.head
+	h.window, h.head, h.more = nil, 0, false
+	s.update(h)
+	if s.over() {
+		s.wakeAll()
+	}
+}
+
 // gaveUp reports whether host is given up for now.
 func (s *scheduler) gaveUp(host string) bool {
 	s.mu.Lock()
@@ -589,6 +612,20 @@ func (s *scheduler) acquire(ctx context.Context, stop <-chan struct{}, host stri
 		s.mu.Unlock()
 		if err := w.wait(ctx, stop, ch, wait); err != nil {
 			return nil, err
+		}
+	}
+}
+
+// wrote records that a request to host was written to its connection: the
+// host's next request starts no sooner than the delay after it.
+func (s *scheduler) wrote(host string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.host(host)
+	if now := time.Now(); now.After(h.last) {
+		h.last = now
+		if h.idx >= 0 {
+			heap.Fix(&s.ready, h.idx)
 		}
 	}
 }

@@ -68,6 +68,11 @@ type Store interface {
 	// from again.
 	Next(ctx context.Context, host, from string, n int) (FrontierBatch, error)
 
+	// HostPages counts the pages of host (url.URL.Host) marked done by
+	// SavePage, in this run or any earlier one, up to limit (it may stop
+	// counting there). --max-pages-per-host reads it once per host and run.
+	HostPages(ctx context.Context, host string, limit int) (int, error)
+
 	// LastFetch returns the facts of the last recorded fetch of the URL
 	// (any scheme of the same row key); ok is false when the URL was never
 	// fetched (it may still be queued). The crawler uses it for conditional

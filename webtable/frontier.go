@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,6 +53,11 @@ const (
 	ReservedPrefix = "~"
 	// FrontierPrefix starts every frontier entry's row key.
 	FrontierPrefix = ReservedPrefix + "frontier/"
+	// HostDonePrefix starts the rows that count each host's pages fetched:
+	// ~done/<bucket>/<host>/<16 hex digits of FNV-1a 64 of the page's row
+	// key>, one per page marked done, written with the mark (so the count
+	// survives kills) and read back by [WebTable.HostPages].
+	HostDonePrefix = ReservedPrefix + "done/"
 	// FrontierMarkerKey is the row that says the store's queued pages all
 	// have frontier entries (written once by [WebTable.MigrateFrontier]).
 	FrontierMarkerKey = ReservedPrefix + "meta/frontier"
@@ -333,6 +339,30 @@ func parseEntry(r bigtable.Row) (Entry, error) {
 	}
 	e.URL, e.Key = u.String(), urlkey.KeyOf(u)
 	return e, nil
+}
+
+// hostDoneKey is the row that counts the page of row key done on host.
+func hostDoneKey(host, key string) string {
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	var hx [16]byte
+	hexPut(hx[:], h.Sum64())
+	return HostDonePrefix + bucketText(urlkey.HostBucket(host)) + "/" + host + "/" + string(hx[:])
+}
+
+// HostPages counts the pages of host marked done, up to limit (a count
+// stops there: it reads at most limit keys).
+func (w *WebTable) HostPages(ctx context.Context, host string, limit int) (int, error) {
+	n := 0
+	prefix := HostDonePrefix + bucketText(urlkey.HostBucket(host)) + "/" + host + "/"
+	err := w.tbl.ReadRows(ctx, bigtable.PrefixRange(prefix), func(bigtable.Row) bool {
+		n++
+		return n < limit
+	}, bigtable.RowFilter(bigtable.ChainFilters(bigtable.CellsPerRowLimitFilter(1), bigtable.StripValueFilter())))
+	if err != nil {
+		return n, fmt.Errorf("webtable: counting the pages of %s: %w", host, err)
+	}
+	return n, nil
 }
 
 // FrontierSize counts the frontier entries in buckets [lo, hi), reading

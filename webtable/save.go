@@ -107,10 +107,36 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 	for _, k := range f.Frontier {
 		links.add(k, deleteRow())
 	}
+	if k, ok := doneMark(f); ok {
+		links.add(k, doneMutation())
+	}
 	if err := w.applyBatch(ctx, &links); err != nil {
 		return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
 	}
 	return stored, prior, nil
+}
+
+// doneMark is the row that counts a page marked done for its host (the
+// host of the URL fetched, Source's for a redirect): see HostPages.
+func doneMark(f *Fetched) (string, bool) {
+	if f.State != StateDone {
+		return "", false
+	}
+	p := f.Page
+	if f.Source != nil {
+		p = f.Source
+	}
+	u, err := urlkey.Canonical(p.Fetch.URL)
+	if err != nil {
+		return "", false
+	}
+	return hostDoneKey(u.Host, urlkey.KeyOf(u)), true
+}
+
+func doneMutation() *bigtable.Mutation {
+	m := bigtable.NewMutation()
+	m.Set(FamilyFetch, colState, FrontierTime, []byte(StateDone))
+	return m
 }
 
 // saveInSteps is Save as three calls, for stores whose bulk writes promise
@@ -138,6 +164,11 @@ func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []State
 			if err := w.SetState(ctx, p.Fetch.URL, f.State, f.StateTime); err != nil {
 				return NoBody, nil, err
 			}
+		}
+	}
+	if k, ok := doneMark(f); ok {
+		if err := w.tbl.Apply(ctx, k, doneMutation()); err != nil {
+			return NoBody, nil, fmt.Errorf("webtable: counting %s done: %w", f.Page.Fetch.URL, err)
 		}
 	}
 	if len(f.Frontier) > 0 {

@@ -127,3 +127,37 @@ func TestBadFrontierEntryIsSkipped(t *testing.T) {
 		t.Errorf("want the seed crawled:\n%s", stderr)
 	}
 }
+
+// TestMaxPagesPerHostAcrossRuns: --max-pages-per-host counts the pages of
+// earlier runs (the store holds the count): a crawl stopped after 2 pages
+// and resumed with a limit of 5 fetches 3 more, and the rest stay queued.
+func TestMaxPagesPerHostAcrossRuns(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	srv := site(t, 30, 3, nil)
+	dir := filepath.Join(t.TempDir(), "db")
+	args := []string{"--db", dir, "--delay", "0", "--depth", "50", "--concurrency", "4"}
+	code, _, stderr := runCrawl(context.Background(), append(args, "--max-pages", "2", srv.URL+"/p/0")...)
+	if code != exitOK || !strings.Contains(stderr, "crawled 2 pages") {
+		t.Fatalf("first run: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr = runCrawl(context.Background(), append(args, "--max-pages-per-host", "5")...)
+	if code != exitOK || !strings.Contains(stderr, "crawled 3 pages") {
+		t.Fatalf("resumed run with --max-pages-per-host 5: exit %d, want 3 more pages\n%s", code, stderr)
+	}
+	code, _, stderr = runCrawl(context.Background(), append(args, "--max-pages-per-host", "5")...)
+	if code != exitOK || !strings.Contains(stderr, "crawled 0 pages") {
+		t.Errorf("third run with the host at its limit: exit %d, want nothing fetched\n%s", code, stderr)
+	}
+	var done, queued int
+	for _, s := range rowStates(t, dir) {
+		switch s {
+		case "done":
+			done++
+		case "queued":
+			queued++
+		}
+	}
+	if done != 5 || queued == 0 {
+		t.Errorf("%d pages done and %d queued, want 5 done and the rest queued", done, queued)
+	}
+}

@@ -30,6 +30,11 @@ func (s *store) Hosts(ctx context.Context, shard, shards int, fn func(string) bo
 	return s.w.FrontierHosts(ctx, lo, hi, fn, nil)
 }
 
+// HostPages implements crawler.Store.
+func (s *store) HostPages(ctx context.Context, host string, limit int) (int, error) {
+	return s.w.HostPages(ctx, host, limit)
+}
+
 // Next implements crawler.Store.
 func (s *store) Next(ctx context.Context, host, from string, n int) (crawler.FrontierBatch, error) {
 	p, err := s.w.FrontierNext(ctx, host, from, n)

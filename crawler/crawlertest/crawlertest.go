@@ -39,6 +39,7 @@ func StoreContract(t *testing.T, newStore func(t *testing.T) crawler.Store) {
 		{"HostsByShard", testHostsByShard},
 		{"NextInOrderOfDiscovery", testNextInOrder},
 		{"RequeueFailedOncePerRun", testRequeue},
+		{"HostPagesCountsDone", testHostPages},
 		{"LastFetchUnknown", testLastFetchUnknown},
 		{"SavePageMarksDone", testSaveDone},
 		{"SavePageQueuesDiscovered", testSaveDiscovered},
@@ -491,5 +492,26 @@ func testConcurrent(t *testing.T, s crawler.Store) {
 	}
 	if q := queued(t, s); len(q) != n+1 {
 		t.Errorf("Queued holds %d entries after %d concurrent saves, want %d", len(q), n, n+1)
+	}
+}
+
+// testHostPages: each page marked done counts once for its host, however
+// often it was fetched; failures and other hosts do not count; the count
+// stops at the limit.
+func testHostPages(t *testing.T, s crawler.Store) {
+	for i := range 3 {
+		save(t, s, html(fmt.Sprintf("http://a.example/%d", i), at(1), "x"))
+	}
+	save(t, s, html("http://a.example/0", at(2), "y"))
+	save(t, s, html("http://b.example/0", at(1), "x"))
+	save(t, s, &crawler.Page{URL: "http://a.example/bad", FinalURL: "http://a.example/bad", Time: at(1), Status: 500, Err: "500", ErrKind: crawler.KindHTTP})
+	for _, tc := range []struct {
+		host        string
+		limit, want int
+	}{{"a.example", 10, 3}, {"a.example", 2, 2}, {"b.example", 10, 1}, {"c.example", 10, 0}} {
+		n, err := s.HostPages(ctx, tc.host, tc.limit)
+		if err != nil || n != tc.want {
+			t.Errorf("HostPages(%s, %d) = %d, %v; want %d", tc.host, tc.limit, n, err, tc.want)
+		}
 	}
 }
