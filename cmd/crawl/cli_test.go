@@ -106,6 +106,7 @@ func TestUsageErrors(t *testing.T) {
 		{"negative concurrency", []string{"--db", filepath.Join(dir, "e.db"), "--concurrency", "0", "http://127.0.0.1:1/"}, "concurrency 0 is below 1"},
 		{"demo with seeds", []string{"--demo", "http://x.com/"}, "--demo crawls its own sample web"},
 		{"versions", []string{"--versions", "0"}, "keep at least 1 version"},
+		{"shard timeout", []string{"--shard", "0/2", "--shard-timeout", "0s"}, "--shard-timeout 0s: give a positive duration"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCrawl(context.Background(), tc.args...)

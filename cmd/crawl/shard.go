@@ -118,7 +118,10 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 		totalMu.Lock()
 		total = addStats(total, st)
 		totalMu.Unlock()
+		var ee *exitError
 		switch {
+		case errors.As(err, &ee):
+			return err // the store stayed away while reserving pages, or Ctrl-C
 		case err == nil:
 			seeds = nil
 			rounds++
