@@ -197,25 +197,23 @@ func TestShardStoreUnreachable(t *testing.T) {
 	}
 }
 
-// TestShardKilledAndRestarted runs 4 shards as processes; shard 1 is
-// killed with SIGKILL in the middle and started again. All four exit 0,
-// nothing is lost, and no page is fetched twice except those shard 1 had
-// in flight when it was killed.
-func TestShardKilledAndRestarted(t *testing.T) {
-	testShardKilled(t, true)
+// TestShardKilled runs 4 shards as processes and kills shard 1 with
+// SIGKILL in the middle of the crawl.
+//
+//   - restarted: shard 1 is started again; all four exit 0, nothing is
+//     lost, and no page is fetched twice except those shard 1 had in
+//     flight when it was killed;
+//   - never restarted: the other three exit 3 within --shard-timeout plus
+//     a minute, naming it.
+func TestShardKilled(t *testing.T) {
+	bin := buildCrawl(t, t.TempDir())
+	t.Run("restarted", func(t *testing.T) { testShardKilled(t, bin, true) })
+	t.Run("never restarted", func(t *testing.T) { testShardKilled(t, bin, false) })
 }
 
-// TestShardKilledNeverRestarted: with shard 1 killed and never started
-// again, the other three exit 3 within --shard-timeout plus a minute,
-// naming it.
-func TestShardKilledNeverRestarted(t *testing.T) {
-	testShardKilled(t, false)
-}
-
-func testShardKilled(t *testing.T, restart bool) {
+func testShardKilled(t *testing.T, bin string, restart bool) {
 	t.Setenv("HTTP_PROXY", "")
 	emulator(t)
-	bin := buildCrawl(t, t.TempDir())
 	const hosts, pages, shards, victim, timeout = 200, 2, 4, 1, 8 * time.Second
 	web := newManyHostWeb(t, hosts, pages)
 	kill := make(chan struct{})
