@@ -55,7 +55,8 @@ type shard struct {
 	// of state never interleave.
 	mu sync.Mutex
 
-	outage time.Time // when the store started failing; zero when it answers
+	outage   time.Time // when the store started failing; zero when it answers
+	failures int       // calls failed since outage
 }
 
 // crawlShard runs shard o.cfg.Shard of o.cfg.Shards until the whole crawl
@@ -335,7 +336,7 @@ func (s *shard) retry(ctx context.Context, what string, fn func(ctx context.Cont
 		err := fn(cctx)
 		cancel()
 		if err == nil {
-			s.outage = time.Time{}
+			s.outage, s.failures = time.Time{}, 0
 			return nil
 		}
 		if ctx.Err() != nil {
@@ -348,7 +349,8 @@ func (s *shard) retry(ctx context.Context, what string, fn func(ctx context.Cont
 }
 
 // failed says that the store failed while doing what, and waits before
-// the next try: the poll interval, doubling up to 30 s. It returns exit 1
+// the next try: the poll interval, doubling with each failure in a row up
+// to 30 s (and half of --shard-timeout). It returns exit 1
 // once the store has failed for longer than --shard-timeout: the other
 // shards then see this one silent. A failing store never finishes a crawl.
 func (s *shard) failed(ctx context.Context, what string, err error) error {
@@ -361,10 +363,11 @@ func (s *shard) failed(ctx context.Context, what string, err error) error {
 		return fail(exitStoreFailed, "the store %s has not answered for %v (--shard-timeout): giving up; the crawl is not finished, and running the same command again resumes this shard; last error while %s: %v", s.o.db, down.Round(time.Second), what, err)
 	}
 	wait := s.poll
-	for d := down; d > 0 && wait < 30*time.Second; d /= 2 {
+	for range min(s.failures, 10) {
 		wait *= 2
 	}
-	wait = min(wait, 30*time.Second, s.o.shardTimeout)
+	s.failures++
+	wait = min(wait, 30*time.Second, s.o.shardTimeout/2)
 	fmt.Fprintf(s.stderr, "%scannot reach the store while %s (retrying in %v): %v\n", s.label, what, wait.Round(time.Millisecond), firstLine(err))
 	select {
 	case <-ctx.Done():

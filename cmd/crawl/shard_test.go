@@ -5,16 +5,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/webtable"
 )
 
 // manyHostWeb is a generated web of hosts h0000.web.test ... behind one
@@ -343,4 +347,119 @@ func TestHelpHasNoRounds(t *testing.T) {
 			t.Errorf("--help does not say %q:\n%s", want, stdout)
 		}
 	}
+}
+
+// flakyTable is a WebTable's table that fails every call while down is
+// set, as a store that cannot be reached does.
+type flakyTable struct {
+	webtable.Table
+	down  atomic.Bool
+	calls atomic.Int64 // calls so far
+	fails atomic.Int64 // calls refused
+	after int64        // the store goes down at this call...
+	for_  time.Duration
+	once  sync.Once
+}
+
+var errUnreachable = errors.New("store unreachable (test)")
+
+func (f *flakyTable) check() error {
+	if f.calls.Add(1) == f.after {
+		f.once.Do(func() {
+			f.down.Store(true)
+			time.AfterFunc(f.for_, func() { f.down.Store(false) })
+		})
+	}
+	if f.down.Load() {
+		f.fails.Add(1)
+		return errUnreachable
+	}
+	return nil
+}
+
+func (f *flakyTable) Apply(ctx context.Context, row string, m *bigtable.Mutation, opts ...bigtable.ApplyOption) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	return f.Table.Apply(ctx, row, m, opts...)
+}
+
+func (f *flakyTable) ApplyBulk(ctx context.Context, rows []string, muts []*bigtable.Mutation) ([]error, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	return f.Table.ApplyBulk(ctx, rows, muts)
+}
+
+func (f *flakyTable) ReadRow(ctx context.Context, row string, opts ...bigtable.ReadOption) (bigtable.Row, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	return f.Table.ReadRow(ctx, row, opts...)
+}
+
+func (f *flakyTable) ReadRows(ctx context.Context, rs bigtable.RowSet, fn func(bigtable.Row) bool, opts ...bigtable.ReadOption) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	return f.Table.ReadRows(ctx, rs, fn, opts...)
+}
+
+func (f *flakyTable) ApplyReadModifyWrite(ctx context.Context, row string, m *bigtable.ReadModifyWrite) (bigtable.Row, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	return f.Table.ApplyReadModifyWrite(ctx, row, m)
+}
+
+// TestShardStoreFailsMidCrawl: two shards share a store that stops
+// answering for a while in the middle of the crawl. They say so, retry with
+// backoff, and finish the crawl once it answers again: every page
+// fetched, none twice beyond those in flight.
+func TestShardStoreFailsMidCrawl(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	ctx := context.Background()
+	const hosts, pages, shards = 40, 2, 2
+	web := newManyHostWeb(t, hosts, pages)
+	db, err := bigtable.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl := &flakyTable{Table: db.Open(webtable.TableName), after: 150, for_: 700 * time.Millisecond}
+	w, err := webtable.New(ctx, db, tbl, true, webtable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var wg sync.WaitGroup
+	outs := make([]bytes.Buffer, shards)
+	for i := range shards {
+		o, err := parseFlags(shardArgs(web, "unused", i, shards, "--shard-timeout", "10s"), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := crawlShard(ctx, o, w, o.seeds, &outs[i]); err != nil {
+				t.Errorf("shard %d/%d: %v\n%s", i, shards, err, &outs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	if tbl.fails.Load() == 0 {
+		t.Fatalf("the store never failed (%d calls): the test proves nothing", tbl.calls.Load())
+	}
+	said := false
+	for i := range outs {
+		said = said || strings.Contains(outs[i].String(), "cannot reach the store") || strings.Contains(outs[i].String(), "cannot write a heartbeat")
+	}
+	if !said {
+		t.Errorf("no shard said the store failed (%d calls refused):\n%s\n%s", tbl.fails.Load(), &outs[0], &outs[1])
+	}
+	// A page whose fetch was stored but whose done mark failed is fetched
+	// again: at most the pages in flight (4 per shard) when it went down.
+	again := 0
+	web.check(t, shards, func(string, []string) bool { again++; return again <= 4*shards })
+	t.Logf("%d calls refused while the store was down; %d pages fetched again", tbl.fails.Load(), again)
 }
