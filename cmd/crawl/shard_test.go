@@ -124,7 +124,9 @@ func TestShardsRunUntilDone(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	begin := time.Now()
-	defer func() { t.Logf("4 shards crawled %d pages and agreed they were done in %v", hosts*pages, time.Since(begin)) }()
+	defer func() {
+		t.Logf("4 shards crawled %d pages and agreed they were done in %v", hosts*pages, time.Since(begin))
+	}()
 	var wg sync.WaitGroup
 	for i := range shards {
 		wg.Add(1)
