@@ -359,7 +359,7 @@ type flakyTable struct {
 	calls atomic.Int64 // calls so far
 	fails atomic.Int64 // calls refused
 	after int64        // the store goes down at this call...
-	for_  time.Duration
+	downFor  time.Duration
 	once  sync.Once
 }
 
@@ -369,7 +369,7 @@ func (f *flakyTable) check() error {
 	if f.calls.Add(1) == f.after {
 		f.once.Do(func() {
 			f.down.Store(true)
-			time.AfterFunc(f.for_, func() { f.down.Store(false) })
+			time.AfterFunc(f.downFor, func() { f.down.Store(false) })
 		})
 	}
 	if f.down.Load() {
@@ -427,7 +427,7 @@ func TestShardStoreFailsMidCrawl(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tbl := &flakyTable{Table: db.Open(webtable.TableName), after: 150, for_: 700 * time.Millisecond}
+	tbl := &flakyTable{Table: db.Open(webtable.TableName), after: 150, downFor: 700 * time.Millisecond}
 	w, err := webtable.New(ctx, db, tbl, true, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
