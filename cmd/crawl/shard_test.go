@@ -355,12 +355,12 @@ func TestHelpHasNoRounds(t *testing.T) {
 // set, as a store that cannot be reached does.
 type flakyTable struct {
 	webtable.Table
-	down  atomic.Bool
-	calls atomic.Int64 // calls so far
-	fails atomic.Int64 // calls refused
-	after int64        // the store goes down at this call...
-	downFor  time.Duration
-	once  sync.Once
+	down    atomic.Bool
+	calls   atomic.Int64 // calls so far
+	fails   atomic.Int64 // calls refused
+	after   int64        // the store goes down at this call...
+	downFor time.Duration
+	once    sync.Once
 }
 
 var errUnreachable = errors.New("store unreachable (test)")
