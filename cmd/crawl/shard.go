@@ -64,6 +64,8 @@ type shard struct {
 // 130), or the store stays unreachable for longer than --shard-timeout
 // (exit 1).
 func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer) error {
+	// The heartbeat, the crawler's workers and the loop all write to it.
+	stderr = &lockedWriter{w: stderr}
 	s := &shard{
 		o: o, w: w, stderr: stderr,
 		label:  fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards),
@@ -90,10 +92,7 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 		totalMu.Unlock()
 		p.update(t)
 	}
-	var logMu sync.Mutex
 	cfg.Log = func(line string) {
-		logMu.Lock()
-		defer logMu.Unlock()
 		fmt.Fprintf(stderr, "crawl: %s%s\n", s.label, line)
 	}
 	c, err := crawler.New(cfg, s.counts)
@@ -103,8 +102,15 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 	defer c.Close()
 
 	beatCtx, stopBeats := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopBeats()
-	go s.beat(beatCtx)
+	beating := make(chan struct{})
+	go func() {
+		defer close(beating)
+		s.beat(beatCtx)
+	}()
+	defer func() {
+		stopBeats()
+		<-beating // no heartbeat, and no line from one, after we return
+	}()
 
 	watch := webtable.NewShardWatch(o.cfg.Shards, o.shardTimeout)
 	seeds := seedURLs
@@ -526,4 +532,16 @@ func openShardStore(ctx context.Context, o *options, stderr io.Writer) (*webtabl
 		}
 		wait = min(wait*2, 30*time.Second)
 	}
+}
+
+// lockedWriter serialises writes to w, one whole line (one Write) at a time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
