@@ -23,8 +23,9 @@ import (
 // big-endian counters that only grow, each updated with ReadModifyWrite so
 // that a restarted shard carries on from the last value: beats (one per
 // heartbeat), rounds (one each time the shard starts working), queued
-// (frontier entries it wrote) and finished (entries it fetched and
-// removed). [ShardWatch] reads them to decide that the whole crawl is
+// (frontier entries it wrote), finished (entries it fetched and removed)
+// and checks (one each time an idle shard looked at its part of the
+// frontier and found nothing it can take). [ShardWatch] reads them to decide that the whole crawl is
 // finished, or that a shard has gone silent.
 const (
 	// ShardPrefix starts every shard record's row key.
@@ -39,6 +40,8 @@ const (
 	colShardRounds    = "rounds"
 	colShardQueued    = "queued"
 	colShardFinished  = "finished"
+	colShardChecks    = "checks"
+	colShardHeld      = "held"
 	colBudgetPages    = "pages"
 )
 
@@ -53,6 +56,10 @@ const (
 	// ShardIdle: the shard found nothing to fetch in its part of the
 	// frontier and only watches the others.
 	ShardIdle ShardState = "idle"
+	// ShardFinished: the shard saw the whole crawl finished and stopped.
+	// Entries of its part left queued then (Held) stay so; a shard started
+	// later does not wait for it unless its part has grown since.
+	ShardFinished ShardState = "finished"
 )
 
 // ShardRecord is what the store holds of one shard.
@@ -67,8 +74,14 @@ type ShardRecord struct {
 	Heartbeat time.Time
 	// Beats counts heartbeats; Rounds the times the shard started
 	// working; Queued the frontier entries it wrote; Finished the entries
-	// it fetched (done or failed). All only grow.
-	Beats, Rounds, Queued, Finished int64
+	// it fetched (done or failed); Checks the times it looked at its part
+	// of the frontier while idle and found nothing it can take. All only
+	// grow.
+	Beats, Rounds, Queued, Finished, Checks int64
+	// Held is how many entries of its part of the frontier the shard left
+	// queued when it last set its state (entries it cannot take, such as
+	// those of a host that has its --max-pages-per-host).
+	Held int64
 }
 
 // ShardUpdate is one change of a shard's record ([WebTable.UpdateShard]).
@@ -77,8 +90,13 @@ type ShardUpdate struct {
 	State ShardState
 	// Round counts one more round of work (set when going to work).
 	Round bool
+	// Checked counts one more look at the shard's part of the frontier
+	// that found nothing it can take (set by an idle shard, after the look).
+	Checked bool
 	// Queued and Finished are added to the counters (>= 0).
 	Queued, Finished int64
+	// Held is recorded with State (see ShardRecord.Held).
+	Held int64
 }
 
 // ShardKey is the row key of shard's record in a crawl of shards shards.
@@ -122,6 +140,9 @@ func (w *WebTable) UpdateShard(ctx context.Context, shard, shards int, u ShardUp
 	if u.Round {
 		rmw.Increment(FamilyFetch, colShardRounds, 1)
 	}
+	if u.Checked {
+		rmw.Increment(FamilyFetch, colShardChecks, 1)
+	}
 	if u.Queued > 0 {
 		rmw.Increment(FamilyFetch, colShardQueued, u.Queued)
 	}
@@ -135,6 +156,7 @@ func (w *WebTable) UpdateShard(ctx context.Context, shard, shards int, u ShardUp
 	m.Set(FamilyFetch, colShardHeartbeat, bigtable.ServerTime, []byte(now.UTC().Format(time.RFC3339Nano)))
 	if u.State != "" {
 		m.Set(FamilyFetch, colShardState, bigtable.ServerTime, []byte(u.State))
+		m.Set(FamilyFetch, colShardHeld, bigtable.ServerTime, []byte(strconv.FormatInt(u.Held, 10)))
 	}
 	if err := w.tbl.Apply(ctx, key, m); err != nil {
 		return fmt.Errorf("webtable: writing the state of shard %d/%d: %w", shard, shards, err)
@@ -190,16 +212,22 @@ func parseShard(r bigtable.Row) (ShardRecord, error) {
 		switch q {
 		case colShardState:
 			rec.State = ShardState(it.Value)
-			if rec.State != ShardWorking && rec.State != ShardIdle {
-				return rec, fmt.Errorf("state %q is neither %q nor %q", it.Value, ShardWorking, ShardIdle)
+			if rec.State != ShardWorking && rec.State != ShardIdle && rec.State != ShardFinished {
+				return rec, fmt.Errorf("state %q is not %q, %q or %q", it.Value, ShardWorking, ShardIdle, ShardFinished)
 			}
+		case colShardHeld:
+			n, err := strconv.ParseInt(string(it.Value), 10, 64)
+			if err != nil || n < 0 {
+				return rec, fmt.Errorf("held %q is not a count", it.Value)
+			}
+			rec.Held = n
 		case colShardHeartbeat:
 			t, err := time.Parse(time.RFC3339Nano, string(it.Value))
 			if err != nil {
 				return rec, fmt.Errorf("heartbeat %q: %w", it.Value, err)
 			}
 			rec.Heartbeat = t
-		case colShardBeats, colShardRounds, colShardQueued, colShardFinished:
+		case colShardBeats, colShardRounds, colShardQueued, colShardFinished, colShardChecks:
 			if len(it.Value) != 8 {
 				return rec, fmt.Errorf("counter %s holds %d bytes, want 8", it.Column, len(it.Value))
 			}
@@ -213,6 +241,8 @@ func parseShard(r bigtable.Row) (ShardRecord, error) {
 				rec.Queued = v
 			case colShardFinished:
 				rec.Finished = v
+			case colShardChecks:
+				rec.Checks = v
 			}
 		}
 	}

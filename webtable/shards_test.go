@@ -8,65 +8,74 @@ import (
 	"time"
 )
 
-func rec(i int, state ShardState, beats, rounds, queued, finished int64) ShardRecord {
-	return ShardRecord{Shard: i, Shards: 2, Present: true, State: state, Beats: beats, Rounds: rounds, Queued: queued, Finished: finished}
+func rec(i int, state ShardState, beats, rounds, queued, finished, checks int64) ShardRecord {
+	return ShardRecord{Shard: i, Shards: 2, Present: true, State: state, Beats: beats, Rounds: rounds, Queued: queued, Finished: finished, Checks: checks}
 }
 
 // TestShardWatch walks the termination rule through the races it must
 // survive: one look is never enough, a shard that worked between two looks
-// (states equal, counters moved) postpones the end, and silence is judged
-// by beats on the watcher's clock.
+// (states equal, counters moved) postpones the end, every shard must look
+// at its part twice after the baseline, and silence is judged by beats on
+// the watcher's clock.
 func TestShardWatch(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	type look struct {
 		recs     []ShardRecord
-		pending  bool
 		at       time.Duration
 		finished bool
 		silent   string
 	}
-	idle := func(b, r, q, f int64) ShardRecord { return rec(0, ShardIdle, b, r, q, f) }
+	idle := func(checks int64) ShardRecord { return rec(0, ShardIdle, checks, 1, 5, 5, checks) }
+	other := func(state ShardState, beats, rounds, queued, finished, checks int64) ShardRecord {
+		return rec(1, state, beats, rounds, queued, finished, checks)
+	}
 	for _, tc := range []struct {
 		name  string
 		looks []look
 	}{
-		{"two idle looks finish", []look{
-			{recs: []ShardRecord{idle(1, 1, 5, 5), rec(1, ShardIdle, 1, 1, 3, 3)}},
-			{recs: []ShardRecord{idle(2, 1, 5, 5), rec(1, ShardIdle, 2, 1, 3, 3)}, at: time.Second, finished: true},
+		{"idle and two checks each finish", []look{
+			{recs: []ShardRecord{idle(1), other(ShardIdle, 1, 1, 3, 3, 1)}},
+			{recs: []ShardRecord{idle(2), other(ShardIdle, 2, 1, 3, 3, 2)}, at: time.Second},
+			{recs: []ShardRecord{idle(3), other(ShardIdle, 3, 1, 3, 3, 3)}, at: 2 * time.Second, finished: true},
+		}},
+		{"one check after the baseline is not enough", []look{
+			{recs: []ShardRecord{idle(1), other(ShardIdle, 1, 1, 3, 3, 1)}},
+			{recs: []ShardRecord{idle(5), other(ShardIdle, 2, 1, 3, 3, 2)}, at: time.Second},
 		}},
 		{"idle, work, idle again between looks", []look{
-			{recs: []ShardRecord{idle(1, 1, 5, 5), rec(1, ShardIdle, 1, 1, 3, 3)}},
-			{recs: []ShardRecord{idle(2, 1, 5, 5), rec(1, ShardIdle, 4, 2, 4, 4)}, at: time.Second},
-			{recs: []ShardRecord{idle(3, 1, 5, 5), rec(1, ShardIdle, 5, 2, 4, 4)}, at: 2 * time.Second, finished: true},
+			{recs: []ShardRecord{idle(1), other(ShardIdle, 1, 1, 3, 3, 1)}},
+			{recs: []ShardRecord{idle(3), other(ShardIdle, 4, 2, 4, 4, 3)}, at: time.Second},
+			{recs: []ShardRecord{idle(4), other(ShardIdle, 5, 2, 4, 4, 4)}, at: 2 * time.Second},
+			{recs: []ShardRecord{idle(5), other(ShardIdle, 6, 2, 4, 4, 5)}, at: 3 * time.Second, finished: true},
 		}},
 		{"a round that changed nothing else still counts", []look{
-			{recs: []ShardRecord{idle(1, 1, 5, 5), rec(1, ShardIdle, 1, 1, 3, 3)}},
-			{recs: []ShardRecord{idle(2, 1, 5, 5), rec(1, ShardIdle, 2, 2, 3, 3)}, at: time.Second},
-		}},
-		{"pending entries keep it going", []look{
-			{recs: []ShardRecord{idle(1, 1, 5, 5), rec(1, ShardIdle, 1, 1, 3, 3)}, pending: true},
-			{recs: []ShardRecord{idle(2, 1, 5, 5), rec(1, ShardIdle, 2, 1, 3, 3)}, at: time.Second, pending: true},
+			{recs: []ShardRecord{idle(1), other(ShardIdle, 1, 1, 3, 3, 1)}},
+			{recs: []ShardRecord{idle(3), other(ShardIdle, 3, 2, 3, 3, 3)}, at: time.Second},
 		}},
 		{"a working shard keeps it going", []look{
-			{recs: []ShardRecord{idle(1, 1, 5, 5), rec(1, ShardWorking, 1, 1, 3, 3)}},
-			{recs: []ShardRecord{idle(2, 1, 5, 5), rec(1, ShardWorking, 1, 1, 3, 3)}, at: time.Second},
+			{recs: []ShardRecord{idle(1), other(ShardWorking, 1, 1, 3, 3, 0)}},
+			{recs: []ShardRecord{idle(3), other(ShardWorking, 2, 1, 3, 3, 0)}, at: time.Second},
+		}},
+		{"a shard that stopped after the end needs no checks", []look{
+			{recs: []ShardRecord{idle(1), other(ShardFinished, 9, 1, 3, 3, 7)}},
+			{recs: []ShardRecord{idle(3), other(ShardFinished, 9, 1, 3, 3, 7)}, at: time.Second, finished: true},
 		}},
 		{"a shard that never started is silent after the timeout", []look{
-			{recs: []ShardRecord{idle(1, 1, 5, 5), {Shard: 1, Shards: 2}}},
-			{recs: []ShardRecord{idle(2, 1, 5, 5), {Shard: 1, Shards: 2}}, at: time.Minute},
-			{recs: []ShardRecord{idle(3, 1, 5, 5), {Shard: 1, Shards: 2}}, at: time.Minute + time.Millisecond, silent: "1"},
+			{recs: []ShardRecord{idle(1), {Shard: 1, Shards: 2}}},
+			{recs: []ShardRecord{idle(2), {Shard: 1, Shards: 2}}, at: time.Minute},
+			{recs: []ShardRecord{idle(3), {Shard: 1, Shards: 2}}, at: time.Minute + time.Millisecond, silent: "1"},
 		}},
 		{"beats that move keep a shard alive, whatever its clock says", []look{
-			{recs: []ShardRecord{idle(1, 1, 5, 5), rec(1, ShardWorking, 7, 1, 3, 3)}},
-			{recs: []ShardRecord{idle(2, 1, 5, 5), rec(1, ShardWorking, 8, 1, 3, 3)}, at: 50 * time.Second},
-			{recs: []ShardRecord{idle(3, 1, 5, 5), rec(1, ShardWorking, 9, 1, 3, 3)}, at: 100 * time.Second},
-			{recs: []ShardRecord{idle(4, 1, 5, 5), rec(1, ShardWorking, 9, 1, 3, 3)}, at: 161 * time.Second, silent: "1"},
+			{recs: []ShardRecord{idle(1), other(ShardWorking, 7, 1, 3, 3, 0)}},
+			{recs: []ShardRecord{idle(2), other(ShardWorking, 8, 1, 3, 3, 0)}, at: 50 * time.Second},
+			{recs: []ShardRecord{idle(3), other(ShardWorking, 9, 1, 3, 3, 0)}, at: 100 * time.Second},
+			{recs: []ShardRecord{idle(4), other(ShardWorking, 9, 1, 3, 3, 0)}, at: 161 * time.Second, silent: "1"},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := NewShardWatch(2, time.Minute)
 			for n, l := range tc.looks {
-				v := w.Look(l.recs, l.pending, t0.Add(l.at))
+				v := w.Look(l.recs, t0.Add(l.at))
 				if v.Finished != l.finished {
 					t.Errorf("look %d: Finished = %v, want %v (waiting: %s)", n, v.Finished, l.finished, v.Waiting)
 				}
@@ -103,14 +112,14 @@ func TestShardRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if err := w.UpdateShard(ctx, 1, 3, ShardUpdate{State: ShardIdle, Queued: 1, Finished: 3}, now.Add(2*time.Second)); err != nil {
+	if err := w.UpdateShard(ctx, 1, 3, ShardUpdate{State: ShardIdle, Queued: 1, Finished: 3, Checked: true, Held: 2}, now.Add(2*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := w.Shards(ctx, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ShardRecord{Shard: 1, Shards: 3, Present: true, State: ShardIdle, Heartbeat: now.Add(2 * time.Second), Beats: 3, Rounds: 1, Queued: 5, Finished: 5}
+	want := ShardRecord{Shard: 1, Shards: 3, Present: true, State: ShardIdle, Heartbeat: now.Add(2 * time.Second), Beats: 3, Rounds: 1, Queued: 5, Finished: 5, Checks: 1, Held: 2}
 	if got := recs[1]; got != want {
 		t.Errorf("record of shard 1/3 = %+v, want %+v", got, want)
 	}

@@ -9,13 +9,24 @@ import (
 // crawl, when the whole crawl is finished and which shards have gone
 // silent. It keeps no state in the store: every shard runs its own.
 //
-// The crawl is finished when two looks in a row find every shard present
-// and idle, nothing pending in the frontier, and every shard's Rounds,
-// Queued and Finished unchanged between them. One look is not enough:
-// states alone race (a shard can go idle, work, and go idle again between
-// two looks, or write an entry just behind a scan of the frontier), and
-// any work between the looks moves a counter, since a shard counts before
-// it says it is idle.
+// Each idle shard looks at its own part of the frontier every poll and,
+// when it finds nothing it can take, counts one more check (an entry it
+// cannot take, such as one of a host that has its --max-pages-per-host,
+// stays queued without holding the crawl open). The crawl is finished
+// when, from a first look (the baseline) to a later one, every shard stays
+// present and idle, no shard's Rounds, Queued or Finished moves, and every
+// shard's Checks grows by at least 2. States alone race (a shard can go
+// idle, work, and go idle again between two looks), and any work moves a
+// counter, since a shard counts before it says it is idle. Two checks, not
+// one, because the first may have read the frontier before the baseline
+// and only counted after it; the second read it after the baseline, so an
+// entry queued by then was seen.
+//
+// A shard in state finished saw the crawl finished earlier and stopped: it
+// counts as idle and needs no checks, so that a shard started again after
+// the end finishes too. The caller must first make sure that its part of
+// the frontier has not grown past what it left (Held), and otherwise pass
+// it as idle (it then holds the crawl open, and goes silent).
 //
 // A shard is silent when its Beats have not changed for longer than the
 // timeout, measured on the watcher's clock from the look that first saw
@@ -26,11 +37,10 @@ type ShardWatch struct {
 	timeout time.Duration
 	start   time.Time
 
-	prev     []ShardRecord // the previous look, nil before the first
-	prevIdle bool          // the previous look found all idle and nothing pending
-	beats    []int64       // last Beats seen per shard
-	changed  []time.Time   // when beats[i] was first seen, on our clock
-	present  []bool
+	base    []ShardRecord // the baseline look; nil when not all idle
+	beats   []int64       // last Beats seen per shard
+	changed []time.Time   // when beats[i] was first seen, on our clock
+	present []bool
 }
 
 // NewShardWatch returns a watch of a crawl of shards shards that calls a
@@ -57,10 +67,9 @@ type Verdict struct {
 	Waiting string
 }
 
-// Look takes one look: recs from [WebTable.Shards], pending is whether the
-// frontier holds anything still to fetch (for any shard), now is the
-// watcher's clock.
-func (w *ShardWatch) Look(recs []ShardRecord, pending bool, now time.Time) Verdict {
+// Look takes one look: recs from [WebTable.Shards], now the watcher's
+// clock.
+func (w *ShardWatch) Look(recs []ShardRecord, now time.Time) Verdict {
 	if len(recs) != w.shards {
 		return Verdict{Waiting: fmt.Sprintf("read %d shard records for a crawl of %d shards", len(recs), w.shards)}
 	}
@@ -71,10 +80,7 @@ func (w *ShardWatch) Look(recs []ShardRecord, pending bool, now time.Time) Verdi
 		}
 	}
 	var v Verdict
-	allIdle := !pending
-	if pending {
-		v.Waiting = "pages are still queued"
-	}
+	allIdle := true
 	for i, r := range recs {
 		if r.Present && (!w.present[i] || r.Beats != w.beats[i]) {
 			w.present[i], w.beats[i], w.changed[i] = true, r.Beats, now
@@ -82,31 +88,35 @@ func (w *ShardWatch) Look(recs []ShardRecord, pending bool, now time.Time) Verdi
 		if now.Sub(w.changed[i]) > w.timeout {
 			v.Silent = append(v.Silent, i)
 		}
-		if !r.Present || r.State != ShardIdle {
-			if allIdle {
-				if r.Present {
-					v.Waiting = fmt.Sprintf("shard %d/%d is working", i, w.shards)
-				} else {
-					v.Waiting = fmt.Sprintf("shard %d/%d has not started", i, w.shards)
-				}
-			}
+		if allIdle && (!r.Present || (r.State != ShardIdle && r.State != ShardFinished)) {
 			allIdle = false
-		}
-	}
-	if allIdle && w.prevIdle {
-		v.Finished = true
-		for i, r := range recs {
-			p := w.prev[i]
-			if p.Rounds != r.Rounds || p.Queued != r.Queued || p.Finished != r.Finished {
-				v.Finished = false
-				v.Waiting = fmt.Sprintf("shard %d/%d worked since the last look", i, w.shards)
-				break
+			if r.Present {
+				v.Waiting = fmt.Sprintf("shard %d/%d is working", i, w.shards)
+			} else {
+				v.Waiting = fmt.Sprintf("shard %d/%d has not started", i, w.shards)
 			}
 		}
-	} else if allIdle {
-		v.Waiting = "every shard is idle: checking once more"
 	}
-	w.prev = append(w.prev[:0], recs...)
-	w.prevIdle = allIdle
+	if !allIdle {
+		w.base = nil
+		return v
+	}
+	if w.base == nil {
+		w.base = append([]ShardRecord(nil), recs...)
+		v.Waiting = "every shard is idle: checking that it stays so"
+		return v
+	}
+	v.Finished = true
+	for i, r := range recs {
+		b := w.base[i]
+		if b.Rounds != r.Rounds || b.Queued != r.Queued || b.Finished != r.Finished {
+			w.base = append(w.base[:0], recs...)
+			return Verdict{Silent: v.Silent, Waiting: fmt.Sprintf("shard %d/%d worked since the last look", i, w.shards)}
+		}
+		if r.State != ShardFinished && r.Checks < b.Checks+2 && v.Finished {
+			v.Finished = false
+			v.Waiting = "every shard is idle: checking that it stays so"
+		}
+	}
 	return v
 }

@@ -55,6 +55,12 @@ type shard struct {
 	// of state never interleave.
 	mu sync.Mutex
 
+	// held is how many entries of its part the shard left queued after a
+	// round that took none (-1: unknown, after a round that took some);
+	// spent is whether --max-pages was spent at the last look.
+	held  int64
+	spent bool
+
 	outage   time.Time // when the store started failing; zero when it answers
 	failures int       // calls failed since outage
 }
@@ -72,6 +78,7 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 		poll:   shardPoll(o.shardTimeout),
 		now:    time.Now,
 		counts: &countingStore{Store: newStore(w)},
+		held:   -1,
 	}
 	cfg := o.cfg
 	if len(cfg.AllowDomains) == 0 {
@@ -134,6 +141,14 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 			rounds++
 			if st.Fetched+st.Errors > 0 {
 				fmt.Fprintf(stderr, "%sround %d: %s\n", s.label, rounds, status(st))
+				s.held = -1
+			} else if err := s.retry(ctx, "counting the entries left queued", func(ctx context.Context) error {
+				// A round that took nothing: what is queued stays so.
+				q, err := s.w.QueuedOf(ctx, s.o.cfg.Shard, s.o.cfg.Shards)
+				s.held = q
+				return err
+			}); err != nil {
+				return err
 			}
 		case errors.Is(err, crawler.ErrSeed) || errors.Is(err, crawler.ErrConfig):
 			return fail(exitUsage, "%v", err)
@@ -149,7 +164,7 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 			continue
 		}
 		if err := s.retry(ctx, "saying this shard is idle", func(ctx context.Context) error {
-			return s.update(ctx, webtable.ShardUpdate{State: webtable.ShardIdle})
+			return s.update(ctx, webtable.ShardUpdate{State: webtable.ShardIdle, Held: max(s.held, 0)})
 		}); err != nil {
 			return err
 		}
@@ -158,6 +173,15 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 			return err
 		}
 		if done != nil {
+			if err := s.retry(ctx, "saying this shard is finished", func(ctx context.Context) error {
+				q, err := s.w.QueuedOf(ctx, s.o.cfg.Shard, s.o.cfg.Shards)
+				if err != nil {
+					return err
+				}
+				return s.update(ctx, webtable.ShardUpdate{State: webtable.ShardFinished, Held: q})
+			}); err != nil {
+				return err
+			}
 			p.finish(total)
 			fmt.Fprint(stderr, crawlTotals(done, rounds))
 			return nil
@@ -197,7 +221,7 @@ func (s *shard) round(ctx context.Context, c *crawler.Crawler, seeds []string) (
 // wait watches the store until this shard has work again (nil, nil), the
 // crawl is finished (its records), or a shard is silent (exit 3).
 func (s *shard) wait(ctx context.Context, watch *webtable.ShardWatch) ([]webtable.ShardRecord, error) {
-	i, n := s.o.cfg.Shard, s.o.cfg.Shards
+	n := s.o.cfg.Shards
 	lastSaid := ""
 	for {
 		select {
@@ -206,24 +230,34 @@ func (s *shard) wait(ctx context.Context, watch *webtable.ShardWatch) ([]webtabl
 		case <-time.After(s.poll):
 		}
 		var recs []webtable.ShardRecord
-		var mine, any bool
+		var mine bool
 		err := s.retry(ctx, "looking for work", func(ctx context.Context) error {
-			spent, err := s.budgetSpent(ctx)
-			if err != nil {
+			var err error
+			if mine, err = s.takeable(ctx); err != nil || mine {
 				return err
 			}
-			if !spent {
-				if mine, err = s.w.Pending(ctx, i, n, nil); err != nil || mine {
-					return err
-				}
+			// NB: counted after the look, so that a watcher that sees two
+			// more checks knows one look came after it last read us.
+			if err := s.update(ctx, webtable.ShardUpdate{Checked: true}); err != nil {
+				return err
 			}
 			if recs, err = s.w.Shards(ctx, n); err != nil {
 				return err
 			}
-			if !spent {
-				any, err = s.w.Pending(ctx, 0, 1, nil)
+			for j, r := range recs {
+				if r.State != webtable.ShardFinished {
+					continue
+				}
+				q, err := s.w.QueuedOf(ctx, j, n)
+				if err != nil {
+					return err
+				}
+				if q > r.Held {
+					// Work came for it after it stopped: it must run again.
+					recs[j].State = webtable.ShardIdle
+				}
 			}
-			return err
+			return nil
 		})
 		if err != nil {
 			return nil, err
@@ -231,11 +265,11 @@ func (s *shard) wait(ctx context.Context, watch *webtable.ShardWatch) ([]webtabl
 		if mine {
 			return nil, nil
 		}
-		v := watch.Look(recs, any, s.now())
+		v := watch.Look(recs, s.now())
 		if v.Finished {
 			return recs, nil
 		}
-		if v.Waiting != lastSaid && v.Waiting != "every shard is idle: checking once more" {
+		if v.Waiting != lastSaid && !strings.HasPrefix(v.Waiting, "every shard is idle") {
 			fmt.Fprintf(s.stderr, "%swaiting: %s\n", s.label, v.Waiting)
 			lastSaid = v.Waiting
 		}
@@ -245,6 +279,34 @@ func (s *shard) wait(ctx context.Context, watch *webtable.ShardWatch) ([]webtabl
 			}
 		}
 	}
+}
+
+// takeable reports whether this shard's part of the frontier holds
+// entries it can take: any at all after a round that took some, only new
+// ones after a round that took none (what it left then stays queued on
+// purpose: hosts that have their --max-pages-per-host, or that asked for a
+// long pause), none while --max-pages is spent. While the shard is idle
+// only it deletes entries of its part, so new entries show as a larger
+// count.
+func (s *shard) takeable(ctx context.Context) (bool, error) {
+	spent, err := s.budgetSpent(ctx)
+	if err != nil || spent {
+		s.spent = spent
+		return false, err
+	}
+	if s.spent {
+		s.spent, s.held = false, -1 // pages given back: try everything again
+	}
+	i, n := s.o.cfg.Shard, s.o.cfg.Shards
+	if s.held < 0 {
+		return s.w.Pending(ctx, i, n, nil)
+	}
+	q, err := s.w.QueuedOf(ctx, i, n)
+	if err != nil || q > s.held {
+		return q > s.held, err
+	}
+	s.held = q
+	return false, nil
 }
 
 // budgetSpent reports whether --max-pages is set and every page of it is
@@ -258,8 +320,9 @@ func (s *shard) budgetSpent(ctx context.Context) (bool, error) {
 }
 
 // missing returns exit 3 naming the first silent shard that keeps the
-// crawl from finishing (never started, working, or with pages queued),
-// or nil when the silent shards are idle with nothing left to do.
+// crawl from finishing: every one but those that stopped after seeing the
+// crawl finished (and got no work since). A silent idle shard counts: the
+// crawl is finished only once every shard has looked at its part again.
 func (s *shard) missing(ctx context.Context, recs []webtable.ShardRecord, silent []int) error {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout(s.o.shardTimeout))
 	defer cancel()
@@ -276,8 +339,8 @@ func (s *shard) missing(ctx context.Context, recs []webtable.ShardRecord, silent
 		if spent {
 			queued = 0
 		}
-		if r.Present && r.State == webtable.ShardIdle && queued == 0 {
-			continue
+		if r.State == webtable.ShardFinished {
+			continue // it saw the crawl finished, and nothing came for it since
 		}
 		seen := "it never started"
 		if r.Present {

@@ -143,6 +143,52 @@ func TestShardsRunUntilDone(t *testing.T) {
 	}
 	wg.Wait()
 	web.check(t, shards, nil)
+
+	// A shard started again after the end (a restarted pod) finishes too,
+	// fetching nothing, without waiting for the others that stopped.
+	code, _, stderr := runCrawl(ctx, shardArgs(web, "bigtable://p/i/t", 2, shards, "--shard-timeout", "10s")...)
+	if code != exitOK || !strings.Contains(stderr, "the whole crawl is finished") {
+		t.Errorf("shard 2/4 started again after the end: exit %d\n%s", code, stderr)
+	}
+	web.check(t, shards, nil)
+}
+
+// TestShardsMaxPagesPerHost: pages left queued on purpose (their host has
+// its --max-pages-per-host) do not keep the shards from finishing.
+func TestShardsMaxPagesPerHost(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	emulator(t)
+	const hosts, pages, shards = 100, 3, 4
+	web := newManyHostWeb(t, hosts, pages)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range shards {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code, _, stderr := runCrawl(ctx, shardArgs(web, "bigtable://p/i/t", i, shards, "--shard-timeout", "10s", "--max-pages-per-host", "1")...)
+			if code != exitOK {
+				t.Errorf("shard %d/%d: exit %d\n%s", i, shards, code, stderr)
+			}
+		}()
+	}
+	wg.Wait()
+	web.mu.Lock()
+	defer web.mu.Unlock()
+	perHost := map[string]int{}
+	for u, uas := range web.fetches {
+		host, _, _ := strings.Cut(strings.TrimPrefix(u, "http://"), "/")
+		perHost[host] += len(uas)
+	}
+	if len(perHost) != hosts {
+		t.Errorf("%d hosts fetched, want all %d", len(perHost), hosts)
+	}
+	for h, n := range perHost {
+		if n != 1 {
+			t.Errorf("%s: %d pages fetched with --max-pages-per-host 1", h, n)
+		}
+	}
 }
 
 // TestShardSilentMakesOthersExit3: with shard 3 of 4 never started, the
