@@ -46,7 +46,8 @@
 //   - A crawl split into shards keeps one record per shard and a shared
 //     page budget under [ShardPrefix] ([WebTable.UpdateShard],
 //     [WebTable.Shards], [WebTable.ReservePages]); [ShardWatch] decides
-//     from them when the whole crawl is finished. The budget belongs to the
+//     from them when the whole crawl is finished (every shard idle and
+//     checking its part, no counter of work moving). The budget belongs to the
 //     table: a new crawl with a new --max-pages needs a new table.
 //   - Whether content changed is decided by comparing the SHA-256 of the body
 //     with the newest stored contents:sha256, inside one conditional mutation,
