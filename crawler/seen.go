@@ -12,7 +12,7 @@ const DefaultSeenCache = 200_000
 // not to be fetched again; a state never goes back), and a key it forgot
 // costs one store read in SavePage's batch, never a lost or doubled URL.
 //
-// It holds at most size keys in two generations: when the newer fills
+// A nil cache remembers nothing. It holds at most size keys in two generations: when the newer fills
 // half the size, the older is dropped (an approximate LRU without a list).
 type seenCache struct {
 	mu       sync.Mutex
@@ -26,7 +26,7 @@ func newSeenCache(size int) *seenCache {
 
 // has reports whether key is remembered.
 func (c *seenCache) has(key string) bool {
-	if c.size <= 0 {
+	if c == nil || c.size <= 0 {
 		return false
 	}
 	c.mu.Lock()
@@ -44,7 +44,7 @@ func (c *seenCache) has(key string) bool {
 
 // add remembers keys.
 func (c *seenCache) add(keys ...string) {
-	if c.size <= 0 {
+	if c == nil || c.size <= 0 {
 		return
 	}
 	c.mu.Lock()
