@@ -94,6 +94,12 @@ type Config struct {
 	// it holds across kills and resumes); its other pages stay queued
 	// (--max-pages-per-host). 0 means no limit. The default value is 0.
 	MaxPagesPerHost int
+	// SeenCache is how many row keys the crawler remembers as known to the
+	// store in a run, to skip sending links it met already (the home page
+	// every page links to) to the store again (--seen-cache). Only an
+	// optimisation: the store decides what was seen; 0 turns it off. The
+	// default value is DefaultSeenCache.
+	SeenCache int
 	// MaxLinks is the most distinct links kept from one page, the first in
 	// document order (--max-links); how many the page had is recorded
 	// beside them (Page.LinksFound), so none is dropped silently. The
@@ -129,6 +135,7 @@ func DefaultConfig() Config {
 		Timeout:     30 * time.Second,
 		MaxBody:     10 << 20,
 		MaxLinks:    DefaultMaxLinks,
+		SeenCache:   DefaultSeenCache,
 	}
 }
 
@@ -151,6 +158,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: max body %d is below 1", ErrConfig, c.MaxBody)
 	case c.MaxPagesPerHost < 0:
 		return fmt.Errorf("%w: max pages per host %d is negative", ErrConfig, c.MaxPagesPerHost)
+	case c.SeenCache < 0:
+		return fmt.Errorf("%w: seen cache %d is negative", ErrConfig, c.SeenCache)
 	case c.MaxLinks < 1:
 		return fmt.Errorf("%w: max links %d is below 1", ErrConfig, c.MaxLinks)
 	case c.UserAgent == "":

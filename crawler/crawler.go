@@ -156,6 +156,7 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 		domains: domains,
 		stats:   newStatsRecorder(c.cfg.Progress),
 		start:   nextMillisecond(),
+		seen:    newSeenCache(c.cfg.SeenCache),
 	}
 	// Politeness state (last request per host, Crawl-delays) outlives
 	// runs; the frontier starts empty and is read from the store.
@@ -207,8 +208,9 @@ type run struct {
 	storeCtx context.Context
 	cancel   context.CancelCauseFunc
 
-	start   time.Time // when the run started, whole milliseconds
-	requeue Requeue   // which fetched URLs this run fetches again
+	start   time.Time  // when the run started, whole milliseconds
+	requeue Requeue    // which fetched URLs this run fetches again
+	seen    *seenCache // keys the store answered for in this run
 
 	mu    sync.Mutex
 	err   error                 // first store failure
@@ -681,6 +683,13 @@ func (r *run) save(p *Page, u *url.URL) bool {
 		r.fail(fmt.Errorf("%w: SavePage returned %d states for %d links", ErrStore, len(res.States), len(p.Discovered)))
 		return false
 	}
+	// Every discovered URL is now queued or needs nothing more in this run
+	// (see seenCache), as is the page.
+	keys := make([]string, 0, len(p.Discovered)+1)
+	for _, e := range p.Discovered {
+		keys = append(keys, e.Key)
+	}
+	r.seen.add(append(keys, p.Key)...)
 	// The store queued what it had not seen (Frontier set): those of this
 	// shard's hosts go to the scheduler; the rest wait in the store.
 	for _, e := range p.Discovered {
@@ -764,7 +773,13 @@ func (r *run) links(p *Page, e Entry, final *url.URL, ex extracted) {
 			continue // traps never made it into p.Links
 		}
 		// Whether the URL was seen is the store's to say (SavePage reads
-		// the state of every discovered URL in one batch).
+		// the state of every discovered URL in one batch); the cache only
+		// spares it the URLs it answered for already in this run.
+		su := withoutSession(lu)
+		sk := urlkey.KeyOf(su)
+		if r.seen.has(sk) {
+			continue
+		}
 		chain := 0
 		if urlPattern(lu) == pattern {
 			if chain = e.Chain + 1; chain > MaxPatternChain {
@@ -774,8 +789,7 @@ func (r *run) links(p *Page, e Entry, final *url.URL, ex extracted) {
 		}
 		// NB: queued without session ids, so that the store, which keys
 		// what it has seen by URL, sees one URL however many ids link to it.
-		su := withoutSession(lu)
-		p.Discovered = append(p.Discovered, Entry{URL: su.String(), Key: urlkey.KeyOf(su), Depth: p.Depth + 1, Chain: chain})
+		p.Discovered = append(p.Discovered, Entry{URL: su.String(), Key: sk, Depth: p.Depth + 1, Chain: chain})
 	}
 }
 

@@ -585,12 +585,13 @@ func TestHostileManyLinks(t *testing.T) {
 		t.Errorf("rows = %d, want %d (the page and one anchor row per kept link)", keys, cfg.MaxLinks+1)
 	}
 	// The page is ~3 MiB: the crawl reads it once and keeps 1,000 links,
-	// not 100,000. The ceiling is generous, far below what keeping every
-	// link (and its row) would cost.
+	// not 100,000 (it collects up to 4 x DefaultMaxLinks raw links to count
+	// the distinct ones). The ceiling is generous, far below what keeping
+	// every link (and its row) would cost.
 	alloc := after.TotalAlloc - before.TotalAlloc
 	t.Logf("page of %d KiB: crawl allocated %d MiB", len(body)>>10, alloc>>20)
-	if alloc > 64<<20 {
-		t.Errorf("crawl allocated %d MiB for a %d KiB page, want under 64 MiB", alloc>>20, len(body)>>10)
+	if alloc > 96<<20 {
+		t.Errorf("crawl allocated %d MiB for a %d KiB page, want under 96 MiB", alloc>>20, len(body)>>10)
 	}
 }
 

@@ -77,7 +77,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		if err != nil {
 			return NoBody, nil, err
 		}
-		stored, hexSum = Unchanged, sha256Hex(f.Page.Body)
+		stored, hexSum = Unchanged, f.Page.bodySum()
 		if hexSum != newest {
 			stored = NewVersion
 		} else {

@@ -324,7 +324,7 @@ func killAndResume(tb testing.TB, killAt, conc int) (latency time.Duration, agai
 	tmp := tb.TempDir()
 	bin := buildBinary(tb, tmp)
 	var mu sync.Mutex
-	var killed bool
+	var killed, second bool // the first run was killed; the second started
 	first := map[string]bool{}
 	var againN atomic.Int64
 	kill := make(chan struct{})
@@ -339,6 +339,9 @@ func killAndResume(tb testing.TB, killAt, conc int) (latency time.Duration, agai
 				close(kill)
 			}
 			return
+		}
+		if !second {
+			return // a request of the killed run, still on its way
 		}
 		select {
 		case firstReq <- time.Now():
@@ -367,6 +370,9 @@ func killAndResume(tb testing.TB, killAt, conc int) (latency time.Duration, agai
 	// Requests of the killed run still on the wire arrive before Wait
 	// returns or are refused; from here on the server counts the second.
 	c2 := cmd()
+	mu.Lock()
+	second = true
+	mu.Unlock()
 	start := time.Now()
 	if err := c2.Start(); err != nil {
 		tb.Fatal(err)

@@ -111,7 +111,8 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResu
 		record.URL = p.URL
 	}
 	f := &webtable.Fetched{
-		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body},
+		// The crawler's hash of the body, not computed again.
+		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body, SHA256: p.SHA256},
 		Discovered: toEntries(p.Discovered),
 		AnchorTime: bigtable.Time(p.Time).TruncateToMilliseconds(),
 		State:      webtable.State(p.State().String()),
