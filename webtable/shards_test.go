@@ -107,10 +107,7 @@ func TestShardRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
-	w, err := Open(ctx, dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w = openDir(t, dir, true, Options{})
 	defer w.Close()
 	if err := w.UpdateShard(ctx, 1, 3, ShardUpdate{State: ShardIdle, Queued: 1, Finished: 3, Checked: true, Held: 2}, now.Add(2*time.Second)); err != nil {
 		t.Fatal(err)

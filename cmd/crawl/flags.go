@@ -30,6 +30,11 @@ type options struct {
 	seeds     []string // URLs given as arguments
 	versions  int
 	demo      bool
+	deps      deps // not a flag: set by runWith
+	// serve is the address to serve the store on while crawling ("": do
+	// not serve); allowRemote lets it be off loopback.
+	serve       string
+	allowRemote bool
 	// shardTimeout is how long a shard waits for a silent shard.
 	shardTimeout time.Duration
 }
@@ -60,6 +65,12 @@ status 0, once every shard is idle and nothing is queued. A shard that is
 killed carries on when started again with the same command. A shard that
 stays silent longer than --shard-timeout makes the others stop with exit
 status 3, naming it. --max-pages then counts the pages of all shards.
+
+With --serve ADDR the crawl also serves its store over Cloud Bigtable's own
+gRPC API while it runs, and keeps serving after it finishes (or, with
+nothing to crawl, only serves) until Ctrl-C: "query --db DIR" then reads
+the store live, and any Bigtable client or cbt reaches it with
+BIGTABLE_EMULATOR_HOST=ADDR (table "webtable", any project and instance).
 
 Seeds come from --seeds FILE (one URL per line, # comments) and from the
 arguments. A crawl that was stopped (Ctrl-C, or killed) carries on where it
@@ -111,6 +122,8 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	})
 	fs.DurationVar(&o.shardTimeout, "shard-timeout", defaultShardTimeout, "with --shard: stop, exit status 3, when another shard has given no sign of life for `DUR`")
 	fs.IntVar(&o.versions, "versions", webtable.DefaultVersions, "keep `N` versions of each page's HTML")
+	fs.StringVar(&o.serve, "serve", "", "while crawling, serve the store on `ADDR` (e.g. 127.0.0.1:8086; port 0 picks one) over Cloud Bigtable's API, so that query, cbt and Bigtable clients (BIGTABLE_EMULATOR_HOST=ADDR) can read it; keep serving after the crawl until Ctrl-C")
+	fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --serve listen on an address other machines can reach (the protocol has no authentication: anyone who reaches it can read and change the store)")
 	fs.BoolVar(&o.demo, "demo", false, "crawl a built-in sample web (www.cnn.com, cnnsi.com, my.look.ca on 127.0.0.1) 3 times into "+defaultDemoDB)
 
 	var positional []string
@@ -152,6 +165,12 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	}
 	if o.demo && (o.seedsFile != "" || len(o.seeds) > 0) {
 		return nil, fmt.Errorf("--demo crawls its own sample web: leave out --seeds and seed URLs")
+	}
+	if o.serve != "" && o.demo {
+		return nil, fmt.Errorf("--serve serves a crawl's store: use it without --demo (crawl --db %s --serve ADDR serves the demo's store)", defaultDemoDB)
+	}
+	if o.allowRemote && o.serve == "" {
+		return nil, fmt.Errorf("--allow-remote only matters with --serve ADDR")
 	}
 	if o.demo && !o.dbSet {
 		o.db = defaultDemoDB

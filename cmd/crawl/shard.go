@@ -72,12 +72,15 @@ type shard struct {
 func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer) error {
 	// The heartbeat, the crawler's workers and the loop all write to it.
 	stderr = &lockedWriter{w: stderr}
+	st := newStore(w)
+	// After Ctrl-C the pages in flight are stored, within storeGrace.
+	defer st.cutOffAfter(ctx, o.deps.storeGrace)()
 	s := &shard{
 		o: o, w: w, stderr: stderr,
 		label:  fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards),
 		poll:   shardPoll(o.shardTimeout),
 		now:    time.Now,
-		counts: &countingStore{Store: newStore(w)},
+		counts: &countingStore{Store: st},
 		held:   -1,
 	}
 	cfg := o.cfg
