@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -515,4 +516,92 @@ func TestShardStoreFailsMidCrawl(t *testing.T) {
 	again := 0
 	web.check(t, shards, func(string, []string) bool { again++; return again <= 4*shards })
 	t.Logf("%d calls refused while the store was down; %d pages fetched again", tbl.fails.Load(), again)
+}
+
+// lineWriter hands each complete line written to it to a channel.
+type lineWriter struct {
+	mu    sync.Mutex
+	buf   []byte
+	all   strings.Builder
+	lines chan string
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.all.Write(p)
+	l.buf = append(l.buf, p...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		select {
+		case l.lines <- string(l.buf[:i]):
+		default:
+		}
+		l.buf = l.buf[i+1:]
+	}
+}
+
+func (l *lineWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.all.String()
+}
+
+// TestShardsOnServedStore runs several crawl processes of one machine on
+// one store in a directory, served by "crawl --serve" and reached through
+// --db bigtable://... and BIGTABLE_EMULATOR_HOST, as the README shows.
+func TestShardsOnServedStore(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	const hosts, pages, shards = 100, 2, 3
+	web := newManyHostWeb(t, hosts, pages)
+	dir := filepath.Join(t.TempDir(), "webtable.db")
+	serveCtx, stopServing := context.WithCancel(context.Background())
+	defer stopServing()
+	out := &lineWriter{lines: make(chan string, 100)}
+	served := make(chan int, 1)
+	go func() {
+		served <- runCrawlTo(serveCtx, out, "--db", dir, "--serve", "127.0.0.1:0")
+	}()
+	var addr string
+	for addr == "" {
+		select {
+		case line := <-out.lines:
+			if rest, ok := strings.CutPrefix(line, "serving "+dir+" on "); ok {
+				addr = strings.Fields(rest)[0]
+			}
+		case code := <-served:
+			t.Fatalf("crawl --serve exited %d before serving:\n%s", code, out)
+		case <-time.After(time.Minute):
+			t.Fatalf("crawl --serve did not say where it serves:\n%s", out)
+		}
+	}
+	t.Setenv("BIGTABLE_EMULATOR_HOST", addr)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range shards {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code, _, stderr := runCrawl(ctx, shardArgs(web, "bigtable://local/store", i, shards, "--shard-timeout", "10s")...)
+			if code != exitOK || !strings.Contains(stderr, "the whole crawl is finished") {
+				t.Errorf("shard %d/%d: exit %d\n%s", i, shards, code, stderr)
+			}
+		}()
+	}
+	wg.Wait()
+	stopServing()
+	if code := <-served; code != exitOK {
+		t.Errorf("crawl --serve: exit %d after Ctrl-C\n%s", code, out)
+	}
+	web.check(t, shards, nil)
+}
+
+// runCrawlTo runs the program in-process with stderr going to w, and
+// returns its exit status.
+func runCrawlTo(ctx context.Context, w io.Writer, args ...string) int {
+	return run(ctx, args, io.Discard, w)
 }
