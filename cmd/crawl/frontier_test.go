@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -20,7 +21,7 @@ import (
 func oldStore(t *testing.T, dir, base string, extra func(tbl *bigtable.Table)) {
 	t.Helper()
 	ctx := context.Background()
-	w, err := webtable.Open(ctx, dir, webtable.Options{})
+	w, err := stores.Open(ctx, dir, stores.ForCrawl, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
-	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/seeds"
@@ -37,10 +37,34 @@ func fail(code int, format string, args ...any) error {
 	return &exitError{code: code, err: fmt.Errorf(format, args...)}
 }
 
+// storeGrace is how long each store call may take once the crawl is
+// interrupted (Ctrl-C): a store that hangs (an unreachable Cloud Bigtable)
+// must not hold the program for ever.
+const storeGrace = 10 * time.Second
+
+// deps are what the program reaches outside itself, so that tests can
+// make the store fail or hang.
+type deps struct {
+	// open opens (or creates) the WebTable that --db names.
+	open func(ctx context.Context, db string, opts webtable.Options) (*webtable.WebTable, error)
+	// storeGrace bounds each store call once ctx is cancelled.
+	storeGrace time.Duration
+}
+
 // run is the whole program: it returns the exit status. ctx is cancelled
 // by Ctrl-C (see main).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	err := crawl(ctx, args, stdout, stderr)
+	return runWith(ctx, args, stdout, stderr, deps{open: openForCrawl, storeGrace: storeGrace})
+}
+
+// openForCrawl opens (or creates) the WebTable at db for a crawl.
+func openForCrawl(ctx context.Context, db string, opts webtable.Options) (*webtable.WebTable, error) {
+	return stores.Open(ctx, db, stores.ForCrawl, opts)
+}
+
+// runWith is run with the given dependencies.
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, d deps) int {
+	err := crawl(ctx, args, stdout, stderr, d)
 	var ee *exitError
 	switch {
 	case err == nil:
@@ -56,7 +80,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps) (err error) {
 	o, err := parseFlags(args, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return err
@@ -64,6 +88,7 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fail(exitUsage, "%v (see crawl --help)", err)
 	}
+	o.deps = d
 	if o.demo {
 		return runDemo(ctx, o, stdout, stderr)
 	}
@@ -71,15 +96,22 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	w, err := openStore(ctx, o, stderr)
+	w, stopServing, err := openServedStore(ctx, o, stderr)
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer func() {
+		stopServing()
+		err = closeStore(w, o.db, err)
+	}()
 	if len(seedURLs) == 0 {
 		queued := false
 		if err := w.Queued(ctx, func(webtable.Entry) bool { queued = true; return false }); err != nil {
 			return fail(exitStoreFailed, "reading the frontier of %s: %v", o.db, err)
+		}
+		if !queued && o.serve != "" {
+			fmt.Fprintf(stderr, "nothing to crawl in %s: only serving it\n", o.db)
+			return serveUntilStopped(ctx, stderr)
 		}
 		if !queued && o.cfg.Shards > 1 {
 			fmt.Fprintf(stderr, "nothing is queued in %s for any shard: the crawl is complete\n", o.db)
@@ -94,17 +126,31 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.cfg.Shards > 1 {
 		label = fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards)
 	}
-	st, err := crawlOnce(ctx, o.cfg, w, seedURLs, stderr, label)
+	st, err := crawlOnce(ctx, o, w, seedURLs, stderr, label)
 	if err == nil && o.cfg.Shards > 1 && st.Fetched > 0 {
 		fmt.Fprintf(stderr, "%sits queue is empty for now, but other shards may queue more for it: run every shard again, with the same seeds, until a round in which none fetched a page\n", label)
+	}
+	if err == nil && o.serve != "" {
+		fmt.Fprintf(stderr, "the crawl is over; ")
+		return serveUntilStopped(ctx, stderr)
 	}
 	return err
 }
 
-// crawlOnce runs one crawl into w and prints its summary. label names the
-// pass in the demo.
-func crawlOnce(ctx context.Context, cfg crawler.Config, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
+// serveUntilStopped waits for Ctrl-C or SIGTERM while the store is served;
+// the caller's deferred close then stops the server and closes the store.
+func serveUntilStopped(ctx context.Context, stderr io.Writer) error {
+	fmt.Fprintf(stderr, "still serving the store until Ctrl-C (SIGINT) or SIGTERM\n")
+	<-ctx.Done()
+	fmt.Fprintf(stderr, "stopping the server and closing the store\n")
+	return nil
+}
+
+// crawlOnce runs one crawl into w, configured by o.cfg, and prints its
+// summary. label names the pass in the demo.
+func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
 	p := newProgress(stderr, label)
+	cfg := o.cfg
 	cfg.Progress = p.update
 	var logMu sync.Mutex
 	cfg.Log = func(line string) {
@@ -112,7 +158,9 @@ func crawlOnce(ctx context.Context, cfg crawler.Config, w *webtable.WebTable, se
 		defer logMu.Unlock()
 		fmt.Fprintf(stderr, "crawl: %s%s\n", label, line)
 	}
-	c, err := crawler.New(cfg, newStore(w))
+	s := newStore(w)
+	defer s.cutOffAfter(ctx, o.deps.storeGrace)()
+	c, err := crawler.New(cfg, s)
 	if err != nil {
 		return crawler.Stats{}, fail(exitUsage, "%v", err)
 	}
@@ -166,25 +214,81 @@ func firstBad(bad []*seeds.LineError) string {
 
 // openStore opens (or creates) the WebTable of the crawl.
 func openStore(ctx context.Context, o *options, stderr io.Writer) (*webtable.WebTable, error) {
-	w, err := stores.Create(ctx, o.db, webtable.Options{Versions: o.versions})
+	w, err := o.deps.open(ctx, o.db, webtable.Options{Versions: o.versions})
 	switch {
 	case err == nil:
-		// A store written before the frontier had rows of its own gets
-		// them once; a queued row that cannot be read is named and left.
-		n, merr := w.MigrateFrontier(ctx, func(b webtable.BadEntry) {
-			fmt.Fprintf(stderr, "crawl: skipping a queued row that cannot be read: %v\n", b)
-		})
-		if merr != nil {
+		if err := migrate(ctx, w, o.db, stderr); err != nil {
 			w.Close()
-			return nil, fail(exitStoreFailed, "moving the queued pages of %s to its frontier: %v", o.db, merr)
-		}
-		if n > 0 {
-			fmt.Fprintf(stderr, "moved %d queued pages of %s to its frontier\n", n, o.db)
+			return nil, err
 		}
 		return w, nil
-	case errors.Is(err, bigtable.ErrInUse):
+	case errors.Is(err, webtable.ErrInUse):
 		return nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
 	default:
 		return nil, fail(exitUsage, "cannot open the store: %v", err)
 	}
+}
+
+// migrate gives a store written before the frontier had rows of its own
+// those rows, once; a queued row that cannot be read is named and left.
+func migrate(ctx context.Context, w *webtable.WebTable, db string, stderr io.Writer) error {
+	n, err := w.MigrateFrontier(ctx, func(b webtable.BadEntry) {
+		fmt.Fprintf(stderr, "crawl: skipping a queued row that cannot be read: %v\n", b)
+	})
+	if err != nil {
+		return fail(exitStoreFailed, "moving the queued pages of %s to its frontier: %v", db, err)
+	}
+	if n > 0 {
+		fmt.Fprintf(stderr, "moved %d queued pages of %s to its frontier\n", n, db)
+	}
+	return nil
+}
+
+// openServedStore is openStore, serving the store too when --serve says
+// so; stopServing stops the server (the store stays open for closeStore).
+func openServedStore(ctx context.Context, o *options, stderr io.Writer) (w *webtable.WebTable, stopServing func(), err error) {
+	if o.serve == "" {
+		w, err := openStore(ctx, o, stderr)
+		return w, func() {}, err
+	}
+	s, err := stores.OpenServed(ctx, o.db, webtable.Options{Versions: o.versions}, o.serve, o.allowRemote)
+	switch {
+	case errors.Is(err, webtable.ErrInUse):
+		return nil, nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
+	case errors.Is(err, stores.ErrRemote):
+		return nil, nil, fail(exitUsage, "--serve %s: that address can be reached from other machines, and the protocol has no authentication; add --allow-remote to serve there anyway", o.serve)
+	case err != nil:
+		return nil, nil, fail(exitUsage, "cannot open the store: %v", err)
+	}
+	if err := migrate(ctx, s.WebTable, o.db, stderr); err != nil {
+		s.StopServing()
+		s.WebTable.Close()
+		return nil, nil, err
+	}
+	addr := s.Addr()
+	if !stores.IsLoopback(addr) {
+		fmt.Fprintf(stderr, "crawl: warning: %s can be reached from other machines, and the protocol has no authentication: anyone who reaches it can read and change the store\n", addr)
+	}
+	fmt.Fprintf(stderr, "serving %s on %s (Cloud Bigtable's API, table %q): \"query --db %s\" reads it live, Bigtable clients and cbt with BIGTABLE_EMULATOR_HOST=%s\n",
+		o.db, addr, webtable.TableName, o.db, addr)
+	return s.WebTable, func() {
+		if err := s.StopServing(); err != nil {
+			fmt.Fprintf(stderr, "crawl: %v\n", err)
+		}
+	}, nil
+}
+
+// closeStore closes the crawl's store. Its error wins over err, even over
+// an interrupt: the last writes of a store that fails to close may be
+// lost, and the exit status must not say all went well.
+func closeStore(w *webtable.WebTable, db string, err error) error {
+	cerr := w.Close()
+	if cerr == nil {
+		return err
+	}
+	msg := fmt.Sprintf("closing the store %s failed, so the last pages may not be saved (run the same command again to fetch what is missing): %v", db, cerr)
+	if err != nil {
+		msg += fmt.Sprintf("; before that: %v", err)
+	}
+	return fail(exitStoreFailed, "%s", msg)
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/internal/webgen"
 	"github.com/webtable/webtable/webtable"
 )
@@ -111,7 +112,7 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 	tb.Helper()
 	cfg.Proxy = web.Proxy()
 	cfg.AllowDomains = []string{webgen.Domain}
-	w, err := webtable.Open(context.Background(), dir, webtable.Options{})
+	w, err := stores.Open(context.Background(), dir, stores.ForCrawl, webtable.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestFlatMemorySmall(t *testing.T) {
 	if r.stats.Queued > crawler.DefaultWindow {
 		t.Errorf("%d entries held in memory at the end, want at most one window (%d)", r.stats.Queued, crawler.DefaultWindow)
 	}
-	w, err := webtable.OpenForRead(context.Background(), dir)
+	w, err := stores.OpenForRead(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
