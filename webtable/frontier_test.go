@@ -246,3 +246,29 @@ func TestBadFrontierEntryIsSkipped(t *testing.T) {
 		t.Errorf("FrontierNext = %+v, want the bad entry reported and a.test/2 read", p)
 	}
 }
+
+// FuzzFrontierKeyOrder: entries of one host sort by position, a key parses
+// back to its bucket and host, and no frontier key is a page key.
+func FuzzFrontierKeyOrder(f *testing.F) {
+	f.Add("www.cnn.com", uint64(1), uint64(2), uint32(7))
+	f.Add("127.0.0.1:8080", uint64(255), uint64(256), uint32(0))
+	f.Add("[::1]:8080", uint64(1)<<60, uint64(1)<<61, uint32(1)<<31)
+	f.Fuzz(func(t *testing.T, host string, a, b uint64, node uint32) {
+		u, err := urlkey.Canonical("http://" + host + "/")
+		if err != nil {
+			return
+		}
+		h := u.Host
+		ka, kb := FrontierEntryKey(h, a, node), FrontierEntryKey(h, b, node)
+		if (a < b) != (ka < kb) || (a == b) != (ka == kb) {
+			t.Errorf("positions %d, %d of %s sort as %q, %q", a, b, h, ka, kb)
+		}
+		bucket, got, err := ParseFrontierKey(ka)
+		if err != nil || got != h || bucket != urlkey.HostBucket(h) {
+			t.Errorf("ParseFrontierKey(%q) = %d, %q, %v; want %d, %q", ka, bucket, got, err, urlkey.HostBucket(h), h)
+		}
+		if PageRange().Contains(ka) {
+			t.Errorf("frontier key %q is in the page range", ka)
+		}
+	})
+}

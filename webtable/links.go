@@ -116,7 +116,7 @@ func (w *WebTable) addLinks(ctx context.Context, referrer string, anchors []Anch
 // crash never leaves a row queued without its entry (the opposite, an
 // entry whose row is not yet queued, is read as a URL to fetch).
 func (w *WebTable) applyLinkBatch(ctx context.Context, b *batch) error {
-	if _, ordered := w.tbl.(*bigtable.Table); ordered || len(b.rows) == 0 {
+	if o, ok := w.tbl.(orderedBulk); (ok && o.OrderedBulk()) || len(b.rows) == 0 {
 		return w.applyBatch(ctx, b)
 	}
 	var first, rest batch

@@ -221,17 +221,9 @@ func openStore(ctx context.Context, o *options, stderr io.Writer) (*webtable.Web
 	w, err := o.deps.open(ctx, o.db, webtable.Options{Versions: o.versions})
 	switch {
 	case err == nil:
-		// A store written before the frontier had rows of its own gets
-		// them once; a queued row that cannot be read is named and left.
-		n, merr := w.MigrateFrontier(ctx, func(b webtable.BadEntry) {
-			fmt.Fprintf(stderr, "crawl: skipping a queued row that cannot be read: %v\n", b)
-		})
-		if merr != nil {
+		if err := migrate(ctx, w, o.db, stderr); err != nil {
 			w.Close()
-			return nil, fail(exitStoreFailed, "moving the queued pages of %s to its frontier: %v", o.db, merr)
-		}
-		if n > 0 {
-			fmt.Fprintf(stderr, "moved %d queued pages of %s to its frontier\n", n, o.db)
+			return nil, err
 		}
 		return w, nil
 	case errors.Is(err, webtable.ErrInUse):
@@ -239,6 +231,21 @@ func openStore(ctx context.Context, o *options, stderr io.Writer) (*webtable.Web
 	default:
 		return nil, fail(exitUsage, "cannot open the store: %v", err)
 	}
+}
+
+// migrate gives a store written before the frontier had rows of its own
+// those rows, once; a queued row that cannot be read is named and left.
+func migrate(ctx context.Context, w *webtable.WebTable, db string, stderr io.Writer) error {
+	n, err := w.MigrateFrontier(ctx, func(b webtable.BadEntry) {
+		fmt.Fprintf(stderr, "crawl: skipping a queued row that cannot be read: %v\n", b)
+	})
+	if err != nil {
+		return fail(exitStoreFailed, "moving the queued pages of %s to its frontier: %v", db, err)
+	}
+	if n > 0 {
+		fmt.Fprintf(stderr, "moved %d queued pages of %s to its frontier\n", n, db)
+	}
+	return nil
 }
 
 // openServedStore is openStore, serving the store too when --serve says
@@ -256,6 +263,11 @@ func openServedStore(ctx context.Context, o *options, stderr io.Writer) (w *webt
 		return nil, nil, fail(exitUsage, "--serve %s: that address can be reached from other machines, and the protocol has no authentication; add --allow-remote to serve there anyway", o.serve)
 	case err != nil:
 		return nil, nil, fail(exitUsage, "cannot open the store: %v", err)
+	}
+	if err := migrate(ctx, s.WebTable, o.db, stderr); err != nil {
+		s.StopServing()
+		s.WebTable.Close()
+		return nil, nil, err
 	}
 	addr := s.Addr()
 	if !stores.IsLoopback(addr) {
