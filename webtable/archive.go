@@ -278,7 +278,7 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 		if err != nil {
 			return nil, fmt.Errorf("webtable: importing: %w", err)
 		}
-		if _, err := w.addLinkMutations(ctx, &b, urlkey.Referrer(u), c.Anchors, nil, ts); err != nil {
+		if _, err := w.addLinkMutations(ctx, &b, urlkey.Referrer(u), c.Anchors, nil, ts, Requeue{}); err != nil {
 			return nil, err
 		}
 		out[i] = stored

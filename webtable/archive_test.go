@@ -98,8 +98,8 @@ func TestImportOutOfOrder(t *testing.T) {
 	if err != nil || !ok || !f.Time.Equal(at(5)) || f.State != StateDone {
 		t.Errorf("fetch record = %+v, %v, %v; want the newest capture's, done", f, ok, err)
 	}
-	if st, _ := w.states(ctx, []string{"com.cnnsi/"}); st["com.cnnsi/"] != StateUnknown {
-		t.Errorf("an import queued a link target: state %q", st["com.cnnsi/"])
+	if st, _ := w.states(ctx, []string{"com.cnnsi/"}); st["com.cnnsi/"].state != StateUnknown {
+		t.Errorf("an import queued a link target: state %q", st["com.cnnsi/"].state)
 	}
 }
 

@@ -28,6 +28,17 @@ type Page struct {
 	// HTTP/1.1 wire form; stored as contents:headers beside a new version
 	// (nil stores none).
 	Headers []byte
+	// SHA256 is the lower-case hex SHA-256 of Body when the caller has it
+	// already (the crawler does); "" means computed here.
+	SHA256 string
+}
+
+// bodySum is the hex SHA-256 of p's body, computed once.
+func (p *Page) bodySum() string {
+	if p.SHA256 == "" {
+		p.SHA256 = sha256Hex(p.Body)
+	}
+	return p.SHA256
 }
 
 // Stored says what [WebTable.RecordFetch] did with a page's body.
@@ -60,7 +71,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 		}
 		return NoBody, nil
 	}
-	hexSum := sha256Hex(p.Body)
+	hexSum := p.bodySum()
 	// The newest contents:sha256 equals this body's: only the record goes in.
 	// NB: ranges, not regular expressions: this runs for every page stored,
 	// and a pattern would be compiled each time.

@@ -28,7 +28,7 @@ type warcStats struct {
 // anchors; nothing is fetched or queued. It stops at the first damaged
 // record (the captures before it are stored) or store failure.
 func importWARCs(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) {
-	w, err := openStore(ctx, o)
+	w, err := openStore(ctx, o, stderr)
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ func importWARCs(ctx context.Context, o *options, stdout, stderr io.Writer) (err
 	for _, name := range o.warcs {
 		err := importWARC(ctx, w, name, o, &st)
 		if err != nil {
-			report(stderr, &st)
+			reportImport(stderr, &st)
 			var ae *archive.Error
 			switch {
 			case errors.As(err, &ae), errors.Is(err, archive.ErrNotWARC):
@@ -49,12 +49,12 @@ func importWARCs(ctx context.Context, o *options, stdout, stderr io.Writer) (err
 			}
 		}
 	}
-	report(stderr, &st)
+	reportImport(stderr, &st)
 	return nil
 }
 
-// report writes the summary of an import.
-func report(stderr io.Writer, st *warcStats) {
+// reportImport writes the summary of an import.
+func reportImport(stderr io.Writer, st *warcStats) {
 	fmt.Fprintf(stderr, "read %d captures: %d new versions, %d unchanged, %d without a body to keep, %d failed (HTTP status 400 or more); %d revisits add no version",
 		st.captures, st.versions, st.unchanged, st.noBody, st.failed, st.revisits)
 	if len(st.skipped) > 0 {
