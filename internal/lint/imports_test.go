@@ -49,8 +49,7 @@ var (
 // plus internal/stores, which both programs use to open the store their
 // --db flag names (a directory, or Cloud Bigtable through bigtable/cloud).
 // The programs link bigtable (and its gRPC server) only through those two:
-// they never import it
-// (their tests may, to inject store faults).
+// they never import it (their tests may, to inject store faults).
 var rules = map[string]rule{
 	"urlkey": {
 		forbidden:       concat(storage, crawling, terminal),
