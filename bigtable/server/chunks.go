@@ -11,7 +11,7 @@ import (
 // cell of the table, and an object per chunk (with wrappers for its family
 // and qualifier) then reflection-driven marshalling cost more than the
 // store's read. The field numbers are those of google/bigtable/v2/
-// bigtable.proto; TestChunkEncoding checks the bytes decode to the
+// bigtable.proto; TestReadRowsChunks checks the bytes decode to the
 // messages meant.
 
 // Field numbers of ReadRowsResponse.CellChunk (and of the value field of
