@@ -68,6 +68,8 @@ type Table interface {
 	ApplyBulk(ctx context.Context, rows []string, muts []*bigtable.Mutation) ([]error, error)
 	ReadRow(ctx context.Context, row string, opts ...bigtable.ReadOption) (bigtable.Row, error)
 	ReadRows(ctx context.Context, rs bigtable.RowSet, f func(bigtable.Row) bool, opts ...bigtable.ReadOption) error
+	// ApplyReadModifyWrite keeps the counters of a sharded crawl.
+	ApplyReadModifyWrite(ctx context.Context, row string, m *bigtable.ReadModifyWrite) (bigtable.Row, error)
 	SampleRowKeys(ctx context.Context) ([]string, error)
 }
 
@@ -93,6 +95,7 @@ type WebTable struct {
 	store Store
 	tbl   Table
 	name  string // the table's name
+	seq   *sequencer
 }
 
 // New opens the WebTable held by store in the table opts.Table (default
@@ -114,7 +117,7 @@ func New(ctx context.Context, store Store, tbl Table, create bool, opts Options)
 		store.Close()
 		return nil, err
 	}
-	return &WebTable{store: store, tbl: tbl, name: opts.table()}, nil
+	return &WebTable{store: store, tbl: tbl, name: opts.table(), seq: newSequencer()}, nil
 }
 
 // checkSchema reports ErrNoWebTable when the store has no WebTable.

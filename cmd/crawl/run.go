@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/webtable/webtable/crawler"
@@ -20,6 +21,7 @@ const (
 	exitOK          = 0
 	exitStoreFailed = 1   // the store failed during the crawl
 	exitUsage       = 2   // bad flags, seeds or store
+	exitShardGone   = 3   // a shard stayed silent longer than --shard-timeout
 	exitInterrupted = 130 // stopped by Ctrl-C; the next run resumes
 )
 
@@ -95,7 +97,14 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 	if err != nil {
 		return err
 	}
-	w, stopServing, err := openServedStore(ctx, o, stderr)
+	var w *webtable.WebTable
+	stopServing := func() {}
+	if o.cfg.Shards > 1 && o.serve == "" {
+		// A shard tries a store that does not answer again for a while.
+		w, err = openShardStore(ctx, o, stderr)
+	} else {
+		w, stopServing, err = openServedStore(ctx, o, stderr)
+	}
 	if err != nil {
 		return err
 	}
@@ -103,6 +112,13 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 		stopServing()
 		err = closeStore(w, o.db, err)
 	}()
+	if o.cfg.Shards > 1 {
+		if err := crawlShard(ctx, o, w, seedURLs, stderr); err != nil || o.serve == "" {
+			return err
+		}
+		fmt.Fprintf(stderr, "the crawl is over; ")
+		return serveUntilStopped(ctx, stderr)
+	}
 	if len(seedURLs) == 0 {
 		queued := false
 		if err := w.Queued(ctx, func(webtable.Entry) bool { queued = true; return false }); err != nil {
@@ -112,23 +128,12 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 			fmt.Fprintf(stderr, "nothing to crawl in %s: only serving it\n", o.db)
 			return serveUntilStopped(ctx, stderr)
 		}
-		if !queued && o.cfg.Shards > 1 {
-			fmt.Fprintf(stderr, "nothing is queued in %s for any shard: the crawl is complete\n", o.db)
-			return nil
-		}
 		if !queued {
 			return fail(exitUsage, "no seeds: give URLs, --seeds FILE (e.g. --seeds seeds/default.txt), or try --demo")
 		}
 		fmt.Fprintf(stderr, "no seeds given: resuming the crawl queued in %s\n", o.db)
 	}
-	label := ""
-	if o.cfg.Shards > 1 {
-		label = fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards)
-	}
-	st, err := crawlOnce(ctx, o, w, seedURLs, stderr, label)
-	if err == nil && o.cfg.Shards > 1 && st.Fetched > 0 {
-		fmt.Fprintf(stderr, "%sits queue is empty for now, but other shards may queue more for it: run every shard again, with the same seeds, until a round in which none fetched a page\n", label)
-	}
+	_, err = crawlOnce(ctx, o, w, seedURLs, stderr, "")
 	if err == nil && o.serve != "" {
 		fmt.Fprintf(stderr, "the crawl is over; ")
 		return serveUntilStopped(ctx, stderr)
@@ -151,6 +156,12 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	p := newProgress(stderr, label)
 	cfg := o.cfg
 	cfg.Progress = p.update
+	var logMu sync.Mutex
+	cfg.Log = func(line string) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(stderr, "crawl: %s%s\n", label, line)
+	}
 	s := newStore(w)
 	defer s.cutOffAfter(ctx, o.deps.storeGrace)()
 	c, err := crawler.New(cfg, s)
@@ -206,10 +217,14 @@ func firstBad(bad []*seeds.LineError) string {
 }
 
 // openStore opens (or creates) the WebTable of the crawl.
-func openStore(ctx context.Context, o *options) (*webtable.WebTable, error) {
+func openStore(ctx context.Context, o *options, stderr io.Writer) (*webtable.WebTable, error) {
 	w, err := o.deps.open(ctx, o.db, webtable.Options{Versions: o.versions})
 	switch {
 	case err == nil:
+		if err := migrate(ctx, w, o.db, stderr); err != nil {
+			w.Close()
+			return nil, err
+		}
 		return w, nil
 	case errors.Is(err, webtable.ErrInUse):
 		return nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
@@ -218,11 +233,26 @@ func openStore(ctx context.Context, o *options) (*webtable.WebTable, error) {
 	}
 }
 
+// migrate gives a store written before the frontier had rows of its own
+// those rows, once; a queued row that cannot be read is named and left.
+func migrate(ctx context.Context, w *webtable.WebTable, db string, stderr io.Writer) error {
+	n, err := w.MigrateFrontier(ctx, func(b webtable.BadEntry) {
+		fmt.Fprintf(stderr, "crawl: skipping a queued row that cannot be read: %v\n", b)
+	})
+	if err != nil {
+		return fail(exitStoreFailed, "moving the queued pages of %s to its frontier: %v", db, err)
+	}
+	if n > 0 {
+		fmt.Fprintf(stderr, "moved %d queued pages of %s to its frontier\n", n, db)
+	}
+	return nil
+}
+
 // openServedStore is openStore, serving the store too when --serve says
 // so; stopServing stops the server (the store stays open for closeStore).
 func openServedStore(ctx context.Context, o *options, stderr io.Writer) (w *webtable.WebTable, stopServing func(), err error) {
 	if o.serve == "" {
-		w, err := openStore(ctx, o)
+		w, err := openStore(ctx, o, stderr)
 		return w, func() {}, err
 	}
 	s, err := stores.OpenServed(ctx, o.db, webtable.Options{Versions: o.versions}, o.serve, o.allowRemote)
@@ -233,6 +263,11 @@ func openServedStore(ctx context.Context, o *options, stderr io.Writer) (w *webt
 		return nil, nil, fail(exitUsage, "--serve %s: that address can be reached from other machines, and the protocol has no authentication; add --allow-remote to serve there anyway", o.serve)
 	case err != nil:
 		return nil, nil, fail(exitUsage, "cannot open the store: %v", err)
+	}
+	if err := migrate(ctx, s.WebTable, o.db, stderr); err != nil {
+		s.StopServing()
+		s.WebTable.Close()
+		return nil, nil, err
 	}
 	addr := s.Addr()
 	if !stores.IsLoopback(addr) {
