@@ -49,8 +49,8 @@ var (
 //
 // plus internal/stores, which both programs use to open the store their
 // --db flag names (a directory, or Cloud Bigtable through bigtable/cloud).
-// The programs link bigtable only through those two: they never import it
-// (their tests may, to inject store faults).
+// The programs link bigtable (and its gRPC server) only through those two:
+// they never import it (their tests may, to inject store faults).
 var rules = map[string]rule{
 	"urlkey": {
 		forbidden:       concat(storage, crawling, terminal),
@@ -128,8 +128,16 @@ var rules = map[string]rule{
 }
 
 // programsMustNotImport are the store packages the programs reach only
-// through webtable and internal/stores.
-var programsMustNotImport = []string{"github.com/dgraph-io/badger/v4", module + "/bigtable", module + "/bigtable/cloud"}
+// through webtable and internal/stores: the store itself, the Cloud Bigtable
+// adapter, and the gRPC server with its proto translation (internal/stores
+// wires the server to a store and writes the address file that query reads).
+var programsMustNotImport = []string{
+	"github.com/dgraph-io/badger/v4",
+	module + "/bigtable",
+	module + "/bigtable/cloud",
+	module + "/bigtable/server",
+	module + "/bigtable/internal/wire",
+}
 
 func concat(lists ...[]string) []string {
 	var out []string
@@ -267,6 +275,9 @@ func TestViolationsDetected(t *testing.T) {
 		{"the server must not link the Cloud client", listedPackage{ImportPath: module + "/bigtable/server", Imports: []string{"cloud.google.com/go/bigtable"}}, "bigtable/server imports cloud.google.com/go/bigtable directly"},
 		{"programs speak webtable, not bigtable", listedPackage{ImportPath: module + "/cmd/query", Imports: []string{module + "/bigtable"}}, "cmd/query imports " + module + "/bigtable directly"},
 		{"programs open Cloud Bigtable through internal/stores", listedPackage{ImportPath: module + "/cmd/crawl", Imports: []string{module + "/bigtable/cloud"}}, "cmd/crawl imports " + module + "/bigtable/cloud directly"},
+		{"programs may link the server through internal/stores", listedPackage{ImportPath: module + "/cmd/crawl", Imports: []string{module + "/internal/stores"}, Deps: []string{module + "/internal/stores", module + "/bigtable/server", module + "/bigtable/internal/wire"}}, ""},
+		{"programs serve the store through internal/stores", listedPackage{ImportPath: module + "/cmd/crawl", Imports: []string{module + "/bigtable/server"}}, "cmd/crawl imports " + module + "/bigtable/server directly"},
+		{"programs never speak the protocol themselves", listedPackage{ImportPath: module + "/cmd/query", Imports: []string{module + "/bigtable/internal/wire"}}, "cmd/query imports " + module + "/bigtable/internal/wire directly"},
 		{"unknown package needs a rule", listedPackage{ImportPath: module + "/newpkg"}, "has no import rule"},
 	}
 	for _, tc := range tests {
