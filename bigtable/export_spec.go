@@ -2,7 +2,6 @@ package bigtable
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/webtable/webtable/bigtable/internal/spec"
 )
@@ -13,7 +12,7 @@ import (
 // Bigtable adapter (bigtable/cloud) and the gRPC server (internal/wire) can
 // translate them while this package exports nothing new. Filters describe
 // themselves (each filter's describe method sits beside its constructor and
-// compile, see filter.go), and GC policies too (gc.go); the other types are
+// compile, see filter.go), and GC policies too (gc.go, whose spec.GCPolicy is also their stored form); the other types are
 // described by the switches below. A variant added to those later must be
 // added to its switch too; until it is, the adapter fails with
 // spec.ErrUnknownVariant instead of translating it wrongly.
@@ -159,30 +158,10 @@ func readOptionsSpec(opts []ReadOption) (spec.ReadSettings, error) {
 }
 
 func gcPolicySpec(p GCPolicy) (spec.GCPolicy, error) {
-	switch p := p.(type) {
-	case nil, noGcPolicy:
+	if p == nil {
 		return spec.GCPolicy{Kind: spec.NoGC}, nil
-	case maxVersionsPolicy:
-		return spec.GCPolicy{Kind: spec.MaxVersions, Versions: int(p)}, nil
-	case maxAgePolicy:
-		return spec.GCPolicy{Kind: spec.MaxAge, Age: time.Duration(p)}, nil
-	case unionPolicy:
-		return subPolicySpec(spec.Union, p)
-	case intersectionPolicy:
-		return subPolicySpec(spec.Intersection, p)
 	}
-	return spec.GCPolicy{}, unknownVariant("GC policy", p)
-}
-
-func subPolicySpec(kind spec.GCKind, subs []GCPolicy) (spec.GCPolicy, error) {
-	out := spec.GCPolicy{Kind: kind, Sub: make([]spec.GCPolicy, len(subs))}
-	for i, s := range subs {
-		var err error
-		if out.Sub[i], err = gcPolicySpec(s); err != nil {
-			return spec.GCPolicy{}, err
-		}
-	}
-	return out, nil
+	return p.describe(), nil
 }
 
 func rmwSpec(m *ReadModifyWrite) (*spec.ReadModifyWrite, error) {
