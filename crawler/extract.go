@@ -28,8 +28,9 @@ type extracted struct {
 
 // maxRawLinks bounds the links collected from one page before resolution,
 // so a page of a million links costs bounded memory. Resolution keeps at
-// most MaxLinks distinct targets; duplicates and junk need headroom.
-const maxRawLinks = 4 * MaxLinks
+// most Config.MaxLinks distinct targets and counts up to this many;
+// duplicates and junk need headroom.
+const maxRawLinks = 4 * DefaultMaxLinks
 
 // maxAnchorText bounds one anchor text, in bytes.
 const maxAnchorText = 1 << 10
