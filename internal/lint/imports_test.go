@@ -41,7 +41,8 @@ var (
 
 // rules is the layout of DEVELOPERS.md:
 //
-//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2, x/net/html
+//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2
+//	                      \-> extract --> x/net/html (links, text; no colly)
 //	    |     \-> seeds
 //	    \-------> webtable --> bigtable --> badger/v4
 //	cmd/query --> webtable, urlkey            internal/demoweb <-- cmd/crawl, tests
@@ -71,8 +72,12 @@ var rules = map[string]rule{
 		forbidden:       concat(cloud, crawling, terminal),
 		forbiddenDirect: []string{"net/http", "flag", "golang.org/x/net/html"},
 	},
+	"extract": {
+		forbidden:       concat(storage, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag", "os"},
+	},
 	"crawler": {
-		internal:        []string{"urlkey"},
+		internal:        []string{"urlkey", "extract"},
 		forbidden:       concat(storage, terminal),
 		forbiddenDirect: []string{"flag"},
 	},
@@ -92,7 +97,7 @@ var rules = map[string]rule{
 		forbidden: concat(crawling, terminal),
 	},
 	"cmd/crawl": {
-		internal:        []string{"crawler", "seeds", "webtable", "bigtable", "urlkey", "internal/demoweb", "internal/stores"},
+		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "internal/demoweb", "internal/stores"},
 		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4"},
 	},
 	"cmd/query": {
