@@ -1,5 +1,6 @@
 // Package extract reads what a crawler and a reader of stored pages need out
-// of an HTML page: its links with their anchor texts ([Extract]). It knows nothing of
+// of an HTML page: its links with their anchor texts ([Extract]) and, to show
+// how a page changed, its readable text ([Text]). It knows nothing of
 // fetching, storage or row keys: the crawler resolves and filters the links
 // it gets, and the web interface of query shows them.
 //
@@ -12,5 +13,6 @@
 //   - Malformed HTML yields what the x/net/html tokenizer recovers; nothing
 //     here fails.
 //   - Output is bounded whatever the input: at most [MaxLinks] links of at
-//     most [MaxAnchorText] bytes of text each.
+//     most [MaxAnchorText] bytes of text each; [Text] returns at most the
+//     bytes asked for.
 package extract

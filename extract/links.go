@@ -1,14 +1,10 @@
 package extract
 
 import (
-	"bytes"
-	"io"
 	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
-	"golang.org/x/net/html/charset"
-	"golang.org/x/text/transform"
 )
 
 // Link is a link as written in a page, before resolution against the
@@ -44,12 +40,8 @@ const MaxAnchorText = 1 << 10
 // It never fails: malformed HTML yields what a tokenizer can recover.
 func Extract(body []byte, contentType string) Links {
 	var ex Links
-	enc, name, _ := charset.DetermineEncoding(body, contentType)
+	r, name := decode(body, contentType)
 	ex.Charset = name
-	var r io.Reader = bytes.NewReader(body)
-	if name != "utf-8" {
-		r = transform.NewReader(r, enc.NewDecoder())
-	}
 	z := html.NewTokenizer(r)
 	z.SetMaxBuf(0)
 
@@ -197,13 +189,16 @@ func hasToken(s, tok string) bool {
 
 // collapse trims s and replaces each run of white space with one space.
 // NUL characters are dropped, as an HTML parser drops them from text.
-func collapse(s string) string {
+func collapse(s string) string { return collapseTo(s, MaxAnchorText) }
+
+// collapseTo is collapse with a bound of n bytes instead of MaxAnchorText.
+func collapseTo(s string, n int) string {
 	if strings.IndexByte(s, 0) >= 0 {
 		s = strings.ReplaceAll(s, "\x00", "")
 	}
 	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
-	if len(s) > MaxAnchorText {
-		s = strings.ToValidUTF8(s[:MaxAnchorText], "")
+	if len(s) > n {
+		s = strings.ToValidUTF8(s[:n], "")
 	}
 	return s
 }
