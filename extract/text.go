@@ -34,8 +34,8 @@ func Text(body []byte, contentType string, maxBytes int) (text string, truncated
 	z := html.NewTokenizer(r)
 	z.SetMaxBuf(0)
 	var (
-		out  strings.Builder
-		line strings.Builder
+		out       strings.Builder
+		line      strings.Builder
 		skip      int // depth inside elements whose text is not shown
 		titleSkip int // skip outside the <title> being read
 	)
