@@ -46,6 +46,7 @@ var (
 //	    |     \-> seeds
 //	    \-------> webtable --> bigtable --> badger/v4
 //	cmd/query --> webtable, urlkey            internal/demoweb <-- cmd/crawl, tests
+//	    \-------> internal/webui --> webtable, urlkey, extract (query serve)
 //
 // plus internal/stores, which both programs use to open the store their
 // --db flag names (a directory, or Cloud Bigtable through bigtable/cloud).
@@ -100,8 +101,13 @@ var rules = map[string]rule{
 		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "internal/demoweb", "internal/stores"},
 		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4"},
 	},
+	"internal/webui": {
+		internal:        []string{"webtable", "bigtable", "urlkey", "extract"},
+		forbidden:       concat(cloud, crawling, terminal),
+		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4", "github.com/webtable/webtable/bigtable", "flag"},
+	},
 	"cmd/query": {
-		internal:        []string{"webtable", "bigtable", "urlkey", "internal/stores"},
+		internal:        []string{"webtable", "bigtable", "urlkey", "extract", "internal/stores", "internal/webui"},
 		forbidden:       concat(crawling, terminal),
 		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4"},
 	},
