@@ -29,6 +29,10 @@ func (ui *UI) body(rw http.ResponseWriter, r *http.Request) {
 		} else {
 			ui.opts.Logf("webui: %s: %v", r.URL, err)
 		}
+		if wantsJSON(r) {
+			writeJSON(rw, status, map[string]string{"error": err.Error()})
+			return
+		}
 		http.Error(rw, err.Error(), status)
 	}
 	key, err := rowParam(r)

@@ -60,7 +60,7 @@ func (ui *UI) domain(r *http.Request) (result, error) {
 	name, after := q.Get("name"), q.Get("after")
 	sv, s := ui.summaryView()
 	d := domainData{Name: name, After: after, Summary: sv}
-	j := jsonDomainView{Domain: name, Summary: jsonSummary{Ready: sv.Ready, Building: sv.Building, AgeSeconds: sv.Age.Seconds(), Partial: sv.Partial}}
+	j := jsonDomainView{Domain: name, Subdomains: []jsonDomain{}, Rows: []jsonRow{}, Summary: jsonSummary{Ready: sv.Ready, Building: sv.Building, AgeSeconds: sv.Age.Seconds(), Partial: sv.Partial}}
 	if s != nil {
 		j.Summary.Built = s.Built.UTC().Format(time.RFC3339Nano)
 	}
@@ -99,7 +99,6 @@ func (ui *UI) domain(r *http.Request) (result, error) {
 		}
 		d.Next = next
 		j.Next = next
-		j.Rows = []jsonRow{}
 		for _, row := range rows {
 			e := rowEntry{Key: row.Key}
 			f, err := webtable.FetchOf(row)

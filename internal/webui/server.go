@@ -64,12 +64,20 @@ type UI struct {
 	cancel context.CancelFunc
 	sum    summaries
 	wg     sync.WaitGroup
+
+	// beforeBuild, when set (by tests, before the first build), runs
+	// before each summary build.
+	beforeBuild func(ctx context.Context)
 }
 
 // New returns the interface over w and starts building its summary in the
 // background. It does not close w; call Close to stop the background work
 // before closing w.
 func New(w *webtable.WebTable, opts Options) (*UI, error) {
+	return newUI(w, opts, nil)
+}
+
+func newUI(w *webtable.WebTable, opts Options, beforeBuild func(context.Context)) (*UI, error) {
 	pages, err := parseTemplates()
 	if err != nil {
 		return nil, err
@@ -77,6 +85,7 @@ func New(w *webtable.WebTable, opts Options) (*UI, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ui := &UI{w: w, opts: opts.withDefaults(), pages: pages, ctx: ctx, cancel: cancel, mux: http.NewServeMux()}
 	ui.sum.ready = make(chan struct{})
+	ui.beforeBuild = beforeBuild
 	static, err := fs.Sub(assets, "static")
 	if err != nil {
 		cancel()

@@ -75,6 +75,9 @@ func (ui *UI) refresh() {
 	ui.wg.Add(1)
 	go func() {
 		defer ui.wg.Done()
+		if ui.beforeBuild != nil {
+			ui.beforeBuild(ui.ctx)
+		}
 		s := ui.build(ui.ctx)
 		if s.Err != nil && ui.ctx.Err() == nil {
 			ui.opts.Logf("webui: building the summary: %v", s.Err)
