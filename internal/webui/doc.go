@@ -65,7 +65,7 @@
 //     crawl the counts lag by up to SummaryMaxAge plus the time of a scan.
 //   - The domain tree keeps at most 200,000 hosts (and says so when a crawl
 //     has more); every domain's rows stay reachable by name.
-//   - A page of failures reads at most 5,000 rows, so where failures are
+//   - A page of failures reads at most 2,000 rows, so where failures are
 //     rare a page may list few or none and still offer "more".
 //   - A diff compares at most 256 KiB of text of each version and finds the
 //     shortest listing of up to 2,000 changed lines.

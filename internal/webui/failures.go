@@ -10,7 +10,7 @@ import (
 // failureScan bounds the rows one page of the failures view reads, so that a
 // page answers quickly however rare failures are; the cursor then carries
 // on from the last row read.
-const failureScan = 5000
+const failureScan = 2000
 
 // failuresData is a page of failed URLs.
 type failuresData struct {
@@ -41,29 +41,35 @@ func (ui *UI) failures(r *http.Request) (result, error) {
 	d := failuresData{Domain: domain, After: after}
 	j := jsonFailures{Failures: []jsonFailure{}}
 	if len(ranges) == 0 || len(rs) > 0 {
-		var ferr error
+		// NB: the scan reads one cell a row (fetch:state); only the failed
+		// rows' fetch records are read whole.
+		var failed []string
 		last := ""
-		err := ui.w.Scan(r.Context(), rs, webtable.Query{Family: webtable.FamilyFetch}, failureScan, func(row webtable.Row) bool {
+		q := webtable.Query{Column: webtable.FamilyFetch + ":state"}
+		err := ui.w.Scan(r.Context(), rs, q, failureScan, func(row webtable.Row) bool {
 			d.Scanned++
 			last = row.Key
-			f, err := webtable.FetchOf(row)
-			if err != nil {
-				ferr = err
-				return false
+			if len(row.Cells) > 0 && webtable.State(row.Cells[0].Value) == webtable.StateFailed {
+				failed = append(failed, row.Key)
 			}
-			if f.State == webtable.StateFailed {
-				d.Rows = append(d.Rows, rowEntry{Key: row.Key, URL: urlOf(row.Key, f), Fetch: f})
-				j.Failures = append(j.Failures, toJSONFailure(row.Key, f))
-			}
-			return len(d.Rows) < ui.opts.PageSize
+			return len(failed) < ui.opts.PageSize
 		})
-		if err == nil {
-			err = ferr
-		}
 		if err != nil {
 			return result{}, err
 		}
-		if len(d.Rows) == ui.opts.PageSize || d.Scanned == failureScan {
+		for _, k := range failed {
+			row, err := ui.w.Get(r.Context(), k, webtable.Query{Family: webtable.FamilyFetch})
+			if err != nil {
+				return result{}, err
+			}
+			f, err := webtable.FetchOf(row)
+			if err != nil {
+				return result{}, err
+			}
+			d.Rows = append(d.Rows, rowEntry{Key: k, URL: urlOf(k, f), Fetch: f})
+			j.Failures = append(j.Failures, toJSONFailure(k, f))
+		}
+		if len(failed) == ui.opts.PageSize || d.Scanned == failureScan {
 			d.Next = last
 		}
 	}

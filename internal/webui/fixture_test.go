@@ -142,3 +142,7 @@ func httptestServer(t *testing.T, h http.Handler) *httptest.Server {
 	t.Cleanup(srv.Close)
 	return srv
 }
+
+func jsonDecode(rec *httptest.ResponseRecorder, v any) error {
+	return json.Unmarshal(rec.Body.Bytes(), v)
+}
