@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/internal/emulator"
 )
 
 // startServe runs "query serve" in-process on a free loopback port and
@@ -207,4 +209,60 @@ func runBinary(t *testing.T, prog string, args ...string) binResult {
 	}
 	t.Fatalf("%s: %v", prog, err)
 	return binResult{}
+}
+
+// TestServeOnCloudBigtable serves a copy of the demo table from Cloud
+// Bigtable (the emulator) and reads a page, a domain and the schema.
+func TestServeOnCloudBigtable(t *testing.T) {
+	needDemo(t)
+	emulator.Start(t)
+	const db = "bigtable://p/serve"
+	if code, _, stderr := runQuery("--db", demoDB, "export", "--to", db); code != exitOK {
+		t.Fatalf("export to the emulator: exit %d\n%s", code, stderr)
+	}
+	base := startServe(t, "--db", db)
+	getJSON := func(path string, v any) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", base+strings.TrimPrefix(path, "/"), nil)
+		req.Header.Set("Accept", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %s", path, resp.Status)
+		}
+		if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+	}
+	var page struct {
+		Versions []json.RawMessage `json:"versions"`
+		Anchors  []struct {
+			Referrer, Text string
+		} `json:"anchors"`
+	}
+	getJSON("/page?url=http://www.cnn.com/", &page)
+	if len(page.Versions) != 3 || len(page.Anchors) == 0 {
+		t.Errorf("www.cnn.com/ from Cloud Bigtable: %d versions, %d anchors; want 3 and some", len(page.Versions), len(page.Anchors))
+	}
+	var domain struct {
+		Rows []json.RawMessage `json:"rows"`
+	}
+	getJSON("/domain?name=cnn.com", &domain)
+	_, keys, _ := runQuery("--db", demoDB, "scan", "--domain", "cnn.com", "--keys-only")
+	if len(domain.Rows) != len(strings.Fields(keys)) {
+		t.Errorf("cnn.com from Cloud Bigtable: %d rows, want %d", len(domain.Rows), len(strings.Fields(keys)))
+	}
+	var overview struct {
+		Families []struct {
+			Name     string `json:"name"`
+			GCPolicy string `json:"gc_policy"`
+		} `json:"families"`
+	}
+	getJSON("/", &overview)
+	if len(overview.Families) != 4 || overview.Families[1].Name != "contents" || overview.Families[1].GCPolicy == "" {
+		t.Errorf("families from Cloud Bigtable %+v, want four with their GC policies", overview.Families)
+	}
 }

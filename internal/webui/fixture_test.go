@@ -35,7 +35,7 @@ const hostile = `<!DOCTYPE html><html><head><base href="http://attacker.test/">
 // fixture writes a small WebTable: www.cnn.com/ with two versions and two
 // anchors, a hostile page linking to it with hostile anchor texts, a
 // failed URL, an SVG stored as itself, and n plain pages of example.org.
-func fixture(t *testing.T, n int) *webtable.WebTable {
+func fixture(t testing.TB, n int) *webtable.WebTable {
 	t.Helper()
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "webtable.db")

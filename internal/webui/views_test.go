@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/webtable"
 )
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -216,5 +218,37 @@ func TestViewsDoNotWaitForTheSummary(t *testing.T) {
 	getJSON(t, srv, "/", &o)
 	if !o.Summary.Ready || o.Summary.Stats == nil || o.Summary.Stats.Rows == 0 {
 		t.Errorf("summary after the build %+v, want ready with counts", o.Summary)
+	}
+}
+
+// TestAddressesInTheTree checks that hosts given as IP addresses are leaves
+// of the tree, with their rows, and not split into labels.
+func TestAddressesInTheTree(t *testing.T) {
+	w := fixture(t, 0)
+	ctx := context.Background()
+	for _, u := range []string{"http://127.0.0.1:8080/x", "http://127.0.0.1/y", "http://[::1]/z"} {
+		p := &webtable.Page{Fetch: webtable.Fetch{URL: u, Status: 200, Time: t0}, MIME: "text/html", KeepBody: true, Body: []byte("<p>" + u)}
+		if _, err := w.RecordFetch(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, srv := serve(t, w, Options{})
+	var root jsonDomainView
+	getJSON(t, srv, "/domain", &root)
+	rows := map[string]int64{}
+	for _, d := range root.Subdomains {
+		rows[d.Name] = d.Rows
+	}
+	if rows["127.0.0.1"] != 2 || rows["[::1]"] != 1 || rows["127"] != 0 {
+		t.Errorf("top of the tree %v, want 127.0.0.1 with 2 rows and [::1] with 1", rows)
+	}
+	var ip jsonDomainView
+	getJSON(t, srv, "/domain?name=127.0.0.1", &ip)
+	var keys []string
+	for _, r := range ip.Rows {
+		keys = append(keys, r.Row)
+	}
+	if !slices.Equal(keys, []string{"127.0.0.1/y", "127.0.0.1:8080/x"}) {
+		t.Errorf("rows of 127.0.0.1: %q", keys)
 	}
 }
