@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -37,6 +38,15 @@ func genPage(h, p int) string {
 		return "http://" + genHost(h) + "/"
 	}
 	return fmt.Sprintf("http://%s/section%d/article-%d.html", genHost(h), p%10, p)
+}
+
+// genKey is the row key of page p of host h.
+func genKey(h, p int) string {
+	k, err := urlkey.Key(genPage(h, p))
+	if err != nil {
+		panic(err)
+	}
+	return k
 }
 
 // genBody is the HTML of a page: a few KiB of text and ten links, four of
@@ -136,7 +146,7 @@ func benchViews(n int) map[string]string {
 		"tree":         "/domain",
 		"tld":          "/domain?name=com",
 		"domain":       "/domain?name=" + strings.TrimPrefix(genHost(mid), "www"+fmt.Sprint(mid%3)+"."),
-		"domain-next":  "/domain?name=" + genHost(mid) + "&after=" + strings.TrimPrefix(genPage(mid, 20), "http://"),
+		"domain-next":  "/domain?name=" + genHost(mid) + "&after=" + genKey(mid, 20),
 		"page":         "/page?url=" + u,
 		"page-json":    "/page?url=" + u + "#json",
 		"errors":       "/errors",
@@ -215,6 +225,19 @@ func TestGeneratedStoreViews(t *testing.T) {
 		path = strings.TrimSuffix(path, "#json")
 		if resp, body := get(t, srv, path, asJSON); resp.StatusCode != http.StatusOK {
 			t.Errorf("%s: GET %s: %s\n%s", name, path, resp.Status, body)
+		}
+	}
+	var f jsonFailures
+	getJSON(t, srv, "/errors", &f)
+	if len(f.Failures) != n/100 {
+		t.Errorf("/errors lists %d failures, want %d", len(f.Failures), n/100)
+	}
+	// Each list view the benchmark times has rows to show.
+	for _, name := range []string{"domain", "domain-next"} {
+		var d jsonDomainView
+		getJSON(t, srv, benchViews(n)[name], &d)
+		if len(d.Rows) == 0 {
+			t.Errorf("%s: %s lists no rows", name, benchViews(n)[name])
 		}
 	}
 }
