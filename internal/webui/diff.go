@@ -3,7 +3,6 @@ package webui
 import (
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/webtable/webtable/extract"
 	"github.com/webtable/webtable/webtable"
@@ -146,6 +145,3 @@ func plainText(b []byte, max int) (string, bool) {
 	}
 	return strings.ToValidUTF8(s, ""), true
 }
-
-// versionTime formats a version's time for people.
-func versionTime(t time.Time) string { return t.UTC().Format(timeLayout) }

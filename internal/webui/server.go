@@ -208,8 +208,8 @@ func writeJSON(rw http.ResponseWriter, status int, v any) {
 	enc.Encode(v) // a failed write means the client left
 }
 
-// page is what every template gets: the view's title and data.
-type page struct {
+// layoutData is what every template gets: the view's title and data.
+type layoutData struct {
 	Title string
 	Table string
 	Data  any
@@ -222,7 +222,7 @@ func (ui *UI) render(rw http.ResponseWriter, status int, res result) {
 		return
 	}
 	var b strings.Builder
-	if err := t.ExecuteTemplate(&b, "layout", page{Title: res.title, Table: ui.w.Table(), Data: res.data}); err != nil {
+	if err := t.ExecuteTemplate(&b, "layout", layoutData{Title: res.title, Table: ui.w.Table(), Data: res.data}); err != nil {
 		ui.opts.Logf("webui: rendering %s: %v", res.page, err)
 		http.Error(rw, "webui: rendering failed", http.StatusInternalServerError)
 		return
