@@ -13,8 +13,9 @@ import (
 
 // maxHosts bounds the hosts the summary keeps for the domain tree, so that
 // its memory stays bounded on a crawl of millions of hosts; beyond it the
-// tree says it is incomplete (rows stay reachable by domain).
-const maxHosts = 200_000
+// tree says it is incomplete (rows stay reachable by domain). A variable
+// for tests.
+var maxHosts = 200_000
 
 // fetchBuckets is the number of bars of the fetch chart.
 const fetchBuckets = 60

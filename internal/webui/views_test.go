@@ -252,3 +252,33 @@ func TestAddressesInTheTree(t *testing.T) {
 		t.Errorf("rows of 127.0.0.1: %q", keys)
 	}
 }
+
+// TestTreeBoundedByMaxHosts checks that the summary keeps at most maxHosts
+// hosts and says the tree is partial, while rows stay reachable by name.
+func TestTreeBoundedByMaxHosts(t *testing.T) {
+	old := maxHosts
+	maxHosts = 2
+	defer func() { maxHosts = old }()
+	_, srv := serve(t, fixture(t, 1), Options{})
+	var o jsonOverview
+	getJSON(t, srv, "/", &o)
+	if !o.Summary.Partial {
+		t.Errorf("summary of 5 hosts with room for 2 is not marked partial")
+	}
+	var hosts int64
+	for _, d := range o.Summary.Domains {
+		hosts += d.Rows
+	}
+	if hosts == 0 || hosts > 2*2 {
+		t.Errorf("tree holds %d rows, want the rows of at most 2 hosts", hosts)
+	}
+	var d jsonDomainView
+	getJSON(t, srv, "/domain?name=example.org", &d)
+	if len(d.Rows) != 1 {
+		t.Errorf("example.org lists %d rows whatever the tree holds, want 1", len(d.Rows))
+	}
+	_, html := get(t, srv, "/", false)
+	if !strings.Contains(html, "more hosts than the tree keeps") {
+		t.Errorf("the overview does not say the tree is incomplete")
+	}
+}
