@@ -47,7 +47,8 @@ func needChromium(t *testing.T) {
 // and errors logged by the interface's own pages.
 type browserEvents struct {
 	mu       sync.Mutex
-	requests []string
+	requests map[network.RequestID]string
+	blocked  map[network.RequestID]bool // refused by the browser before leaving it
 	errors   []string
 	uiFrame  cdp.FrameID // the top frame: the interface's pages
 }
@@ -57,12 +58,19 @@ func (e *browserEvents) listen(ev any) {
 	defer e.mu.Unlock()
 	switch ev := ev.(type) {
 	case *network.EventRequestWillBeSent:
-		e.requests = append(e.requests, ev.Request.URL)
+		if e.requests == nil {
+			e.requests, e.blocked = map[network.RequestID]string{}, map[network.RequestID]bool{}
+		}
+		e.requests[ev.RequestID] = ev.Request.URL
 		if ev.Type == network.ResourceTypeDocument && e.uiFrame == "" {
 			e.uiFrame = ev.FrameID
 		}
 		if ev.FrameID != e.uiFrame && ev.Type == network.ResourceTypeDocument && !strings.Contains(ev.Request.URL, "/body?") {
 			e.errors = append(e.errors, "a frame navigated to "+ev.Request.URL)
+		}
+	case *network.EventLoadingFailed:
+		if ev.BlockedReason != "" && e.blocked != nil {
+			e.blocked[ev.RequestID] = true
 		}
 	case *runtime.EventExceptionThrown:
 		e.errors = append(e.errors, "exception: "+ev.ExceptionDetails.Text)
@@ -170,9 +178,9 @@ func TestBrowser(t *testing.T) {
 
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
-	for _, r := range ev.requests {
+	for id, r := range ev.requests {
 		u, err := url.Parse(r)
-		if err != nil || (u.Scheme != "data" && u.Hostname() != "127.0.0.1") {
+		if (err != nil || (u.Scheme != "data" && u.Hostname() != "127.0.0.1")) && !ev.blocked[id] {
 			t.Errorf("the browser requested %s: not 127.0.0.1", r)
 		}
 	}
