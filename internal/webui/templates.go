@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"strings"
 	"time"
 
 	"github.com/webtable/webtable/webtable"
@@ -84,7 +83,8 @@ func size(n int64) string {
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
-// parseTemplates parses each view with the layout.
+// parseTemplates parses each view with the layout (which also holds the
+// pieces that several views share).
 func parseTemplates() (map[string]*template.Template, error) {
 	layout, err := fs.ReadFile(assets, "templates/layout.html")
 	if err != nil {
@@ -99,17 +99,6 @@ func parseTemplates() (map[string]*template.Template, error) {
 		t := template.New(v).Funcs(funcs)
 		for _, src := range []string{string(layout), string(body)} {
 			if _, err := t.Parse(src); err != nil {
-				return nil, fmt.Errorf("webui: template %s: %w", v, err)
-			}
-		}
-		if v != "overview" && strings.Contains(string(body), `template "tabletTable"`) {
-			ov, err := fs.ReadFile(assets, "templates/overview.html")
-			if err != nil {
-				return nil, fmt.Errorf("webui: %w", err)
-			}
-			// The tablet table is defined with the overview; borrow it.
-			i := strings.Index(string(ov), `{{define "tabletTable"}}`)
-			if _, err := t.Parse(string(ov)[i:]); err != nil {
 				return nil, fmt.Errorf("webui: template %s: %w", v, err)
 			}
 		}
