@@ -89,6 +89,15 @@ func TestServeStartupLineAndLock(t *testing.T) {
 	}
 }
 
+func TestServeHelpSaysItHoldsTheStore(t *testing.T) {
+	code, out, _ := runQuery("serve", "--help")
+	for _, want := range []string{"a crawl cannot start on that store meanwhile", "crawl --serve", "--allow-remote", "127.0.0.1:8080"} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("query serve --help: exit %d, lacks %q:\n%s", code, want, out)
+		}
+	}
+}
+
 func TestServeRefusesARemoteAddressUnlessAllowed(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:0", "[::]:0", "example.com:80"} {
 		code, _, stderr := runQuery("serve", "--db", "nowhere.db", "--addr", addr)
