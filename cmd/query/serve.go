@@ -24,7 +24,7 @@ Stop it with Ctrl-C.
 
 On a directory, query serve keeps the store open, and so locked, while it
 runs: a crawl cannot start on that store meanwhile. To watch a crawl as it
-runs, start the crawl with --serve and point query at it.
+runs, start it with crawl --serve and point query at it.
 
 Flags:
   --addr HOST:PORT  where to listen (default 127.0.0.1:8080; port 0 picks a
