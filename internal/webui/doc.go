@@ -17,8 +17,9 @@
 //
 // Counts that need a scan of the whole table (the crawl's counts, the
 // domain tree, the fetch chart) come from a summary built in the background
-// and rebuilt when a view finds it older than [Options.SummaryMaxAge]; views
-// show its age and never wait for it. Every other view reads a bounded
+// and rebuilt when a view finds it older than [Options.SummaryMaxAge] and
+// than ten times its own build time; views show its age and never wait for
+// it. Every other view reads a bounded
 // number of rows: a page of a list, or one row.
 //
 // # Stored pages are hostile

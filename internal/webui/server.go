@@ -27,7 +27,9 @@ type Options struct {
 	// is 50.
 	PageSize int
 	// SummaryMaxAge is how old the background summary may grow before a
-	// request starts building a new one. The default value is 1 minute.
+	// request starts building a new one; a summary that took T to build
+	// is kept at least 10 T, so that big tables are not scanned without
+	// pause. The default value is 1 minute.
 	SummaryMaxAge time.Duration
 	// Logf receives errors that a view cannot show (a failed summary, a
 	// client gone mid-response). The default value is log.Printf.

@@ -95,11 +95,16 @@ func (ui *UI) refresh() {
 	}()
 }
 
+// rebuildFactor bounds the time spent building summaries: a summary is
+// rebuilt no sooner than this many times its own build time after it, so a
+// table that takes a minute to scan is scanned at most one minute in ten.
+const rebuildFactor = 10
+
 // fresh returns the current summary and starts a new build when it is
-// older than SummaryMaxAge.
+// older than SummaryMaxAge and than rebuildFactor times its build time.
 func (ui *UI) fresh() (*summary, bool, time.Time) {
 	s, building, started := ui.current()
-	if !building && (s == nil || ui.opts.Now().Sub(s.Built) > ui.opts.SummaryMaxAge) {
+	if !building && (s == nil || ui.opts.Now().Sub(s.Built) > max(ui.opts.SummaryMaxAge, rebuildFactor*s.Took)) {
 		ui.refresh()
 		s, building, started = ui.current()
 	}

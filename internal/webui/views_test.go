@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -280,5 +281,37 @@ func TestTreeBoundedByMaxHosts(t *testing.T) {
 	_, html := get(t, srv, "/", false)
 	if !strings.Contains(html, "more hosts than the tree keeps") {
 		t.Errorf("the overview does not say the tree is incomplete")
+	}
+}
+
+// TestSummaryRebuiltWhenOld moves the clock and checks when a view starts
+// a new build: not before SummaryMaxAge, nor before ten times the last
+// build's duration.
+func TestSummaryRebuiltWhenOld(t *testing.T) {
+	var mu sync.Mutex
+	now := t0
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
+	ui, srv := serve(t, fixture(t, 0), Options{Now: clock, SummaryMaxAge: time.Minute})
+	first, _, _ := ui.current()
+	// The build took no time on the fake clock; pretend it took 10 s.
+	ui.sum.mu.Lock()
+	first.Took = 10 * time.Second
+	ui.sum.mu.Unlock()
+	for _, step := range []struct {
+		advance time.Duration
+		rebuild bool
+	}{
+		{59 * time.Second, false}, // younger than SummaryMaxAge
+		{40 * time.Second, false}, // 99 s: older than a minute, younger than 10 × 10 s
+		{2 * time.Second, true},   // 101 s
+	} {
+		advance(step.advance)
+		get(t, srv, "/", false)
+		_, building, _ := ui.current()
+		s, _, _ := ui.current()
+		if rebuilt := building || s != first; rebuilt != step.rebuild {
+			t.Fatalf("after %v more: rebuilt %v, want %v", step.advance, rebuilt, step.rebuild)
+		}
 	}
 }
