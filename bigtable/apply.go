@@ -330,6 +330,12 @@ func (w *writer) pruneColumn(family, qualifier string) error {
 	})
 }
 
+// OrderedBulk reports that ApplyBulk commits its rows in the order given,
+// so that a crash leaves a prefix of them written, never a later row
+// without an earlier one. Cloud Bigtable's MutateRows promises no order;
+// callers that need it ask for this method (webtable does).
+func (t *Table) OrderedBulk() bool { return true }
+
 // ApplyBulk applies muts[i] to rows[i] for every i, each row atomically,
 // batching many rows into each Badger transaction for ingest speed. Rows are
 // applied in order; a row may appear more than once.

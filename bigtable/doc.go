@@ -157,10 +157,8 @@
 //   - A family deleted and re-created before its cells are reclaimed starts
 //     empty only once DeleteColumnFamily returns; DeleteColumnFamily removes
 //     the cells itself.
-//   - ChainFilters with one filter is that filter and with none passes
-//     everything; InterleaveFilters with none blocks everything (Cloud
-//     Bigtable rejects fewer than two). Copies of one cell from an
-//     InterleaveFilters come out in sub-filter order.
+//   - Copies of one cell from an InterleaveFilters come out in sub-filter
+//     order.
 //   - Families come out of CellsPerRowLimitFilter and CellsPerRowOffsetFilter
 //     in name order (Cloud Bigtable's order is its own).
 //   - Empty values read back as nil.

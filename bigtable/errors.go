@@ -41,6 +41,8 @@ var (
 	ErrNeedsRecovery = errors.New("bigtable: store was not closed cleanly and needs recovery; open it read-write once")
 	// ErrNotStore: the directory holds something other than a bigtable store.
 	ErrNotStore = errors.New("bigtable: not a bigtable store")
+	// ErrCorrupt: the directory is a store whose files are damaged.
+	ErrCorrupt = errors.New("bigtable: store is damaged")
 	// ErrReadOnly: a write to a store opened WithReadOnly(true).
 	ErrReadOnly = errors.New("bigtable: store is read-only")
 	// ErrClosed: a call on a closed DB.

@@ -22,8 +22,8 @@ type Filter interface {
 }
 
 // ChainFilters returns a filter that applies sub in sequence, each to the
-// output of the one before. With no sub it passes everything; with one it is
-// that filter (Cloud Bigtable demands at least two).
+// output of the one before. As in Cloud Bigtable, a chain of fewer than two
+// filters is an error (ErrInvalidFilter) when it is used.
 func ChainFilters(sub ...Filter) Filter { return chainFilter(sub) }
 
 type chainFilter []Filter
@@ -33,7 +33,8 @@ func (f chainFilter) String() string { return joinFilters(f, " | ") }
 // InterleaveFilters returns a filter that applies each of sub to the row and
 // returns the union of their results, in column order and newest first; a
 // cell passed by several sub-filters appears once per sub-filter, in the
-// order of sub. With no sub it blocks everything.
+// order of sub. As in Cloud Bigtable, an interleave of fewer than two
+// filters is an error (ErrInvalidFilter) when it is used.
 func InterleaveFilters(sub ...Filter) Filter { return interleaveFilter(sub) }
 
 type interleaveFilter []Filter

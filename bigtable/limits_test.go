@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -208,10 +209,10 @@ func TestOpenErrors(t *testing.T) {
 	if _, err := Open(foreign); !errors.Is(err, ErrNotStore) {
 		t.Errorf("Open of a directory of other files = %v, want ErrNotStore", err)
 	}
-	corrupt := t.TempDir()
-	os.WriteFile(filepath.Join(corrupt, "MANIFEST"), []byte("garbage garbage garbage"), 0o644)
-	if _, err := Open(corrupt); err == nil {
-		t.Errorf("Open of a corrupt MANIFEST succeeded")
+	garbage := t.TempDir()
+	os.WriteFile(filepath.Join(garbage, "MANIFEST"), []byte("garbage garbage garbage"), 0o644)
+	if _, err := Open(garbage); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Open of a directory with a garbage MANIFEST = %v, want ErrCorrupt", err)
 	}
 	if _, err := Open(filepath.Join(t.TempDir(), "missing"), WithReadOnly(true)); err == nil {
 		t.Errorf("read-only Open of a missing directory succeeded")
@@ -229,6 +230,67 @@ func TestOpenErrors(t *testing.T) {
 	}
 	if err := db.CreateTable(ctx, "x"); !errors.Is(err, ErrClosed) {
 		t.Errorf("CreateTable after Close = %v, want ErrClosed", err)
+	}
+}
+
+// TestOpenCorruptStore damages the files of a real store holding data, the
+// way a bad disk or a careless copy would, and checks that Open, read-only
+// or not, says the store is damaged and where, never panics, never opens
+// it as an empty store, and leaves the files for a person to rescue.
+func TestOpenCorruptStore(t *testing.T) {
+	// flip inverts 16 bytes at offset at(len) of the file; cut truncates it there.
+	flip := func(at func(n int) int) func([]byte) []byte {
+		return func(b []byte) []byte {
+			for i := at(len(b)); i < at(len(b))+16 && i < len(b); i++ {
+				b[i] ^= 0xff
+			}
+			return b
+		}
+	}
+	cut := func(at func(n int) int) func([]byte) []byte {
+		return func(b []byte) []byte { return b[:at(len(b))] }
+	}
+	for _, tc := range []struct {
+		name   string
+		file   string // glob in the store's directory
+		damage func([]byte) []byte
+	}{
+		{"MANIFEST bytes flipped", "MANIFEST", flip(func(n int) int { return n / 2 })},
+		{"MANIFEST truncated", "MANIFEST", cut(func(n int) int { return n / 2 })},
+		{"table index damaged", "*.sst", flip(func(n int) int { return n - 24 })},
+	} {
+		for _, readOnly := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/read-only=%v", tc.name, readOnly), func(t *testing.T) {
+				dir := t.TempDir()
+				db, err := Open(dir, WithMemTableSize(1<<20))
+				if err != nil {
+					t.Fatal(err)
+				}
+				fillKiloRows(t, createTable(t, db, "t", "f"), 900) // more than a memtable: a table file
+				if err := db.Close(); err != nil {
+					t.Fatal(err)
+				}
+				files, _ := filepath.Glob(filepath.Join(dir, tc.file))
+				if len(files) == 0 {
+					t.Fatalf("the store has no %s to damage", tc.file)
+				}
+				b, err := os.ReadFile(files[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(files[0], tc.damage(b), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				sst, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+				_, err = Open(dir, WithReadOnly(readOnly))
+				if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), dir) {
+					t.Errorf("Open = %v, want ErrCorrupt naming %s", err, dir)
+				}
+				if after, _ := filepath.Glob(filepath.Join(dir, "*.sst")); !slices.Equal(after, sst) {
+					t.Errorf("Open of a damaged store changed its table files: %v, was %v", after, sst)
+				}
+			})
+		}
 	}
 }
 

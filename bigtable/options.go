@@ -16,6 +16,7 @@ type options struct {
 	gcInterval     time.Duration
 	memTableSize   int64
 	numMemtables   int
+	vlogFileSize   int64
 	blockCacheSize int64
 	logger         *log.Logger
 	splitSize      int64
@@ -36,6 +37,7 @@ func defaultOptions() options {
 		gcInterval:     DefaultGCInterval,
 		memTableSize:   64 << 20,
 		numMemtables:   5,
+		vlogFileSize:   1<<30 - 1,
 		blockCacheSize: 64 << 20,
 		splitSize:      DefaultTabletSplitSize,
 		readAhead:      DefaultReadAhead,
@@ -85,6 +87,15 @@ func WithGCInterval(d time.Duration) Option {
 // the value log count only as pointers). The default value is 64 MiB.
 func WithMemTableSize(n int64) Option {
 	return optionFunc(func(o *options) { o.memTableSize = n })
+}
+
+// WithValueLogFileSize sets the size in bytes at which Badger starts a new
+// value log file. Space in the value log is reclaimed a whole file at a
+// time, and never from the file being written, so a store smaller than one
+// file never gives back the space of its old versions. Badger accepts 1 MiB
+// to 2 GiB. The default value is 1 GiB - 1 (Badger's).
+func WithValueLogFileSize(n int64) Option {
+	return optionFunc(func(o *options) { o.vlogFileSize = n })
 }
 
 // WithNumMemtables sets how many memtables Badger keeps in memory: the one

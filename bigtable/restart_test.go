@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -80,6 +82,9 @@ func TestCrashChild(t *testing.T) {
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 	}
 	// Bulk mode: write until killed, reporting each acknowledged batch.
+	// crashDropEnv names a batch to acknowledge without writing it: the
+	// fault the parent must notice.
+	drop, _ := strconv.Atoi(os.Getenv(crashDropEnv))
 	for b := 0; ; b++ {
 		var rows []string
 		var muts []*Mutation
@@ -91,47 +96,105 @@ func TestCrashChild(t *testing.T) {
 			rows = append(rows, fmt.Sprintf("bulk%05d-%03d", b, i))
 			muts = append(muts, m)
 		}
-		if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
-			t.Fatal(err, errs)
+		if b+1 != drop {
+			if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
+				t.Fatal(err, errs)
+			}
 		}
 		fmt.Printf("acked %d\n", b+1)
 	}
 }
 
-const crashBulkEnv = "BIGTABLE_CRASH_BULK"
+const (
+	crashBulkEnv = "BIGTABLE_CRASH_BULK"
+	crashDropEnv = "BIGTABLE_CRASH_DROP" // fault injection: a batch acknowledged but not written
+)
 
 // TestKillNineMidWrite kills a process in the middle of ApplyBulk calls:
-// every acknowledged row must survive and no row may be torn.
+// every row of every acknowledged batch must survive with its value, and
+// no row may be torn. The second case makes the child acknowledge a batch
+// it never wrote, and checks that the test notices exactly those rows.
 func TestKillNineMidWrite(t *testing.T) {
 	skipShort(t, "starts a subprocess")
-	dir := t.TempDir()
-	acked := 0
-	runKilledChild(t, "TestCrashChild", []string{crashEnv + "=" + dir, crashBulkEnv + "=1"}, func(line string) bool {
-		n, err := fmt.Sscanf(line, "acked %d", &acked)
-		return n == 1 && err == nil && acked >= 20
-	})
-	if acked < 20 {
-		t.Fatalf("child acknowledged only %d batches", acked)
+	for _, tc := range []struct {
+		name string
+		drop int // the batch the child skips, 0 for none
+	}{{"every acknowledged batch survives", 0}, {"a lost batch is noticed", 7}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			acked := 0
+			env := []string{crashEnv + "=" + dir, crashBulkEnv + "=1", crashDropEnv + "=" + strconv.Itoa(tc.drop)}
+			runKilledChild(t, "TestCrashChild", env, func(line string) bool {
+				n, err := fmt.Sscanf(line, "acked %d", &acked)
+				return n == 1 && err == nil && acked >= 20
+			})
+			if acked < 20 {
+				t.Fatalf("child acknowledged only %d batches", acked)
+			}
+			problems := checkBulkRows(t, dir, acked)
+			if tc.drop == 0 {
+				for _, p := range problems {
+					t.Error(p)
+				}
+				return
+			}
+			// Each of the dropped batch's 100 rows is reported missing, and
+			// nothing else.
+			want := 0
+			for _, p := range problems {
+				if strings.HasPrefix(p, fmt.Sprintf("row \"bulk%05d-", tc.drop-1)) && strings.HasSuffix(p, "is missing") {
+					want++
+				} else {
+					t.Errorf("unexpected problem: %s", p)
+				}
+			}
+			if want != 100 {
+				t.Errorf("the check reported %d of the 100 rows of the batch the child acknowledged without writing", want)
+			}
+		})
 	}
+}
+
+// checkBulkRows opens the store a killed TestCrashChild wrote in bulk mode
+// and lists what is wrong: a row of one of the first acked batches missing
+// or holding the wrong value, a torn row, a row of a batch never begun.
+func checkBulkRows(t *testing.T, dir string, acked int) []string {
+	t.Helper()
 	db, err := Open(dir)
 	if err != nil {
 		t.Fatalf("Open after crash: %v", err)
 	}
 	defer db.Close()
-	n := 0
+	var problems []string
+	found := map[string]string{}
 	for r, err := range db.Open("t").Rows(context.Background(), PrefixRange("bulk")) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(r["f"]) != 2 || string(r["f"][0].Value) != string(r["f"][1].Value) {
-			t.Errorf("row %q torn: %q", r.Key(), cellStrings([]Row{r}))
+			problems = append(problems, fmt.Sprintf("row %q torn: %q", r.Key(), cellStrings([]Row{r})))
+			continue
 		}
-		n++
+		found[r.Key()] = string(r["f"][0].Value)
 	}
-	if n < acked*100 {
-		t.Errorf("after kill -9: %d bulk rows, want at least the %d acknowledged", n, acked*100)
+	for b := range acked + 1 { // the batch after the last ack may be in flight
+		for i := range 100 {
+			key, want := fmt.Sprintf("bulk%05d-%03d", b, i), fmt.Sprint(b, i)
+			got, ok := found[key]
+			delete(found, key)
+			switch {
+			case !ok && b < acked:
+				problems = append(problems, fmt.Sprintf("row %q of acknowledged batch %d is missing", key, b+1))
+			case ok && got != want:
+				problems = append(problems, fmt.Sprintf("row %q = %q, want %q", key, got, want))
+			}
+		}
 	}
-	t.Logf("%d rows acknowledged, %d found", acked*100, n)
+	for key := range found {
+		problems = append(problems, fmt.Sprintf("row %q belongs to no batch the child began", key))
+	}
+	t.Logf("%d batches of 100 rows acknowledged", acked)
+	return problems
 }
 
 // TestKillNine checks that every Apply that returned survives kill -9, and

@@ -104,21 +104,15 @@ type chainStage struct {
 }
 
 func (f chainFilter) compile() (stage, error) {
-	return compileList(f, passStage{}, func(subs []stage) stage { return &chainStage{subs: subs} })
+	return compileList("Chain", f, func(subs []stage) stage { return &chainStage{subs: subs} })
 }
 
-// compileList compiles the sub-filters of a chain or an interleave: none
-// is the stage empty, one is that filter's own stage, and more are
-// compiled and joined by join.
-func compileList(f []Filter, empty stage, join func([]stage) stage) (stage, error) {
-	switch len(f) {
-	case 0:
-		return empty, nil
-	case 1:
-		if f[0] == nil {
-			return nil, fmt.Errorf("%w: nil sub-filter", ErrInvalidFilter)
-		}
-		return f[0].compile()
+// compileList compiles the sub-filters of a chain or an interleave (kind
+// names it) and joins them by join. Fewer than two is an error, worded as
+// Cloud Bigtable words it, so that code written here does not break there.
+func compileList(kind string, f []Filter, join func([]stage) stage) (stage, error) {
+	if len(f) < 2 {
+		return nil, fmt.Errorf("%w: %s must contain at least two RowFilters, got %d (use the filter itself, or PassAllFilter or BlockAllFilter for none)", ErrInvalidFilter, kind, len(f))
 	}
 	subs, err := compileAll(f)
 	if err != nil {
@@ -157,7 +151,7 @@ type interleaveStage struct {
 }
 
 func (f interleaveFilter) compile() (stage, error) {
-	return compileList(f, blockStage{}, func(subs []stage) stage {
+	return compileList("Interleave", f, func(subs []stage) stage {
 		return &interleaveStage{subs: subs, bufs: make([][]cell, len(subs))}
 	})
 }

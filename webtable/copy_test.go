@@ -34,10 +34,7 @@ func TestCopyKeepsEveryVersionAndTimestamp(t *testing.T) {
 	if _, err := src.AddLinks(ctx, "http://cnnsi.com/", []Anchor{{URL: "http://www.cnn.com/", Text: "CNN"}}, []Entry{{URL: "http://www.cnn.com/sports", Depth: 1}}, bigtable.Time(t0)); err != nil {
 		t.Fatal(err)
 	}
-	dst, err := Open(ctx, filepath.Join(t.TempDir(), "dst.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dst := openDir(t, filepath.Join(t.TempDir(), "dst.db"), true, Options{})
 	defer dst.Close()
 	var calls int
 	st, err := Copy(ctx, dst, src, func(CopyStats) { calls++ })

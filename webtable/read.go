@@ -105,8 +105,11 @@ func (q Query) filter() (bigtable.Filter, error) {
 	case q.Versions >= 0:
 		fs = append(fs, bigtable.LatestNFilter(max(q.Versions, 1)))
 	}
-	if len(fs) == 0 {
+	switch len(fs) {
+	case 0:
 		return bigtable.PassAllFilter(), nil
+	case 1:
+		return fs[0], nil // a chain needs two (Cloud Bigtable's rule)
 	}
 	return bigtable.ChainFilters(fs...), nil
 }

@@ -27,6 +27,10 @@ type Fetched struct {
 	StateTime bigtable.Timestamp
 }
 
+// orderedBulk is a Table whose ApplyBulk commits rows in the order given
+// (the embedded store's, see bigtable.Table.OrderedBulk).
+type orderedBulk interface{ OrderedBulk() bool }
+
 // Save stores a fetch and what it produced so that a crash at any moment
 // loses nothing: the page's row (and the redirect source's) first, then
 // its anchors and discovered URLs, and only then the done or failed mark.
@@ -41,7 +45,7 @@ type Fetched struct {
 // It returns what became of the body and the prior state of each
 // discovered URL, as RecordFetch and AddLinks do.
 func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error) {
-	if _, ordered := w.tbl.(*bigtable.Table); !ordered {
+	if o, ok := w.tbl.(orderedBulk); !ok || !o.OrderedBulk() {
 		return w.saveInSteps(ctx, f)
 	}
 	var b batch

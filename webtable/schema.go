@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/webtable/webtable/bigtable"
@@ -42,12 +41,12 @@ var (
 	ErrBadColumn = errors.New("webtable: bad column name")
 )
 
-// Options configure [Open].
+// Options configure [New] (and internal/stores, which opens a store by name).
 type Options struct {
 	// Versions is how many contents:html versions each page keeps (older
 	// ones are collected). Zero means DefaultVersions.
 	Versions int
-	// Store holds options passed to bigtable.Open.
+	// Store holds options passed to bigtable.Open (by internal/stores).
 	Store []bigtable.Option
 	// Table is the name of the table ("" means TableName).
 	Table string
@@ -73,7 +72,7 @@ type Table interface {
 }
 
 // Store is the schema side of a bigtable store that holds a WebTable:
-// *bigtable.DB (the embedded store, see [Open]) or the Cloud Bigtable
+// *bigtable.DB (the embedded store) or the Cloud Bigtable
 // adapter (bigtable/cloud), wired by the programs' --db flag.
 type Store interface {
 	Tables(ctx context.Context) ([]string, error)
@@ -97,7 +96,9 @@ type WebTable struct {
 }
 
 // New opens the WebTable held by store in the table opts.Table (default
-// TableName), whose data-plane handle is tbl.
+// TableName), whose data-plane handle is tbl. It is the only way to open
+// a WebTable; internal/stores opens the store a directory or a
+// bigtable:// URL names and calls it.
 // With create, the table and its column families are created when absent
 // and every family's GC policy is set (what the crawler does); without it
 // nothing is created and a store without the table gives ErrNoWebTable
@@ -114,42 +115,6 @@ func New(ctx context.Context, store Store, tbl Table, create bool, opts Options)
 		return nil, err
 	}
 	return &WebTable{store: store, tbl: tbl, name: opts.table()}, nil
-}
-
-// Open opens the WebTable in the embedded store at dir for reading and
-// writing, creating the store, the table and its column families (with
-// their GC policies) when absent. It is what the crawler uses.
-func Open(ctx context.Context, dir string, opts Options) (*WebTable, error) {
-	db, err := bigtable.Open(dir, opts.Store...)
-	if err != nil {
-		return nil, fmt.Errorf("webtable: opening store %s: %w", dir, err)
-	}
-	return New(ctx, db, db.Open(opts.table()), true, opts)
-}
-
-// OpenExisting opens an existing WebTable in the embedded store at dir
-// without creating anything: a missing directory gives ErrNoStore, a store
-// without the table ErrNoWebTable. With readOnly the store is opened
-// read-only (see bigtable.WithReadOnly for when that is refused).
-func OpenExisting(ctx context.Context, dir string, readOnly bool, opts ...bigtable.Option) (*WebTable, error) {
-	if _, err := os.Stat(dir); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %s does not exist", ErrNoStore, dir)
-		}
-		return nil, fmt.Errorf("webtable: %w", err)
-	}
-	if readOnly {
-		opts = append(opts, bigtable.WithReadOnly(true))
-	}
-	db, err := bigtable.Open(dir, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("webtable: opening store %s: %w", dir, err)
-	}
-	w, err := New(ctx, db, db.Open(TableName), false, Options{})
-	if err != nil {
-		return nil, fmt.Errorf("%w (in %s)", err, dir)
-	}
-	return w, nil
 }
 
 // checkSchema reports ErrNoWebTable when the store has no WebTable.
@@ -215,24 +180,4 @@ func checkFamily(family string) error {
 		return fmt.Errorf("%w %q (the families are %v)", ErrUnknownFamily, family, Families)
 	}
 	return nil
-}
-
-// OpenForRead opens an existing WebTable for reading, the way the query
-// tool does: read-only, never creating anything. Badger cannot open a store
-// read-only after a crash left its log unreplayed; then, and only then, the
-// store is opened for writing once, which replays the log and changes no
-// data, closed, and opened read-only again.
-func OpenForRead(ctx context.Context, dir string) (*WebTable, error) {
-	w, err := OpenExisting(ctx, dir, true)
-	if !errors.Is(err, bigtable.ErrNeedsRecovery) {
-		return w, err
-	}
-	rw, err := OpenExisting(ctx, dir, false)
-	if err != nil {
-		return nil, fmt.Errorf("webtable: replaying the log of %s: %w", dir, err)
-	}
-	if err := rw.Close(); err != nil {
-		return nil, fmt.Errorf("webtable: replaying the log of %s: %w", dir, err)
-	}
-	return OpenExisting(ctx, dir, true)
 }

@@ -22,12 +22,28 @@ var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 func openTemp(t *testing.T) (*WebTable, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "webtable.db")
-	w, err := Open(context.Background(), dir, Options{})
-	if err != nil {
-		t.Fatalf("Open(%s): %v", dir, err)
-	}
+	w := openDir(t, dir, true, Options{})
 	t.Cleanup(func() { w.Close() })
 	return w, dir
+}
+
+// openDir opens the WebTable in the embedded store at dir, as
+// internal/stores does (which these tests cannot import: it imports this
+// package); with create false the store is opened read-only.
+func openDir(t *testing.T, dir string, create bool, opts Options) *WebTable {
+	t.Helper()
+	if !create {
+		opts.Store = append(opts.Store, bigtable.WithReadOnly(true))
+	}
+	db, err := bigtable.Open(dir, opts.Store...)
+	if err != nil {
+		t.Fatalf("bigtable.Open(%s): %v", dir, err)
+	}
+	w, err := New(context.Background(), db, db.Open(opts.table()), create, opts)
+	if err != nil {
+		t.Fatalf("New over %s: %v", dir, err)
+	}
+	return w
 }
 
 func htmlPage(url string, at time.Time, body string) *Page {
@@ -277,24 +293,29 @@ func TestStatsAndErrors(t *testing.T) {
 	}
 }
 
-func TestOpenExistingNeverCreates(t *testing.T) {
+// TestNewWithoutCreateNeverCreates: a reader's New over a store without
+// the WebTable says so and creates nothing.
+func TestNewWithoutCreateNeverCreates(t *testing.T) {
 	ctx := context.Background()
-	missing := filepath.Join(t.TempDir(), "nope")
-	if _, err := OpenExisting(ctx, missing, true); !errors.Is(err, ErrNoStore) {
-		t.Errorf("OpenExisting(missing dir) = %v, want ErrNoStore", err)
-	}
-	// A store with no webtable table.
 	dir := filepath.Join(t.TempDir(), "other.db")
 	db, err := bigtable.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer db.Close()
 	db.CreateTable(ctx, "other")
-	db.Close()
-	if _, err := OpenExisting(ctx, dir, true); !errors.Is(err, ErrNoWebTable) {
-		t.Errorf("OpenExisting(store without webtable) = %v, want ErrNoWebTable", err)
+	if _, err := New(ctx, nopClose{db}, db.Open(TableName), false, Options{}); !errors.Is(err, ErrNoWebTable) {
+		t.Errorf("New(store without webtable, create=false) = %v, want ErrNoWebTable", err)
+	}
+	if tables, _ := db.Tables(ctx); len(tables) != 1 {
+		t.Errorf("tables after a reader's New: %q, want only \"other\"", tables)
 	}
 }
+
+// nopClose keeps a store open when New closes it on error.
+type nopClose struct{ *bigtable.DB }
+
+func (nopClose) Close() error { return nil }
 
 func TestDataSurvivesReopen(t *testing.T) {
 	ctx := context.Background()
@@ -303,10 +324,7 @@ func TestDataSurvivesReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
-	r, err := OpenForRead(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := openDir(t, dir, false, Options{})
 	defer r.Close()
 	row, err := r.Get(ctx, "com.cnn.www/", Query{Column: "contents:html"})
 	if err != nil || len(row.Cells) != 1 || string(row.Cells[0].Value) != "<p>kept" {
@@ -422,10 +440,7 @@ func TestFetchWinsOverTheFrontierEntry(t *testing.T) {
 // goroutines and must still be exact.
 func TestStatsOverManyTablets(t *testing.T) {
 	ctx := context.Background()
-	w, err := Open(ctx, filepath.Join(t.TempDir(), "db"), Options{Store: []bigtable.Option{bigtable.WithTabletSplitSize(16 << 10)}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := openDir(t, filepath.Join(t.TempDir(), "db"), true, Options{Store: []bigtable.Option{bigtable.WithTabletSplitSize(16 << 10)}})
 	defer w.Close()
 	const pages = 300
 	for i := range pages {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/webtable/webtable/bigtable"
 )
@@ -179,7 +180,12 @@ func TestCrashDurability(t *testing.T) {
 	}
 	dir := t.TempDir()
 	createCrashSchema(t, dir)
-	rng := rand.New(rand.NewSource(int64(os.Getpid())))
+	seed := *flagCrashSeed
+	if seed == 0 {
+		seed = time.Now().UnixNano()
+	}
+	t.Logf("kill points from seed %d (replay: go test -run TestCrashDurability ./bigtable/difftest -args -difftest.crashseed %d)", seed, seed)
+	rng := rand.New(rand.NewSource(seed))
 	next := 0 // first mutation number of the next child
 	const rounds = 5
 	for round := range rounds {

@@ -18,6 +18,8 @@ var (
 	flagSeed = flag.Int64("difftest.seed", 0, "run only the sequence with this seed (as printed by a failure)")
 	flagOps  = flag.Int("difftest.ops", 60, "maximum number of ops per sequence")
 	flagBase = flag.Int64("difftest.base", 1, "first seed; sequence i uses seed base+i")
+
+	flagCrashSeed = flag.Int64("difftest.crashseed", 0, "seed of TestCrashDurability's kill points (0: a new one, printed by the test)")
 )
 
 // tableUnderTest is one fresh table in one store.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -23,14 +24,16 @@ var benchPages = flag.Int("site-pages", 10000, "pages of the generated site craw
 func BenchmarkCrawlIntoWebTable(b *testing.B) {
 	const conc = 8
 	crawlertest.CompareWithColly(b, *benchPages, conc, func(root string) (int64, error) {
-		w, err := webtable.Open(context.Background(), filepath.Join(b.TempDir(), "db"), webtable.Options{})
+		w, err := stores.Open(context.Background(), filepath.Join(b.TempDir(), "db"), stores.ForCrawl, webtable.Options{})
 		if err != nil {
 			return 0, err
 		}
 		defer w.Close()
 		cfg := crawler.DefaultConfig()
 		cfg.Delay, cfg.Concurrency, cfg.PerHost, cfg.Depth = 0, conc, conc, 10
-		c, err := crawler.New(cfg, newStore(w))
+		s := newStore(w)
+		defer s.cutOffAfter(context.Background(), storeGrace)() // as crawlOnce does
+		c, err := crawler.New(cfg, s)
 		if err != nil {
 			return 0, err
 		}

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -135,7 +137,7 @@ func TestHelp(t *testing.T) {
 // and a line that says so, and the held store is left alone.
 func TestStoreInUse(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
-	w, err := webtable.Open(context.Background(), dir, webtable.Options{})
+	w, err := stores.Open(context.Background(), dir, stores.ForCrawl, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +165,7 @@ func TestDemo(t *testing.T) {
 			t.Errorf("no summary of pass %d in:\n%s", pass, stderr)
 		}
 	}
-	w, err := webtable.OpenForRead(context.Background(), dir)
+	w, err := stores.Open(context.Background(), dir, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +221,7 @@ func site(t *testing.T, pages, fan int, onRequest func(n int64)) *httptest.Serve
 // rowStates reads the frontier state of every row.
 func rowStates(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	w, err := webtable.OpenForRead(context.Background(), dir)
+	w, err := stores.Open(context.Background(), dir, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,29 +237,115 @@ func rowStates(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// TestInterruptAndResume: Ctrl-C (a cancelled context) stops the crawl
-// with exit 130 after storing the pages in flight; running again with no
-// seeds resumes the queued frontier and finishes the site.
+// heldSite is a generated site (page i links to i+1..i+3) whose server
+// answers the first free page requests at once and holds every later one
+// until release is closed, so that the requests it holds are provably in
+// flight for as long as the test wants.
+type heldSite struct {
+	srv     *httptest.Server
+	release chan struct{}
+	held    chan string // each held request's path, as it arrives
+
+	mu    sync.Mutex
+	paths map[string]int // path -> requests
+}
+
+func newHeldSite(t *testing.T, pages, free int) *heldSite {
+	t.Helper()
+	s := &heldSite{release: make(chan struct{}), held: make(chan string, pages), paths: map[string]int{}}
+	var n atomic.Int64
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var i int
+		if _, err := fmt.Sscanf(r.URL.Path, "/p/%d", &i); err != nil || i >= pages {
+			http.NotFound(w, r)
+			return
+		}
+		s.mu.Lock()
+		s.paths[r.URL.Path]++
+		s.mu.Unlock()
+		if n.Add(1) > int64(free) {
+			select {
+			case <-s.release:
+			default:
+				s.held <- r.URL.Path
+				<-s.release
+			}
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<title>page %d</title>", i)
+		for j := i + 1; j <= i+3 && j < pages; j++ {
+			fmt.Fprintf(w, `<a href="/p/%d">page %d</a>`, j, j)
+		}
+	}))
+	t.Cleanup(func() {
+		select {
+		case <-s.release:
+		default:
+			close(s.release)
+		}
+		s.srv.Close()
+	})
+	return s
+}
+
+func (s *heldSite) requests(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.paths[path]
+}
+
+// TestInterruptAndResume sends SIGINT (Ctrl-C) to the crawl binary while
+// the fixture server holds two fetches in flight, releases them only once
+// the crawl says it is stopping, and checks that it exits 130 with those
+// two pages stored; running again with no seeds resumes the queued
+// frontier, finishes the site, and fetches no stored page again.
 func TestInterruptAndResume(t *testing.T) {
 	t.Setenv("HTTP_PROXY", "")
-	const pages = 60
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var once sync.Once
-	srv := site(t, pages, 3, func(n int64) {
-		if n == 10 {
-			once.Do(cancel)
-		}
-	})
-	dir := filepath.Join(t.TempDir(), "db")
-	seed := srv.URL + "/p/0"
-	args := []string{"--db", dir, "--delay", "0", "--depth", "100", "--concurrency", "2"}
-	code, _, stderr := runCrawl(ctx, append(args, seed)...)
-	if code != exitInterrupted {
-		t.Fatalf("interrupted crawl exit %d, want %d\n%s", code, exitInterrupted, stderr)
+	const pages, free, concurrency = 60, 10, 2
+	tmp := t.TempDir()
+	bin := buildCrawl(t, tmp)
+	site := newHeldSite(t, pages, free)
+	dir := filepath.Join(tmp, "db")
+	args := []string{"--db", dir, "--delay", "0", "--depth", "100", "--concurrency", fmt.Sprint(concurrency)}
+	cmd := exec.Command(bin, append(args, site.srv.URL+"/p/0")...)
+	cmd.Env = append(os.Environ(), "HTTP_PROXY=", "HTTPS_PROXY=", "http_proxy=", "https_proxy=")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderrPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, "crawled") || !strings.Contains(stderr, "resumes") {
-		t.Errorf("interrupted crawl printed no summary or resume hint:\n%s", stderr)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var inFlight []string
+	for range concurrency {
+		inFlight = append(inFlight, <-site.held)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	// The crawl has the signal once it says so; only then do the held
+	// fetches get their answers.
+	var stderr strings.Builder
+	sc := bufio.NewScanner(stderrPipe)
+	for sc.Scan() {
+		stderr.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), "interrupted: storing the pages in flight") {
+			break
+		}
+	}
+	close(site.release)
+	for sc.Scan() {
+		stderr.WriteString(sc.Text() + "\n")
+	}
+	err = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+		t.Fatalf("interrupted crawl: %v, exit %d, want %d\n%s", err, code, exitInterrupted, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "crawled") || !strings.Contains(stderr.String(), "resumes") {
+		t.Errorf("interrupted crawl printed no summary or resume hint:\n%s", stderr.String())
 	}
 	before := rowStates(t, dir)
 	done := 0
@@ -266,30 +354,36 @@ func TestInterruptAndResume(t *testing.T) {
 			done++
 		}
 	}
-	if done == 0 || done == pages {
-		t.Fatalf("after the interrupt %d of %d pages are done; want some but not all", done, pages)
+	if done < free || done == pages {
+		t.Fatalf("after the interrupt %d of %d pages are done; want at least the %d answered before it, and not all", done, pages, free)
+	}
+	for _, p := range inFlight {
+		k, _ := urlkey.Key(site.srv.URL + p)
+		if before[k] != "done" {
+			t.Errorf("page %s was in flight at the interrupt, and is %q after it, want done (stored)", p, before[k])
+		}
 	}
 
-	code, _, stderr = runCrawl(context.Background(), args...)
+	code, _, resumed := runCrawl(context.Background(), args...)
 	if code != exitOK {
-		t.Fatalf("resumed crawl exit %d\n%s", code, stderr)
+		t.Fatalf("resumed crawl exit %d\n%s", code, resumed)
 	}
-	if !strings.Contains(stderr, "resuming") {
-		t.Errorf("resumed crawl does not say it resumes:\n%s", stderr)
+	if !strings.Contains(resumed, "resuming") {
+		t.Errorf("resumed crawl does not say it resumes:\n%s", resumed)
 	}
 	after := rowStates(t, dir)
 	if len(after) != pages {
 		t.Errorf("after resuming the table has %d rows, want %d", len(after), pages)
 	}
 	for i := range pages {
-		k, _ := urlkey.Key(fmt.Sprintf("%s/p/%d", srv.URL, i))
+		p := fmt.Sprintf("/p/%d", i)
+		k, _ := urlkey.Key(site.srv.URL + p)
 		if after[k] != "done" {
 			t.Errorf("row %s state %q, want done", k, after[k])
 		}
-	}
-	// Pages done before the interrupt were not fetched again.
-	if strings.Contains(stderr, fmt.Sprintf("crawled %d pages", pages)) {
-		t.Errorf("the resumed crawl fetched every page again:\n%s", stderr)
+		if n := site.requests(p); n != 1 {
+			t.Errorf("%s was fetched %d times, want once (stored pages are not fetched again)", p, n)
+		}
 	}
 }
 
@@ -328,7 +422,7 @@ func TestDemoOnCloudBigtable(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("crawl --demo --db %s: exit %d\n%s", db, code, stderr)
 	}
-	w, err := stores.OpenForRead(context.Background(), db)
+	w, err := stores.Open(context.Background(), db, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,7 +534,7 @@ func TestShardsOnCloudBigtable(t *testing.T) {
 		}
 	}
 	read := func(db string) tableState {
-		w, err := stores.OpenForRead(ctx, db)
+		w, err := stores.Open(ctx, db, stores.ForRead, webtable.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -13,7 +14,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -124,7 +127,7 @@ type tableState struct {
 func readTable(t *testing.T, dir string) tableState {
 	t.Helper()
 	ctx := context.Background()
-	w, err := webtable.OpenForRead(ctx, dir)
+	w, err := stores.Open(ctx, dir, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatalf("the store does not open after a kill: %v", err)
 	}
@@ -163,6 +166,8 @@ func (ts tableState) done() []string {
 	return out
 }
 
+var crashSeed = flag.Uint64("crash.seed", 0, "seed of TestCrashAndResume's kill points (0: a new one, printed by the test)")
+
 // TestCrashAndResume kills the real crawl binary with SIGKILL at random
 // moments, restarts it each time, and checks that nothing is lost, no row
 // is torn, stored pages are not fetched again, and the result equals one
@@ -195,7 +200,12 @@ func TestCrashAndResume(t *testing.T) {
 	}
 
 	db := filepath.Join(tmp, "crash.db")
-	rng := rand.New(rand.NewPCG(1, uint64(os.Getpid())))
+	seed := *crashSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("kill points from seed %d (replay: go test -run TestCrashAndResume ./cmd/crawl -args -crash.seed %d)", seed, seed)
+	rng := rand.New(rand.NewPCG(1, seed))
 	var before []string // pages done before the last kill
 	for run := 1; ; run++ {
 		seeds := site.seeds()

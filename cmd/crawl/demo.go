@@ -11,6 +11,7 @@ import (
 
 	"github.com/webtable/webtable/internal/demoweb"
 	"github.com/webtable/webtable/internal/stores"
+	"github.com/webtable/webtable/webtable"
 )
 
 // demoPasses is how many times the demo crawls its sample web; the home
@@ -26,7 +27,7 @@ const demoDelay = 50 * time.Millisecond
 // runDemo serves the built-in sample web on 127.0.0.1 and crawls it three
 // times, through the crawler's own proxy setting so that the row keys are
 // the real ones (com.cnn.www/), into a store that is recreated each time.
-func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) error {
+func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) {
 	if err := resetDemoStore(o); err != nil {
 		return err
 	}
@@ -39,9 +40,10 @@ func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer func() { err = closeStore(w, o.db, err) }()
 
-	cfg := o.cfg
+	demo := *o
+	cfg := &demo.cfg
 	cfg.Proxy = srv.ProxyURL()
 	if !o.delaySet {
 		cfg.Delay = demoDelay
@@ -52,7 +54,7 @@ func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		srv.SetPass(pass)
 		cfg.Recrawl = pass > 1 // later passes fetch every page again
 		label := fmt.Sprintf("pass %d/%d: ", pass, demoPasses)
-		if _, err := crawlOnce(ctx, cfg, w, srv.Seeds(), stderr, label); err != nil {
+		if _, err := crawlOnce(ctx, &demo, w, srv.Seeds(), stderr, label); err != nil {
 			return err
 		}
 	}
@@ -74,7 +76,7 @@ The demo crawl is in %[1]s. Try:
 // or empty, so that the demo never deletes a store of real crawls.
 func resetDemoStore(o *options) error {
 	if stores.IsCloud(o.db) {
-		if w, err := stores.OpenForRead(context.Background(), o.db); err == nil {
+		if w, err := stores.Open(context.Background(), o.db, stores.ForRead, webtable.Options{}); err == nil {
 			w.Close()
 			return fail(exitUsage, "--demo needs a new table, and %s already holds one: name another table (bigtable://PROJECT/INSTANCE/TABLE)", o.db)
 		}

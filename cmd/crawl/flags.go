@@ -29,6 +29,7 @@ type options struct {
 	seeds     []string // URLs given as arguments
 	versions  int
 	demo      bool
+	deps      deps // not a flag: set by runWith
 }
 
 const usageText = `crawl fetches web pages into a WebTable: one row per page, keyed by the URL

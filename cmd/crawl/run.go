@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
-	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/seeds"
@@ -36,10 +36,34 @@ func fail(code int, format string, args ...any) error {
 	return &exitError{code: code, err: fmt.Errorf(format, args...)}
 }
 
+// storeGrace is how long each store call may take once the crawl is
+// interrupted (Ctrl-C): a store that hangs (an unreachable Cloud Bigtable)
+// must not hold the program for ever.
+const storeGrace = 10 * time.Second
+
+// deps are what the program reaches outside itself, so that tests can
+// make the store fail or hang.
+type deps struct {
+	// open opens (or creates) the WebTable that --db names.
+	open func(ctx context.Context, db string, opts webtable.Options) (*webtable.WebTable, error)
+	// storeGrace bounds each store call once ctx is cancelled.
+	storeGrace time.Duration
+}
+
 // run is the whole program: it returns the exit status. ctx is cancelled
 // by Ctrl-C (see main).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	err := crawl(ctx, args, stdout, stderr)
+	return runWith(ctx, args, stdout, stderr, deps{open: openForCrawl, storeGrace: storeGrace})
+}
+
+// openForCrawl opens (or creates) the WebTable at db for a crawl.
+func openForCrawl(ctx context.Context, db string, opts webtable.Options) (*webtable.WebTable, error) {
+	return stores.Open(ctx, db, stores.ForCrawl, opts)
+}
+
+// runWith is run with the given dependencies.
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, d deps) int {
+	err := crawl(ctx, args, stdout, stderr, d)
 	var ee *exitError
 	switch {
 	case err == nil:
@@ -55,7 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps) (err error) {
 	o, err := parseFlags(args, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return err
@@ -63,6 +87,7 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fail(exitUsage, "%v (see crawl --help)", err)
 	}
+	o.deps = d
 	if o.demo {
 		return runDemo(ctx, o, stdout, stderr)
 	}
@@ -74,7 +99,7 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer func() { err = closeStore(w, o.db, err) }()
 	if len(seedURLs) == 0 {
 		queued := false
 		if err := w.Queued(ctx, func(webtable.Entry) bool { queued = true; return false }); err != nil {
@@ -93,19 +118,22 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.cfg.Shards > 1 {
 		label = fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards)
 	}
-	st, err := crawlOnce(ctx, o.cfg, w, seedURLs, stderr, label)
+	st, err := crawlOnce(ctx, o, w, seedURLs, stderr, label)
 	if err == nil && o.cfg.Shards > 1 && st.Fetched > 0 {
 		fmt.Fprintf(stderr, "%sits queue is empty for now, but other shards may queue more for it: run every shard again, with the same seeds, until a round in which none fetched a page\n", label)
 	}
 	return err
 }
 
-// crawlOnce runs one crawl into w and prints its summary. label names the
-// pass in the demo.
-func crawlOnce(ctx context.Context, cfg crawler.Config, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
+// crawlOnce runs one crawl into w, configured by o.cfg, and prints its
+// summary. label names the pass in the demo.
+func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
 	p := newProgress(stderr, label)
+	cfg := o.cfg
 	cfg.Progress = p.update
-	c, err := crawler.New(cfg, newStore(w))
+	s := newStore(w)
+	defer s.cutOffAfter(ctx, o.deps.storeGrace)()
+	c, err := crawler.New(cfg, s)
 	if err != nil {
 		return crawler.Stats{}, fail(exitUsage, "%v", err)
 	}
@@ -159,13 +187,28 @@ func firstBad(bad []*seeds.LineError) string {
 
 // openStore opens (or creates) the WebTable of the crawl.
 func openStore(ctx context.Context, o *options) (*webtable.WebTable, error) {
-	w, err := stores.Create(ctx, o.db, webtable.Options{Versions: o.versions})
+	w, err := o.deps.open(ctx, o.db, webtable.Options{Versions: o.versions})
 	switch {
 	case err == nil:
 		return w, nil
-	case errors.Is(err, bigtable.ErrInUse):
+	case errors.Is(err, webtable.ErrInUse):
 		return nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
 	default:
 		return nil, fail(exitUsage, "cannot open the store: %v", err)
 	}
+}
+
+// closeStore closes the crawl's store. Its error wins over err, even over
+// an interrupt: the last writes of a store that fails to close may be
+// lost, and the exit status must not say all went well.
+func closeStore(w *webtable.WebTable, db string, err error) error {
+	cerr := w.Close()
+	if cerr == nil {
+		return err
+	}
+	msg := fmt.Sprintf("closing the store %s failed, so the last pages may not be saved (run the same command again to fetch what is missing): %v", db, cerr)
+	if err != nil {
+		msg += fmt.Sprintf("; before that: %v", err)
+	}
+	return fail(exitStoreFailed, "%s", msg)
 }

@@ -2,9 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"time"
 
-	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/webtable"
 )
@@ -16,14 +17,91 @@ type store struct {
 	w *webtable.WebTable
 	// now is the clock of frontier state changes (tests may replace it).
 	now func() time.Time
+	// cutoff, when set, is cancelled a grace period after the crawl is
+	// interrupted, and ends every store call still running (cutOffAfter).
+	cutoff context.Context
 }
 
 var _ crawler.Store = (*store)(nil)
 
 func newStore(w *webtable.WebTable) *store { return &store{w: w, now: time.Now} }
 
+// cutOffAfter makes every store call end at the latest grace after
+// interrupt is cancelled. NB: the crawler stores the pages in flight after
+// Ctrl-C with a context that is never cancelled, so that they are saved;
+// without a cut-off a hung store would hold the program for ever. The
+// returned function releases the timer; call it when the crawl is over.
+func (s *store) cutOffAfter(interrupt context.Context, grace time.Duration) (release func()) {
+	cutoff, cut := context.WithCancelCause(context.Background())
+	var mu sync.Mutex
+	var timer *time.Timer
+	stop := context.AfterFunc(interrupt, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		timer = time.AfterFunc(grace, func() {
+			cut(fmt.Errorf("the store did not answer within %v of the interrupt", grace))
+		})
+	})
+	s.cutoff = cutoff
+	return func() {
+		// NB: cutoff itself stays as it is: a call after release is not
+		// cut off by it.
+		stop()
+		mu.Lock()
+		if timer != nil {
+			timer.Stop()
+		}
+		mu.Unlock()
+	}
+}
+
+// bound returns ctx, ended when the cut-off comes, and the function to
+// call with the store call's error when it returns: it names the cut-off
+// as the cause of an error it brought about.
+func (s *store) bound(ctx context.Context) (context.Context, func(error) error) {
+	if s.cutoff == nil {
+		return ctx, func(err error) error { return err }
+	}
+	if ctx.Done() == nil {
+		// NB: the crawler's store calls come with a context that is never
+		// cancelled (context.WithoutCancel), so the cut-off alone can end
+		// them: no context to derive and no callback to register per call.
+		return cutOnly{ctx, s.cutoff}, func(err error) error {
+			if err != nil && s.cutoff.Err() != nil {
+				return fmt.Errorf("%v: %v", context.Cause(s.cutoff), err)
+			}
+			return err
+		}
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(s.cutoff, func() { cancel(context.Cause(s.cutoff)) })
+	return ctx, func(err error) error {
+		stop()
+		cut := ctx.Err() != nil && s.cutoff.Err() != nil
+		cancel(nil)
+		if err != nil && cut {
+			// NB: %v, not %w: a cut-off call is a store failure, not the
+			// crawl being stopped, and must not read as context.Canceled.
+			return fmt.Errorf("%v: %v", context.Cause(ctx), err)
+		}
+		return err
+	}
+}
+
+// cutOnly is a context that is never cancelled (its embedded one) made to
+// end with cut.
+type cutOnly struct {
+	context.Context
+	cut context.Context
+}
+
+func (c cutOnly) Done() <-chan struct{} { return c.cut.Done() }
+func (c cutOnly) Err() error            { return c.cut.Err() }
+
 // Queued implements crawler.Store.
-func (s *store) Queued(ctx context.Context, fn func(crawler.Entry) bool) error {
+func (s *store) Queued(ctx context.Context, fn func(crawler.Entry) bool) (err error) {
+	ctx, done := s.bound(ctx)
+	defer func() { err = done(err) }()
 	return s.w.Queued(ctx, func(e webtable.Entry) bool {
 		return fn(crawler.Entry{URL: e.URL, Depth: e.Depth})
 	})
@@ -31,7 +109,9 @@ func (s *store) Queued(ctx context.Context, fn func(crawler.Entry) bool) error {
 
 // LastFetch implements crawler.Store: only a fetch that was made counts,
 // not a frontier entry.
-func (s *store) LastFetch(ctx context.Context, url string) (crawler.Fetch, bool, error) {
+func (s *store) LastFetch(ctx context.Context, url string) (_ crawler.Fetch, _ bool, err error) {
+	ctx, done := s.bound(ctx)
+	defer func() { err = done(err) }()
 	f, ok, err := s.w.LastFetch(ctx, url)
 	if err != nil || !ok || !f.Fetched() {
 		return crawler.Fetch{}, false, err
@@ -51,19 +131,25 @@ func (s *store) LastFetch(ctx context.Context, url string) (crawler.Fetch, bool,
 }
 
 // Content implements crawler.Store.
-func (s *store) Content(ctx context.Context, url string) ([]byte, bool, error) {
+func (s *store) Content(ctx context.Context, url string) (_ []byte, _ bool, err error) {
+	ctx, done := s.bound(ctx)
+	defer func() { err = done(err) }()
 	return s.w.Content(ctx, url)
 }
 
 // Enqueue implements crawler.Store.
-func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry) ([]crawler.State, error) {
+func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry) (_ []crawler.State, err error) {
+	ctx, done := s.bound(ctx)
+	defer func() { err = done(err) }()
 	states, err := s.w.Enqueue(ctx, toEntries(entries))
 	return toStates(states), err
 }
 
 // SavePage implements crawler.Store: the page's rows, then its links and
 // discovered entries, then its state, in that order (webtable.Save).
-func (s *store) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResult, error) {
+func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveResult, err error) {
+	ctx, done := s.bound(ctx)
+	defer func() { err = done(err) }()
 	record := webtable.Fetch{
 		URL:          p.FinalURL,
 		Status:       p.Status,
@@ -85,9 +171,9 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResu
 	f := &webtable.Fetched{
 		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body},
 		Discovered: toEntries(p.Discovered),
-		AnchorTime: bigtable.Time(p.Time).TruncateToMilliseconds(),
+		AnchorTime: webtable.TimestampOf(p.Time).TruncateToMilliseconds(),
 		State:      webtable.State(p.State().String()),
-		StateTime:  bigtable.Time(s.now()).TruncateToMilliseconds(),
+		StateTime:  webtable.TimestampOf(s.now()).TruncateToMilliseconds(),
 	}
 	if p.Redirected {
 		// The source row records only the fetch and where it led.

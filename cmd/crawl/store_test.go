@@ -16,7 +16,7 @@ import (
 
 func openTestTable(t *testing.T) *webtable.WebTable {
 	t.Helper()
-	w, err := webtable.Open(context.Background(), filepath.Join(t.TempDir(), "db"), webtable.Options{})
+	w, err := stores.Open(context.Background(), filepath.Join(t.TempDir(), "db"), stores.ForCrawl, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestStoreContractOnCloudBigtable(t *testing.T) {
 	n := 0
 	crawlertest.StoreContract(t, func(t *testing.T) crawler.Store {
 		n++
-		w, err := stores.Create(context.Background(), fmt.Sprintf("bigtable://p/i/t%d", n), webtable.Options{})
+		w, err := stores.Open(context.Background(), fmt.Sprintf("bigtable://p/i/t%d", n), stores.ForCrawl, webtable.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
 )
@@ -165,7 +164,7 @@ func splitCommand(args []string) (string, []string, error) {
 func isSetupError(err error) bool {
 	return errors.Is(err, webtable.ErrNoStore) || errors.Is(err, webtable.ErrNoWebTable) ||
 		errors.Is(err, webtable.ErrUnknownFamily) || errors.Is(err, webtable.ErrBadColumn) ||
-		errors.Is(err, bigtable.ErrInUse) ||
+		errors.Is(err, webtable.ErrInUse) ||
 		errors.Is(err, errSetup)
 }
 
@@ -174,11 +173,11 @@ var errSetup = errors.New("cannot open the store")
 
 // openStore opens the WebTable at dir for reading, never creating anything.
 func openStore(ctx context.Context, dir string) (*webtable.WebTable, error) {
-	w, err := stores.OpenForRead(ctx, dir)
+	w, err := stores.Open(ctx, dir, stores.ForRead, webtable.Options{})
 	switch {
 	case err == nil:
 		return w, nil
-	case errors.Is(err, bigtable.ErrInUse):
+	case errors.Is(err, webtable.ErrInUse):
 		return nil, fmt.Errorf("%w: %v; a crawl is probably writing to it: wait for it to finish or stop it (Ctrl-C), then run query again", errSetup, err)
 	case errors.Is(err, webtable.ErrNoStore):
 		return nil, fmt.Errorf("%w (crawl first, e.g. go run ./cmd/crawl --demo, or name the store with --db)", err)

@@ -55,7 +55,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer src.Close()
-	dst, err := stores.Create(ctx, to, webtable.Options{Versions: versions})
+	dst, err := stores.Open(ctx, to, stores.ForCrawl, webtable.Options{Versions: versions})
 	if err != nil {
 		return fmt.Errorf("%w %s: %v", errSetup, to, err)
 	}

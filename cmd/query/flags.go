@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -61,24 +60,24 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 // parseAt reads the --at time: an integer is microseconds since the Unix
 // epoch; otherwise RFC 3339 (2026-01-02T15:04:05Z) or a date (2026-01-02,
 // meaning the end of that day, UTC).
-func parseAt(s string) (bigtable.Timestamp, error) {
+func parseAt(s string) (webtable.Timestamp, error) {
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		if n <= 0 {
 			return 0, usagef("--at %s: a time in microseconds must be positive", s)
 		}
-		return bigtable.Timestamp(n), nil
+		return webtable.Timestamp(n), nil
 	}
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return bigtable.Time(t), nil
+		return webtable.TimestampOf(t), nil
 	}
 	if d, err := time.Parse(time.DateOnly, s); err == nil {
-		return bigtable.Time(d.Add(24*time.Hour - time.Microsecond)), nil
+		return webtable.TimestampOf(d.Add(24*time.Hour - time.Microsecond)), nil
 	}
 	return 0, usagef("--at %q: want microseconds since 1970 (1700000000000000), RFC 3339 (2026-01-02T15:04:05Z) or a date (2026-01-02)", s)
 }
 
 // formatTime shows a timestamp as RFC 3339 UTC with milliseconds.
-func formatTime(ts bigtable.Timestamp) string {
+func formatTime(ts webtable.Timestamp) string {
 	return ts.Time().UTC().Format("2006-01-02T15:04:05.000Z")
 }
 

@@ -54,17 +54,22 @@ func runGet(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	q := webtable.Query{Family: family, Column: column, Versions: versions}
+	// NB: every check runs before any flag changes q, so that no
+	// combination skips the checks after it.
 	switch {
 	case versions < 0:
 		return usagef("--versions %d: want 1 or more", versions)
 	case all && versions > 0:
 		return usagef("--versions and --all-versions exclude each other")
-	case all:
-		q.Versions = -1
 	case raw && column == "":
 		return usagef("--raw writes one value: name it with --column (e.g. --column contents:html)")
 	case raw && asJSON:
 		return usagef("--raw and --json exclude each other")
+	case raw && (all || versions > 0):
+		return usagef("--raw writes the newest value alone: drop --versions and --all-versions (query versions lists them)")
+	}
+	if all {
+		q.Versions = -1
 	}
 	if at != "" {
 		if q.At, err = parseAt(at); err != nil {

@@ -5,6 +5,11 @@
 //	bigtable://my-project/my-instance    Cloud Bigtable, table "webtable"
 //	bigtable://my-project/my-instance/t  Cloud Bigtable, table "t"
 //
+// [Open] is the one way to open a WebTable from a name: it opens the
+// bigtable-shaped store the name designates, does what that store needs
+// before use (replaying the log a killed crawl left, for a reader of a
+// directory), and hands the store to webtable.New.
+//
 // Cloud Bigtable is reached through bigtable/cloud, which honours
 // BIGTABLE_EMULATOR_HOST (host:port of an emulator) as Google's tools do.
 //
@@ -17,35 +22,116 @@ package stores
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 
+	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/bigtable/cloud"
 	"github.com/webtable/webtable/webtable"
 )
+
+// Mode says what [Open] may do to the store.
+type Mode int
+
+const (
+	// ForCrawl opens the WebTable for a crawl, reading and writing: the
+	// directory, the table and its column families are created when
+	// absent, and every family's GC policy is set.
+	ForCrawl Mode = iota
+	// ForRead opens an existing WebTable for reading, creating nothing: a
+	// missing directory gives webtable.ErrNoStore, a store without the
+	// table webtable.ErrNoWebTable. A directory is opened read-only, so
+	// that a reader never changes it; see [Open] for the one exception.
+	ForRead
+)
+
+// String names the mode.
+func (m Mode) String() string {
+	if m == ForCrawl {
+		return "for a crawl"
+	}
+	return "for reading"
+}
 
 // IsCloud reports whether db names a Cloud Bigtable instance
 // (bigtable://...) rather than a directory.
 func IsCloud(db string) bool { return cloud.IsURL(db) }
 
-// Create opens the WebTable at db for a crawl: the directory, the table
-// and its column families are created when absent.
+// Open opens the WebTable at db (a directory or a bigtable:// URL) in
+// mode. opts.Versions and opts.Store apply to ForCrawl (opts.Store to
+// directories only); opts.Table is taken from the URL when it names one.
+//
+// The embedded store cannot be opened read-only after a crash left its log
+// unreplayed; then, and only then, ForRead opens it for writing once, which
+// replays the log and changes no data, closes it and opens it read-only.
+func Open(ctx context.Context, db string, mode Mode, opts webtable.Options) (*webtable.WebTable, error) {
+	if IsCloud(db) {
+		return openCloud(ctx, db, mode, opts)
+	}
+	if mode == ForCrawl {
+		return openDir(ctx, db, true, opts)
+	}
+	w, err := openDir(ctx, db, false, opts)
+	if !errors.Is(err, bigtable.ErrNeedsRecovery) {
+		return w, err
+	}
+	rw, err := openDir(ctx, db, false, withStore(opts, bigtable.WithReadOnly(false)))
+	if err != nil {
+		return nil, fmt.Errorf("stores: replaying the log of %s: %w", db, err)
+	}
+	if err := rw.Close(); err != nil {
+		return nil, fmt.Errorf("stores: replaying the log of %s: %w", db, err)
+	}
+	return openDir(ctx, db, false, opts)
+}
+
+// Create opens the WebTable at db for a crawl.
+//
+// Deprecated: use Open(ctx, db, ForCrawl, opts). Kept while branches that
+// call it are merged.
 func Create(ctx context.Context, db string, opts webtable.Options) (*webtable.WebTable, error) {
-	if !IsCloud(db) {
-		return webtable.Open(ctx, db, opts)
-	}
-	return openCloud(ctx, db, true, opts)
+	return Open(ctx, db, ForCrawl, opts)
 }
 
-// OpenForRead opens an existing WebTable at db for reading, creating
-// nothing (see webtable.OpenForRead for the embedded store).
+// OpenForRead opens an existing WebTable at db for reading.
+//
+// Deprecated: use Open(ctx, db, ForRead, webtable.Options{}). Kept while
+// branches that call it are merged.
 func OpenForRead(ctx context.Context, db string) (*webtable.WebTable, error) {
-	if !IsCloud(db) {
-		return webtable.OpenForRead(ctx, db)
-	}
-	return openCloud(ctx, db, false, webtable.Options{})
+	return Open(ctx, db, ForRead, webtable.Options{})
 }
 
-func openCloud(ctx context.Context, db string, create bool, opts webtable.Options) (*webtable.WebTable, error) {
+// withStore returns opts with more store options after its own.
+func withStore(opts webtable.Options, more ...bigtable.Option) webtable.Options {
+	opts.Store = append(append([]bigtable.Option(nil), opts.Store...), more...)
+	return opts
+}
+
+// openDir opens the embedded store in dir: for a crawl (create), or an
+// existing WebTable, read-only unless opts.Store says otherwise.
+func openDir(ctx context.Context, dir string, create bool, opts webtable.Options) (*webtable.WebTable, error) {
+	if !create {
+		if _, err := os.Stat(dir); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("%w: %s does not exist", webtable.ErrNoStore, dir)
+			}
+			return nil, fmt.Errorf("stores: %w", err)
+		}
+		opts.Store = append([]bigtable.Option{bigtable.WithReadOnly(true)}, opts.Store...)
+	}
+	db, err := bigtable.Open(dir, opts.Store...)
+	if err != nil {
+		return nil, fmt.Errorf("stores: opening %s: %w", dir, err)
+	}
+	w, err := webtable.New(ctx, db, db.Open(tableName(opts)), create, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%w (in %s)", err, dir)
+	}
+	return w, nil
+}
+
+func openCloud(ctx context.Context, db string, mode Mode, opts webtable.Options) (*webtable.WebTable, error) {
 	cdb, table, err := cloud.OpenURL(ctx, db)
 	if err != nil {
 		return nil, fmt.Errorf("stores: %w", err)
@@ -53,13 +139,17 @@ func openCloud(ctx context.Context, db string, create bool, opts webtable.Option
 	if table != "" {
 		opts.Table = table
 	}
-	name := opts.Table
-	if name == "" {
-		name = webtable.TableName
-	}
-	w, err := webtable.New(ctx, cdb, cdb.Open(name), create, opts)
+	w, err := webtable.New(ctx, cdb, cdb.Open(tableName(opts)), mode == ForCrawl, opts)
 	if err != nil {
 		return nil, fmt.Errorf("stores: %s: %w", db, err)
 	}
 	return w, nil
+}
+
+// tableName is the table opts name, or webtable.TableName.
+func tableName(opts webtable.Options) string {
+	if opts.Table == "" {
+		return webtable.TableName
+	}
+	return opts.Table
 }

@@ -3,6 +3,7 @@ package stores
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -16,17 +17,17 @@ import (
 // bigtable start".
 func emulator(t *testing.T) { emulatorpkg.Start(t) }
 
-// roundTrip writes a page through Create and reads it back through
-// OpenForRead: the same calls on either store.
+// roundTrip writes a page through Open(ForCrawl) and reads it back through
+// Open(ForRead): the same calls on either store.
 func roundTrip(t *testing.T, db string) {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := OpenForRead(ctx, db); !errors.Is(err, webtable.ErrNoWebTable) && !errors.Is(err, webtable.ErrNoStore) {
-		t.Errorf("OpenForRead before any crawl = %v, want ErrNoWebTable or ErrNoStore", err)
+	if _, err := Open(ctx, db, ForRead, webtable.Options{}); !errors.Is(err, webtable.ErrNoWebTable) && !errors.Is(err, webtable.ErrNoStore) {
+		t.Errorf("Open(ForRead) before any crawl = %v, want ErrNoWebTable or ErrNoStore", err)
 	}
-	w, err := Create(ctx, db, webtable.Options{})
+	w, err := Open(ctx, db, ForCrawl, webtable.Options{})
 	if err != nil {
-		t.Fatalf("Create(%s): %v", db, err)
+		t.Fatalf("Open(%s, ForCrawl): %v", db, err)
 	}
 	at := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
 	p := &webtable.Page{Fetch: webtable.Fetch{URL: "http://www.cnn.com/", Status: 200, Time: at}, MIME: "text/html", KeepBody: true, Body: []byte("<p>hello")}
@@ -34,9 +35,9 @@ func roundTrip(t *testing.T, db string) {
 		t.Fatal(err)
 	}
 	w.Close()
-	r, err := OpenForRead(ctx, db)
+	r, err := Open(ctx, db, ForRead, webtable.Options{})
 	if err != nil {
-		t.Fatalf("OpenForRead(%s): %v", db, err)
+		t.Fatalf("Open(%s, ForRead): %v", db, err)
 	}
 	defer r.Close()
 	vs, err := r.Versions(ctx, "com.cnn.www/")
@@ -65,15 +66,15 @@ func TestCloudBigtableEmulator(t *testing.T) {
 func TestCloudBigtableNamedTable(t *testing.T) {
 	emulator(t)
 	ctx := context.Background()
-	w, err := Create(ctx, "bigtable://p/i/pages", webtable.Options{})
+	w, err := Open(ctx, "bigtable://p/i/pages", ForCrawl, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
-	if _, err := OpenForRead(ctx, "bigtable://p/i"); !errors.Is(err, webtable.ErrNoWebTable) {
+	if _, err := Open(ctx, "bigtable://p/i", ForRead, webtable.Options{}); !errors.Is(err, webtable.ErrNoWebTable) {
 		t.Errorf("the default table exists though only 'pages' was created: %v", err)
 	}
-	r, err := OpenForRead(ctx, "bigtable://p/i/pages")
+	r, err := Open(ctx, "bigtable://p/i/pages", ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,8 +83,20 @@ func TestCloudBigtableNamedTable(t *testing.T) {
 
 func TestBadURL(t *testing.T) {
 	for _, db := range []string{"bigtable://", "bigtable://p", "bigtable://p/i/t/x", "bigtable://p/i/bad table"} {
-		if _, err := Create(context.Background(), db, webtable.Options{}); err == nil {
-			t.Errorf("Create(%q): no error", db)
+		if _, err := Open(context.Background(), db, ForCrawl, webtable.Options{}); err == nil {
+			t.Errorf("Open(%q, ForCrawl): no error", db)
 		}
+	}
+}
+
+// TestReadNeverCreates: opening a missing directory for reading says so
+// and creates nothing.
+func TestReadNeverCreates(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope")
+	if _, err := Open(context.Background(), missing, ForRead, webtable.Options{}); !errors.Is(err, webtable.ErrNoStore) {
+		t.Errorf("Open(missing directory, ForRead) = %v, want webtable.ErrNoStore", err)
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Open(ForRead) created %s", missing)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -76,7 +77,7 @@ func genStore(tb testing.TB, dir string, n int) *webtable.WebTable {
 	ctx := context.Background()
 	if dir != "" {
 		if _, err := os.Stat(dir); err == nil {
-			w, err := webtable.OpenForRead(ctx, dir)
+			w, err := stores.Open(ctx, dir, stores.ForRead, webtable.Options{})
 			if err != nil {
 				tb.Fatal(err)
 			}
@@ -85,7 +86,7 @@ func genStore(tb testing.TB, dir string, n int) *webtable.WebTable {
 	} else {
 		dir = filepath.Join(tb.TempDir(), "webtable.db")
 	}
-	w, err := webtable.Open(ctx, dir, webtable.Options{})
+	w, err := stores.Open(ctx, dir, stores.ForCrawl, webtable.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -39,7 +40,7 @@ func fixture(t testing.TB, n int) *webtable.WebTable {
 	t.Helper()
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "webtable.db")
-	w, err := webtable.Open(ctx, dir, webtable.Options{})
+	w, err := stores.Open(ctx, dir, stores.ForCrawl, webtable.Options{})
 	if err != nil {
 		t.Fatalf("Open(%s): %v", dir, err)
 	}
