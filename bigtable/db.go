@@ -261,6 +261,12 @@ func openError(dir string, err error) error {
 	return fmt.Errorf("bigtable: open %s: %w", dir, err)
 }
 
+// LockHolder returns the id of the process that has the store in dir open
+// for writing, as Badger recorded it beside its directory lock, or 0 when
+// none is recorded or that process has exited. It is what the ErrInUse
+// message names.
+func LockHolder(dir string) int { return lockHolder(dir) }
+
 // lockHolder returns the id of the process holding dir, or 0 if it is not
 // known. Badger writes the id of a read-write opener into dir/LOCK and
 // removes the file on Close (a read-only opener writes nothing); a process

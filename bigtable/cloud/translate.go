@@ -11,8 +11,8 @@ import (
 
 // This file turns the spec descriptions of package bigtable's values into
 // the Cloud client's values, smoothing over the few places where Cloud
-// Bigtable is stricter than bigtable (chains and interleaves of fewer than
-// two filters, empty row keys in a RowList, empty or inverted ranges).
+// Bigtable is stricter than bigtable (empty row keys in a RowList, empty or
+// inverted ranges).
 
 // toFilter translates a filter. nil stays nil.
 func toFilter(f *spec.Filter) (gbt.Filter, error) {
@@ -25,16 +25,13 @@ func toFilter(f *spec.Filter) (gbt.Filter, error) {
 		if err != nil {
 			return nil, err
 		}
-		// NB: Cloud Bigtable rejects a chain or interleave of fewer than
-		// two filters; bigtable gives them meanings, which these keep.
-		switch {
-		case len(subs) == 1:
-			return subs[0], nil
-		case len(subs) == 0 && f.Kind == spec.Chain:
-			return gbt.PassAllFilter(), nil
-		case len(subs) == 0:
-			return gbt.BlockAllFilter(), nil
-		case f.Kind == spec.Chain:
+		// NB: Cloud Bigtable and the embedded store both reject a chain or
+		// interleave of fewer than two filters; say so here, in the store's
+		// words, rather than after a round trip (the emulator accepts them).
+		if len(subs) < 2 {
+			return nil, fmt.Errorf("%w: %v of %d filter(s), want at least 2", bigtable.ErrInvalidFilter, f.Kind, len(subs))
+		}
+		if f.Kind == spec.Chain {
 			return gbt.ChainFilters(subs...), nil
 		}
 		return gbt.InterleaveFilters(subs...), nil

@@ -104,6 +104,10 @@ func TestToFilterArguments(t *testing.T) {
 	for _, f := range []bigtable.Filter{
 		bigtable.ChainFilters(bigtable.PassAllFilter(), nil),
 		bigtable.InterleaveFilters(nil),
+		bigtable.ChainFilters(bigtable.PassAllFilter()),
+		bigtable.InterleaveFilters(bigtable.PassAllFilter()),
+		bigtable.ChainFilters(),
+		bigtable.InterleaveFilters(),
 		bigtable.ConditionFilter(nil, bigtable.PassAllFilter(), nil),
 		bigtable.RowKeyFilter(""),
 		bigtable.LatestNFilter(-1),

@@ -15,23 +15,34 @@ import (
 // reference is Google's in-memory Cloud Bigtable fake, bttest, reached
 // through the real Cloud Bigtable client over loopback gRPC.
 type reference struct {
-	srv    *bttest.Server
-	conn   *grpc.ClientConn
-	admin  *bigtable.AdminClient
-	client *bigtable.Client
+	srv  *bttest.Server // nil when the client reaches another server
+	conn *grpc.ClientConn
+	// keepTables makes drop a no-op (see ourTable.drop for why).
+	keepTables bool
+	admin      *bigtable.AdminClient
+	client     *bigtable.Client
 }
 
 func newReference(t testing.TB) *reference {
 	t.Helper()
-	ctx := context.Background()
 	srv, err := bttest.NewServer("127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("bttest.NewServer: %v", err)
 	}
-	conn, err := grpc.NewClient(srv.Addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	t.Cleanup(srv.Close)
+	r := newClientAt(t, srv.Addr)
+	r.srv = srv
+	return r
+}
+
+// newClientAt is the real Cloud Bigtable client connected to the server at
+// addr: bttest for the reference, or bigtable/server over our store.
+func newClientAt(t testing.TB, addr string) *reference {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
-		srv.Close()
-		t.Fatalf("grpc.NewClient(%s): %v", srv.Addr, err)
+		t.Fatalf("grpc.NewClient(%s): %v", addr, err)
 	}
 	opts := []option.ClientOption{option.WithGRPCConn(conn), option.WithoutAuthentication()}
 	admin, err := bigtable.NewAdminClient(ctx, "proj", "inst", opts...)
@@ -43,12 +54,11 @@ func newReference(t testing.TB) *reference {
 	if err != nil {
 		t.Fatalf("bigtable.NewClientWithConfig: %v", err)
 	}
-	r := &reference{srv: srv, conn: conn, admin: admin, client: client}
+	r := &reference{conn: conn, admin: admin, client: client}
 	t.Cleanup(func() {
 		r.client.Close()
 		r.admin.Close()
 		r.conn.Close()
-		r.srv.Close()
 	})
 	return r
 }
@@ -72,7 +82,11 @@ func (r *reference) newTable(ctx context.Context, name string) (*refTable, error
 	return &refTable{ref: r, name: name, tbl: r.client.Open(name)}, nil
 }
 
-func (t *refTable) drop(ctx context.Context) { _ = t.ref.admin.DeleteTable(ctx, t.name) }
+func (t *refTable) drop(ctx context.Context) {
+	if !t.ref.keepTables {
+		_ = t.ref.admin.DeleteTable(ctx, t.name)
+	}
+}
 
 func btMutation(ms []mutOp) *bigtable.Mutation {
 	if ms == nil {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/crawler/crawlertest"
@@ -41,4 +42,84 @@ func BenchmarkCrawlIntoWebTable(b *testing.B) {
 		st, err := c.Run(context.Background(), []string{root})
 		return st.Fetched, err
 	})
+}
+
+// BenchmarkCrawlWhileScanned crawls the generated site into a store served
+// over gRPC (crawl --serve), alone and then while one client scans the
+// whole table in a loop through the server (as query reads a live crawl),
+// and reports the crawl's pages/s both ways, the ratio, and how many full
+// scans the client made. Run with -benchtime 1x.
+func BenchmarkCrawlWhileScanned(b *testing.B) {
+	const conc = 8
+	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"} {
+		b.Setenv(k, "")
+	}
+	srv := crawlertest.GenSite(*benchPages)
+	defer srv.Close()
+	ctx := context.Background()
+	crawlOnce := func(scan bool) (time.Duration, int) {
+		dir := filepath.Join(b.TempDir(), "db")
+		s, err := stores.OpenServed(ctx, dir, webtable.Options{}, "127.0.0.1:0", false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		stop := make(chan struct{})
+		scans := make(chan int, 1)
+		if scan {
+			live, err := stores.Open(ctx, dir, stores.ForRead, webtable.Options{}) // through the server: this process holds the store
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer live.Close()
+			go func() {
+				n := 0
+				for {
+					select {
+					case <-stop:
+						scans <- n
+						return
+					default:
+					}
+					if err := live.Scan(ctx, nil, webtable.Query{Versions: -1}, 0, func(webtable.Row) bool { return true }); err != nil {
+						b.Error(err)
+					}
+					n++
+				}
+			}()
+		} else {
+			scans <- 0
+		}
+		cfg := crawler.DefaultConfig()
+		cfg.Delay, cfg.Concurrency, cfg.PerHost, cfg.Depth = 0, conc, conc, 10
+		c, err := crawler.New(cfg, newStore(s.WebTable))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		start := time.Now()
+		st, err := c.Run(ctx, []string{srv.URL + "/"})
+		d := time.Since(start)
+		close(stop)
+		if err != nil || st.Fetched != int64(*benchPages) {
+			b.Fatalf("fetched %d of %d pages (err %v)", st.Fetched, *benchPages, err)
+		}
+		return d, <-scans
+	}
+	var alone, scanned time.Duration
+	scans := 0
+	for range b.N {
+		d, _ := crawlOnce(false)
+		alone += d
+		d, n := crawlOnce(true)
+		scanned += d
+		scans += n
+	}
+	a := float64(*benchPages*b.N) / alone.Seconds()
+	s := float64(*benchPages*b.N) / scanned.Seconds()
+	b.ReportMetric(a, "pages/s")
+	b.ReportMetric(s, "scanned-pages/s")
+	b.ReportMetric(s/a, "ratio")
+	b.ReportMetric(float64(scans)/float64(b.N), "scans")
+	b.ReportMetric(0, "ns/op")
 }

@@ -108,6 +108,11 @@ func TestUsageErrors(t *testing.T) {
 		{"negative concurrency", []string{"--db", filepath.Join(dir, "e.db"), "--concurrency", "0", "http://127.0.0.1:1/"}, "concurrency 0 is below 1"},
 		{"demo with seeds", []string{"--demo", "http://x.com/"}, "--demo crawls its own sample web"},
 		{"versions", []string{"--versions", "0"}, "keep at least 1 version"},
+		{"serve with demo", []string{"--demo", "--serve", "127.0.0.1:0"}, "--serve serves a crawl's store"},
+		{"allow-remote alone", []string{"--allow-remote", "http://x.com/"}, "--allow-remote only matters with --serve"},
+		{"serve off loopback", []string{"--db", filepath.Join(dir, "f.db"), "--serve", "0.0.0.0:0", "http://127.0.0.1:1/"}, "add --allow-remote to serve there anyway"},
+		{"serve a bad address", []string{"--db", filepath.Join(dir, "g.db"), "--serve", "127.0.0.1:notaport", "http://127.0.0.1:1/"}, "cannot open the store"},
+		{"serve Cloud Bigtable", []string{"--db", "bigtable://p/i", "--serve", "127.0.0.1:0", "http://127.0.0.1:1/"}, "only a store in a directory can be served"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCrawl(context.Background(), tc.args...)

@@ -30,6 +30,10 @@ type options struct {
 	versions  int
 	demo      bool
 	deps      deps // not a flag: set by runWith
+	// serve is the address to serve the store on while crawling ("": do
+	// not serve); allowRemote lets it be off loopback.
+	serve       string
+	allowRemote bool
 }
 
 const usageText = `crawl fetches web pages into a WebTable: one row per page, keyed by the URL
@@ -54,6 +58,12 @@ fetches only its hosts (FNV-1a hash of the host name, mod N) and queues the
 links it finds for the others. A shard stops when its own queue is empty;
 others may queue more for it later, so run every shard again, with the same
 seeds, until a round in which none of them fetched a page.
+
+With --serve ADDR the crawl also serves its store over Cloud Bigtable's own
+gRPC API while it runs, and keeps serving after it finishes (or, with
+nothing to crawl, only serves) until Ctrl-C: "query --db DIR" then reads
+the store live, and any Bigtable client or cbt reaches it with
+BIGTABLE_EMULATOR_HOST=ADDR (table "webtable", any project and instance).
 
 Seeds come from --seeds FILE (one URL per line, # comments) and from the
 arguments. A crawl that was stopped (Ctrl-C, or killed) carries on where it
@@ -101,6 +111,8 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		return err
 	})
 	fs.IntVar(&o.versions, "versions", webtable.DefaultVersions, "keep `N` versions of each page's HTML")
+	fs.StringVar(&o.serve, "serve", "", "while crawling, serve the store on `ADDR` (e.g. 127.0.0.1:8086; port 0 picks one) over Cloud Bigtable's API, so that query, cbt and Bigtable clients (BIGTABLE_EMULATOR_HOST=ADDR) can read it; keep serving after the crawl until Ctrl-C")
+	fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --serve listen on an address other machines can reach (the protocol has no authentication: anyone who reaches it can read and change the store)")
 	fs.BoolVar(&o.demo, "demo", false, "crawl a built-in sample web (www.cnn.com, cnnsi.com, my.look.ca on 127.0.0.1) 3 times into "+defaultDemoDB)
 
 	var positional []string
@@ -139,6 +151,12 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	}
 	if o.demo && (o.seedsFile != "" || len(o.seeds) > 0) {
 		return nil, fmt.Errorf("--demo crawls its own sample web: leave out --seeds and seed URLs")
+	}
+	if o.serve != "" && o.demo {
+		return nil, fmt.Errorf("--serve serves a crawl's store: use it without --demo (crawl --db %s --serve ADDR serves the demo's store)", defaultDemoDB)
+	}
+	if o.allowRemote && o.serve == "" {
+		return nil, fmt.Errorf("--allow-remote only matters with --serve ADDR")
 	}
 	if o.demo && !o.dbSet {
 		o.db = defaultDemoDB

@@ -95,15 +95,22 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 	if err != nil {
 		return err
 	}
-	w, err := openStore(ctx, o)
+	w, stopServing, err := openServedStore(ctx, o, stderr)
 	if err != nil {
 		return err
 	}
-	defer func() { err = closeStore(w, o.db, err) }()
+	defer func() {
+		stopServing()
+		err = closeStore(w, o.db, err)
+	}()
 	if len(seedURLs) == 0 {
 		queued := false
 		if err := w.Queued(ctx, func(webtable.Entry) bool { queued = true; return false }); err != nil {
 			return fail(exitStoreFailed, "reading the frontier of %s: %v", o.db, err)
+		}
+		if !queued && o.serve != "" {
+			fmt.Fprintf(stderr, "nothing to crawl in %s: only serving it\n", o.db)
+			return serveUntilStopped(ctx, stderr)
 		}
 		if !queued && o.cfg.Shards > 1 {
 			fmt.Fprintf(stderr, "nothing is queued in %s for any shard: the crawl is complete\n", o.db)
@@ -122,7 +129,20 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 	if err == nil && o.cfg.Shards > 1 && st.Fetched > 0 {
 		fmt.Fprintf(stderr, "%sits queue is empty for now, but other shards may queue more for it: run every shard again, with the same seeds, until a round in which none fetched a page\n", label)
 	}
+	if err == nil && o.serve != "" {
+		fmt.Fprintf(stderr, "the crawl is over; ")
+		return serveUntilStopped(ctx, stderr)
+	}
 	return err
+}
+
+// serveUntilStopped waits for Ctrl-C or SIGTERM while the store is served;
+// the caller's deferred close then stops the server and closes the store.
+func serveUntilStopped(ctx context.Context, stderr io.Writer) error {
+	fmt.Fprintf(stderr, "still serving the store until Ctrl-C (SIGINT) or SIGTERM\n")
+	<-ctx.Done()
+	fmt.Fprintf(stderr, "stopping the server and closing the store\n")
+	return nil
 }
 
 // crawlOnce runs one crawl into w, configured by o.cfg, and prints its
@@ -196,6 +216,35 @@ func openStore(ctx context.Context, o *options) (*webtable.WebTable, error) {
 	default:
 		return nil, fail(exitUsage, "cannot open the store: %v", err)
 	}
+}
+
+// openServedStore is openStore, serving the store too when --serve says
+// so; stopServing stops the server (the store stays open for closeStore).
+func openServedStore(ctx context.Context, o *options, stderr io.Writer) (w *webtable.WebTable, stopServing func(), err error) {
+	if o.serve == "" {
+		w, err := openStore(ctx, o)
+		return w, func() {}, err
+	}
+	s, err := stores.OpenServed(ctx, o.db, webtable.Options{Versions: o.versions}, o.serve, o.allowRemote)
+	switch {
+	case errors.Is(err, webtable.ErrInUse):
+		return nil, nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
+	case errors.Is(err, stores.ErrRemote):
+		return nil, nil, fail(exitUsage, "--serve %s: that address can be reached from other machines, and the protocol has no authentication; add --allow-remote to serve there anyway", o.serve)
+	case err != nil:
+		return nil, nil, fail(exitUsage, "cannot open the store: %v", err)
+	}
+	addr := s.Addr()
+	if !stores.IsLoopback(addr) {
+		fmt.Fprintf(stderr, "crawl: warning: %s can be reached from other machines, and the protocol has no authentication: anyone who reaches it can read and change the store\n", addr)
+	}
+	fmt.Fprintf(stderr, "serving %s on %s (Cloud Bigtable's API, table %q): \"query --db %s\" reads it live, Bigtable clients and cbt with BIGTABLE_EMULATOR_HOST=%s\n",
+		o.db, addr, webtable.TableName, o.db, addr)
+	return s.WebTable, func() {
+		if err := s.StopServing(); err != nil {
+			fmt.Fprintf(stderr, "crawl: %v\n", err)
+		}
+	}, nil
 }
 
 // closeStore closes the crawl's store. Its error wins over err, even over

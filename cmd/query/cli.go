@@ -178,7 +178,7 @@ func openStore(ctx context.Context, dir string) (*webtable.WebTable, error) {
 	case err == nil:
 		return w, nil
 	case errors.Is(err, webtable.ErrInUse):
-		return nil, fmt.Errorf("%w: %v; a crawl is probably writing to it: wait for it to finish or stop it (Ctrl-C), then run query again", errSetup, err)
+		return nil, fmt.Errorf("%w: %v; a crawl is probably writing to it: wait for it to finish or stop it (Ctrl-C), then run query again (a crawl started with --serve ADDR lets query read its store while it runs)", errSetup, err)
 	case errors.Is(err, webtable.ErrNoStore):
 		return nil, fmt.Errorf("%w (crawl first, e.g. go run ./cmd/crawl --demo, or name the store with --db)", err)
 	case errors.Is(err, webtable.ErrNoWebTable):

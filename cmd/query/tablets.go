@@ -49,7 +49,9 @@ func runTablets(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !asJSON {
 		fmt.Fprintf(out.w, "%-32s %-32s %10s %10s\n", "START", "END", "SIZE", "ROWS")
 	}
+	unknown := false
 	for _, t := range tablets {
+		unknown = unknown || t.Bytes < 0 || t.Rows < 0
 		if asJSON {
 			err = out.json.Encode(jsonTablet{Start: t.Start, End: t.End, Bytes: t.Bytes, Rows: t.Rows})
 		} else {
@@ -58,6 +60,9 @@ func runTablets(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return err
 		}
+	}
+	if unknown && !asJSON {
+		fmt.Fprintf(out.w, "(? = not known here: the Cloud Bigtable client passes on tablet boundaries only, not their sizes)\n")
 	}
 	return out.flush()
 }

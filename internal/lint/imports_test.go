@@ -66,6 +66,19 @@ var rules = map[string]rule{
 		forbidden:       concat(crawling, terminal),
 		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4", "flag"},
 	},
+	// The proto translation and the gRPC server over the embedded store:
+	// they speak Cloud Bigtable's protocol (bigtablepb, adminpb, gRPC)
+	// but never link its client library.
+	"bigtable/internal/wire": {
+		internal:        []string{"bigtable"},
+		forbidden:       concat(crawling, terminal),
+		forbiddenDirect: []string{"cloud.google.com/go/bigtable", "github.com/dgraph-io/badger/v4", "flag"},
+	},
+	"bigtable/server": {
+		internal:        []string{"bigtable"},
+		forbidden:       concat(crawling, terminal),
+		forbiddenDirect: []string{"cloud.google.com/go/bigtable", "github.com/dgraph-io/badger/v4", "flag", "net/http"},
+	},
 	"bigtable/bigtabletest": {
 		internal:  []string{"bigtable"},
 		forbidden: concat(crawling, terminal),
@@ -253,6 +266,8 @@ func TestViolationsDetected(t *testing.T) {
 		{"the cloud adapter may use the client", listedPackage{ImportPath: module + "/bigtable/cloud", Deps: []string{module + "/bigtable", module + "/bigtable/internal/spec", "cloud.google.com/go/bigtable", "google.golang.org/grpc"}}, ""},
 		{"programs may link badger through webtable", listedPackage{ImportPath: module + "/cmd/query", Deps: []string{module + "/webtable", "github.com/dgraph-io/badger/v4"}}, ""},
 		{"programs must not import badger themselves", listedPackage{ImportPath: module + "/cmd/crawl", Imports: []string{"github.com/dgraph-io/badger/v4"}}, "cmd/crawl imports github.com/dgraph-io/badger/v4 directly"},
+		{"the server may speak the protocol", listedPackage{ImportPath: module + "/bigtable/server", Deps: []string{module + "/bigtable", module + "/bigtable/internal/wire", "cloud.google.com/go/bigtable/apiv2/bigtablepb", "google.golang.org/grpc"}}, ""},
+		{"the server must not link the Cloud client", listedPackage{ImportPath: module + "/bigtable/server", Imports: []string{"cloud.google.com/go/bigtable"}}, "bigtable/server imports cloud.google.com/go/bigtable directly"},
 		{"programs speak webtable, not bigtable", listedPackage{ImportPath: module + "/cmd/query", Imports: []string{module + "/bigtable"}}, "cmd/query imports " + module + "/bigtable directly"},
 		{"programs open Cloud Bigtable through internal/stores", listedPackage{ImportPath: module + "/cmd/crawl", Imports: []string{module + "/bigtable/cloud"}}, "cmd/crawl imports " + module + "/bigtable/cloud directly"},
 		{"unknown package needs a rule", listedPackage{ImportPath: module + "/newpkg"}, "has no import rule"},

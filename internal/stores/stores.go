@@ -65,6 +65,10 @@ func IsCloud(db string) bool { return cloud.IsURL(db) }
 // The embedded store cannot be opened read-only after a crash left its log
 // unreplayed; then, and only then, ForRead opens it for writing once, which
 // replays the log and changes no data, closes it and opens it read-only.
+//
+// ForRead of a directory held by a crawl that serves it (crawl --serve, see
+// [OpenServed]) reads it live, through that crawl's server; one held by a
+// crawl that does not serve gives an error matching bigtable.ErrInUse.
 func Open(ctx context.Context, db string, mode Mode, opts webtable.Options) (*webtable.WebTable, error) {
 	if IsCloud(db) {
 		return openCloud(ctx, db, mode, opts)
@@ -73,6 +77,11 @@ func Open(ctx context.Context, db string, mode Mode, opts webtable.Options) (*we
 		return openDir(ctx, db, true, opts)
 	}
 	w, err := openDir(ctx, db, false, opts)
+	if errors.Is(err, bigtable.ErrInUse) {
+		if addr, ok := liveEndpoint(db); ok {
+			return openLive(ctx, db, addr, opts)
+		}
+	}
 	if !errors.Is(err, bigtable.ErrNeedsRecovery) {
 		return w, err
 	}
