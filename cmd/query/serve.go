@@ -24,7 +24,8 @@ Stop it with Ctrl-C.
 
 On a directory, query serve keeps the store open, and so locked, while it
 runs: a crawl cannot start on that store meanwhile. To watch a crawl as it
-runs, start it with crawl --serve and point query at it.
+runs, start it with crawl --serve and point query at it: query serve then
+reads the store through the crawl's server.
 
 Flags:
   --addr HOST:PORT  where to listen (default 127.0.0.1:8080; port 0 picks a
@@ -58,6 +59,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer w.Close()
+	live := stores.Serving(db) // a crawl holds the store and serves it to us
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("%w: listening on %s: %v", errSetup, addr, err)
@@ -72,7 +74,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer ui.Close()
 	srv := &http.Server{Handler: ui, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "query serve: reading %s at http://%s/ (Ctrl-C stops)\n", db, ln.Addr())
-	if !stores.IsCloud(db) {
+	switch {
+	case live:
+		fmt.Fprintf(stderr, "query serve: %s is being crawled: reading it through the crawl's server (crawl --serve); the counts follow the crawl\n", db)
+	case !stores.IsCloud(db):
 		fmt.Fprintf(stderr, "query serve: the store stays locked while this runs: a crawl cannot start on %s meanwhile (to watch a crawl, run crawl --serve and point query at it)\n", db)
 	}
 	done := make(chan error, 1)

@@ -275,3 +275,80 @@ func TestServeOnCloudBigtable(t *testing.T) {
 		t.Errorf("families from Cloud Bigtable %+v, want four with their GC policies", overview.Families)
 	}
 }
+
+// TestServeLiveStore points query serve at a store that a crawl holds and
+// serves (crawl --serve, here with nothing left to crawl): it reads the
+// store through the crawl's server and says so.
+func TestServeLiveStore(t *testing.T) {
+	needDemo(t)
+	db := filepath.Join(t.TempDir(), "live.db")
+	if err := os.CopyFS(db, os.DirFS(demoDB)); err != nil {
+		t.Fatal(err)
+	}
+	crawl := exec.Command(filepath.Join(binDir, "crawl"), "--db", db, "--serve", "127.0.0.1:0")
+	crawl.Env = append(os.Environ(), "HTTP_PROXY=", "HTTPS_PROXY=", "http_proxy=", "https_proxy=")
+	stderr, err := crawl.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := crawl.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer crawl.Process.Kill()
+	serving := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		found := false
+		for sc.Scan() {
+			if !found && strings.HasPrefix(sc.Text(), "serving "+db+" on ") {
+				found = true
+				serving <- true
+			}
+		}
+		if !found {
+			serving <- false
+		}
+	}()
+	if !<-serving {
+		t.Fatalf("crawl --serve never said it serves %s", db)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, io.Discard, pw)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	var lines []string
+	for len(lines) < 2 && sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	go io.Copy(io.Discard, pr)
+	text := strings.Join(lines, "\n")
+	if !strings.Contains(text, "is being crawled: reading it through the crawl's server") || strings.Contains(text, "stays locked") {
+		t.Errorf("start-up lines on a served store:\n%s\nwant the word that it reads through the crawl's server", text)
+	}
+	base := regexp.MustCompile(`http://127\.0\.0\.1:\d+/`).FindString(text)
+	req, _ := http.NewRequest("GET", base+"page?url=http://www.cnn.com/", nil)
+	req.Header.Set("Accept", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page struct {
+		Versions []json.RawMessage `json:"versions"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&page)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 || len(page.Versions) != 3 {
+		t.Errorf("www.cnn.com/ through the crawl's server: %s, %v, %d versions; want 200 and 3", resp.Status, err, len(page.Versions))
+	}
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Errorf("query serve exited %d, want 0", code)
+	}
+	crawl.Process.Signal(os.Interrupt)
+	crawl.Wait()
+}
