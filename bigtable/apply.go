@@ -93,13 +93,15 @@ func (t *Table) Apply(ctx context.Context, row string, m *Mutation, opts ...Appl
 func (db *DB) update(fn func(txn *badger.Txn) error) error {
 	defer db.wrote()
 	for try := 0; ; try++ {
+		db.startWrite()
 		txn := db.bdb.NewTransaction(true)
 		err := fn(txn)
 		if err == nil {
 			err = txn.Commit()
 		}
 		txn.Discard()
-		switch {
+		// NB: endWrite waits for a sync only on success; a conflict retries.
+		switch err = db.endWrite(err); {
 		case err == nil:
 			return nil
 		case errors.Is(err, badger.ErrConflict) && try < maxConflictRetries:

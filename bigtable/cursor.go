@@ -28,9 +28,11 @@ type cursor struct {
 	ranges []keyRange
 	ri     int
 	moved  bool // it has been positioned in ranges[ri]
-	// positioned: it has been positioned by this iteration (a reused
-	// iterator starts wherever its last user left it).
+	// positioned: it is on the first key at or after a bound at or before
+	// ranges[ri].lo: positioned by this iteration, or by the caller (a
+	// reused iterator starts wherever its last user left it).
 	positioned bool
+	steps      int // Nexts worth taking to reach the next range (0: cursorSteps)
 
 	rowEnc    []byte // escaped row part of the current cell
 	rowBuf    []byte // unescaped row, when it holds escapes
@@ -58,6 +60,11 @@ func (c *cursor) reset(it *badger.Iterator, ranges []keyRange, ts *tableSchema) 
 	*c = cursor{it: it, ranges: ranges, schema: ts, hint: c.hint,
 		rowEnc: c.rowEnc[:0], rowBuf: c.rowBuf[:0], qualEnc: c.qualEnc[:0]}
 }
+
+// done reports whether next went through every range without an error:
+// the iterator is then on the first key at or after the last range's end,
+// or past the last key.
+func (c *cursor) done() bool { return c.err == nil && c.ri >= len(c.ranges) }
 
 // rowKey returns the current row key as a string that stays valid, making
 // it on the first call for each row.
@@ -110,10 +117,14 @@ func (c *cursor) next() bool {
 			// at or past this range's start, or a few Nexts get there, a
 			// Seek (a dozen Nexts' worth) is not needed. A RowList of rows
 			// that do not exist yet costs one Seek, not one per row.
-			if !c.positioned || !closeAhead(c.it, r.lo, cursorSteps) {
+			steps := c.steps
+			if steps == 0 {
+				steps = cursorSteps
+			}
+			if !c.positioned || !closeAhead(c.it, r.lo, steps) {
 				c.it.Seek(r.lo)
 			}
-			c.positioned = true
+			c.positioned, c.steps = true, cursorSteps
 			c.moved = true
 		} else {
 			c.it.Next()

@@ -68,6 +68,11 @@ type DB struct {
 	// reuse while it does not move (see snap.go).
 	epoch atomic.Uint64
 	snaps snapCache
+
+	// group syncs the log files for writes with WithSyncWrites(true), one
+	// flush for every write that committed meanwhile; nil otherwise.
+	group *groupSync
+	logs  *logSyncer
 }
 
 // tableSchema is the stored schema of one table. Once published in
@@ -110,8 +115,10 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// NB: Badger's own SyncWrites flushes once per transaction; the store
+	// syncs itself instead, once per group of commits (groupsync.go).
 	bo := badger.DefaultOptions(dir).
-		WithSyncWrites(o.syncWrites).
+		WithSyncWrites(false).
 		WithReadOnly(o.readOnly).
 		WithValueThreshold(o.valueThreshold).
 		WithMemTableSize(o.memTableSize).
@@ -137,6 +144,10 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 		return nil, openError(dir, err)
 	}
 	db = &DB{bdb: bdb, dir: dir, opts: o, sweptEpoch: -1}
+	if o.syncWrites && !o.readOnly {
+		db.logs = newLogSyncer(dir, o.syncFile)
+		db.group = newGroupSync(db.logs.sync, o.afterSync)
+	}
 	if err := db.init(tableFile); err != nil {
 		bdb.Close()
 		return nil, err
@@ -292,7 +303,8 @@ func lockHolder(dir string) int {
 func (db *DB) init(tableFile string) error {
 	tables := map[string]*tableSchema{}
 	db.tables.Store(&tables)
-	return db.bdb.Update(func(txn *badger.Txn) (err error) {
+	db.startWrite()
+	err := db.bdb.Update(func(txn *badger.Txn) (err error) {
 		item, err := txn.Get(metaFormatKey)
 		switch {
 		case err == nil:
@@ -349,6 +361,14 @@ func (db *DB) init(tableFile string) error {
 		}
 		return nil
 	})
+	if err != nil {
+		db.endWrite(err)
+		return err
+	}
+	if err := db.endWrite(nil); err != nil { // the format marker of a new store
+		return fmt.Errorf("bigtable: open %s: %w", db.dir, err)
+	}
+	return nil
 }
 
 func decodeSchema(name string, v []byte) (*tableSchema, error) {
@@ -396,6 +416,9 @@ func (db *DB) Close() error {
 	var saveErr error
 	if !db.opts.readOnly {
 		saveErr = db.saveTablets()
+	}
+	if db.logs != nil {
+		db.logs.close()
 	}
 	if err := db.bdb.Close(); err != nil {
 		return fmt.Errorf("bigtable: close %s: %w", db.dir, err)

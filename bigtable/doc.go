@@ -56,7 +56,8 @@
 // Every read sees one consistent snapshot of the store. ReadRows streams in
 // key order and holds one row at a time (its memory does not grow with the
 // range). After DefaultReadAhead rows it reads the rest of a long range
-// ahead on a second goroutine, in batches of at most 256 rows or 1 MiB,
+// ahead on a second goroutine, in batches of at most 256 rows or 1 MiB
+// (the first of 16 rows, each one at most twice the one before),
 // three batches at most, while the caller's goroutine builds the Row maps
 // and runs the callback; the rows still arrive in key order from the
 // caller's goroutine, and a long scan uses two cores (WithReadAhead; see
@@ -80,16 +81,17 @@
 // transaction's worth of rows (at most about 15% of MemTableSize of keys
 // and small values). So memory is bounded by the configuration, not by the
 // size of a scan or an ingest: the Go heap stays under about 1.25 x
-// NumMemtables x MemTableSize + BlockCacheSize + 128 MiB (compaction
-// buffers, garbage) + the largest row read: about 600 MiB with the
-// defaults, 250 MiB with the laptop sizing below. The value log is
+// NumMemtables x MemTableSize + BlockCacheSize (0 by default) + 128 MiB
+// (compaction buffers, garbage) + the largest row read: about 530 MiB with
+// the defaults, 250 MiB with the laptop sizing below. The value log is
 // memory-mapped: the pages an ingest or a scan touches count in the
 // process's resident size (about the size of the data touched), but they
 // are file pages that the kernel drops under memory pressure, not heap.
 //
 // Measured with BenchmarkMemory (ApplyBulk ingest of 1000-byte values into
 // an empty store, then one ReadRows of everything; 2 cores, shared; one
-// run each, repeated runs differ by about 10%):
+// run each, repeated runs differ by about 10%; the default sizing then had
+// a 64 MiB block cache, which it no longer has):
 //
 //	rows       sizing    phase   peak heap   peak anon RSS   peak RSS (incl. mapped value log)
 //	200,000    default   ingest  155 MiB     107 MiB          341 MiB
@@ -103,13 +105,14 @@
 // Sizing, with the options of this package:
 //
 //   - The defaults are for the project's machine, 2 cores and 24 GiB:
-//     WithMemTableSize(64 MiB), WithNumMemtables(5), WithBlockCacheSize(64
-//     MiB), WithValueThreshold(256), no compression: about 460 MiB of heap
-//     at most, measured, leaving the rest of the 24 GiB to the operating
-//     system's page cache, which holds the value log (the pages a crawler
-//     re-reads). A bigger block cache helps little: with values in the
-//     value log it caches only keys. Five memtables absorb ingest bursts
-//     while compactions catch up on two cores.
+//     WithMemTableSize(64 MiB), WithNumMemtables(5), WithBlockCacheSize(0),
+//     WithValueThreshold(256), no compression: about 460 MiB of heap at
+//     most, measured, leaving the rest of the 24 GiB to the operating
+//     system's page cache, which holds the tables and the value log (the
+//     pages a crawler re-reads). A block cache does not help: the tables
+//     are not compressed, so Badger reads blocks straight from the mapped
+//     files. Five memtables absorb ingest bursts while compactions catch up
+//     on two cores.
 //   - A laptop (8 GiB, other programs running): WithMemTableSize(32 MiB),
 //     WithNumMemtables(2), WithBlockCacheSize(32 MiB): about 220 MiB of
 //     heap at most, measured, at the same ingest speed in the benchmark;
@@ -129,8 +132,10 @@
 // process being killed (kill -9) but not a power loss or kernel crash. This
 // is the default because syncing every write costs a disk flush per call and
 // a crawler can refetch the last seconds of pages. WithSyncWrites(true) makes
-// every returned write survive power loss too; use ApplyBulk to amortise the
-// flushes.
+// every returned write survive power loss too: a write returns after the
+// disk flush that covers it, and writes committed meanwhile by other
+// goroutines share that flush (group commit), so concurrent writers pay
+// far less than a flush each; ApplyBulk amortises the flush over many rows.
 //
 // Only one process can open a directory for writing; a second Open fails
 // with ErrInUse. WithReadOnly(true) opens a store for reading without

@@ -123,14 +123,3 @@ func TestGCAtReadTime(t *testing.T) {
 		t.Errorf("condition saw collected cells: %q", cellStrings(rows))
 	}
 }
-
-func TestSyncWrites(t *testing.T) {
-	db := openTestDB(t, WithSyncWrites(true), WithValueThreshold(64), WithBlockCacheSize(1<<20))
-	tbl := db.mustTable("t", "f")
-	mustApply(t, tbl, "r", set("f", "q", 1, "durable"))
-	db.MustReopen()
-	r, err := db.DB.Open("t").ReadRow(context.Background(), "r")
-	if err != nil || string(r["f"][0].Value) != "durable" {
-		t.Errorf("after reopen: %v, %v", r, err)
-	}
-}

@@ -149,11 +149,20 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 	}
 	snap := t.db.getSnap()
 	defer t.db.putSnap(snap)
-	it := snap.it
-	if rs != nil {
-		it = newIterator(snap.txn, ranges)
-		defer it.Close()
+	if rs == nil {
+		it := snap.iterator(ts.id)
+		rr.positioned = snap.atOK && bytes.Compare(snap.at, ranges[0].lo) <= 0
+		err := rr.scanIter(ctx, it, ranges, f)
+		// The cursor went through the row to the first key past it (or
+		// the end), unless it stopped on an error.
+		snap.atOK = err == nil && rr.cur.done()
+		if snap.atOK {
+			snap.at = append(snap.at[:0], ranges[0].hi...)
+		}
+		return err
 	}
+	it := newIterator(snap.txn, ranges)
+	defer it.Close()
 	n := int64(0)
 	return rr.scanIter(ctx, it, ranges, func(r Row) bool {
 		n++
@@ -198,9 +207,12 @@ type rowReader struct {
 
 	fam *familySchema // schema of the current family (nil: not declared)
 
-	cur    cursor
-	keyBuf []byte
-	ranges [1]keyRange
+	cur cursor
+	// positioned: the iterator scanIter gets is on the first key at or
+	// after a bound at or before the start of the first range (see snap.at).
+	positioned bool
+	keyBuf     []byte
+	ranges     [1]keyRange
 
 	// per row
 	key   string
@@ -266,6 +278,12 @@ func (rr *rowReader) scan(ctx context.Context, txn *badger.Txn, ranges []keyRang
 func (rr *rowReader) scanIter(ctx context.Context, it *badger.Iterator, ranges []keyRange, emit func(Row) bool) error {
 	c := &rr.cur
 	c.reset(it, ranges, rr.ts)
+	c.positioned, c.steps = rr.positioned, cursorSteps
+	if rr.positioned {
+		// NB: a reused iterator is where the last point read left it;
+		// only a row right after that one is worth stepping to.
+		c.steps = 1
+	}
 	_, pass := rr.stage.(passStage)
 	rr.fast = pass && !rr.whole && !rr.noValues
 	rr.emit, rr.started, rr.delivered = emit, false, 0

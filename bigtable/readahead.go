@@ -36,6 +36,13 @@ import (
 const (
 	readAheadRows  = 256     // rows per batch, at most
 	readAheadBytes = 1 << 20 // value bytes per batch, about
+	// readAheadFirst is the row limit of the first batch; each batch may
+	// hold twice as many rows as the one before, up to readAheadRows.
+	// NB: the caller's goroutine waits for the first batch, so a small
+	// one starts the pipeline sooner (a scan of a thousand rows otherwise
+	// spends half its time on one core); the larger ones after it make
+	// fewer handoffs.
+	readAheadFirst = 16
 )
 
 // DefaultReadAhead is the default of WithReadAhead: the number of rows a
@@ -77,6 +84,7 @@ type readAhead struct {
 	free chan *raBatch // emptied batches, for reuse
 	stop chan struct{} // closed when the caller's goroutine stops reading
 	cur  *raBatch      // the batch being filled (read-ahead goroutine only)
+	rows int           // the row limit of the current batch
 }
 
 // queue moves the current row of rr into the batch being filled, sending
@@ -92,9 +100,10 @@ func (ra *readAhead) queue(rr *rowReader) (stop bool) {
 	}
 	clear(rr.items)
 	rr.items, rr.fams = rr.items[:0], rr.fams[:0]
-	if len(b.ends) < readAheadRows && b.bytes < readAheadBytes {
+	if len(b.ends) < ra.rows && b.bytes < readAheadBytes {
 		return false
 	}
+	ra.rows = min(2*ra.rows, readAheadRows)
 	if !ra.send() {
 		return true
 	}
@@ -125,6 +134,7 @@ func (rr *rowReader) readAhead(ctx context.Context) error {
 		free: make(chan *raBatch, 2),
 		stop: make(chan struct{}),
 		cur:  new(raBatch),
+		rows: readAheadFirst,
 	}
 	ra.free <- new(raBatch)
 	ra.free <- new(raBatch)

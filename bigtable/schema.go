@@ -78,12 +78,14 @@ func (db *DB) DeleteTable(ctx context.Context, table string) error {
 		return err
 	}
 	defer db.wrote()
+	db.startWrite()
 	err = db.bdb.Update(func(txn *badger.Txn) error {
 		if err := deleteTablets(txn, old.id); err != nil {
 			return err
 		}
 		return txn.Delete(metaTableKey(table))
 	})
+	err = db.endWrite(err)
 	if err != nil {
 		return fmt.Errorf("bigtable: delete table %q: %w", table, err)
 	}
@@ -216,6 +218,7 @@ func (db *DB) changeSchema(ctx context.Context, table string, change func(old *t
 	old := (*db.tables.Load())[table]
 	var next *tableSchema
 	defer db.wrote()
+	db.startWrite()
 	err := db.bdb.Update(func(txn *badger.Txn) error {
 		var err error
 		next, err = change(old, txn)
@@ -224,6 +227,7 @@ func (db *DB) changeSchema(ctx context.Context, table string, change func(old *t
 		}
 		return txn.Set(metaTableKey(table), encodeSchema(next))
 	})
+	err = db.endWrite(err)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 // Snapshot reuse.
 //
 // A read needs a Badger read transaction and an iterator (a row's columns
-// are not known in advance, so even ReadRow seeks). Making the pair costs
+// are not known in advance, so even ReadRow seeks, see snap.iterator). Making the pair costs
 // about as much as the seek and the value read together: NewIterator builds
 // a merge iterator over every memtable and level. So reads keep finished
 // pairs for reuse, while no write has committed since they were made,
@@ -34,16 +34,46 @@ const (
 	snapMaxFree = 8
 )
 
-// snap is a read transaction and an unbounded key-only iterator on it.
+// snap is a read transaction and a key-only iterator on it over the cells
+// of one table.
 type snap struct {
 	txn   *badger.Txn
-	it    *badger.Iterator
 	epoch uint64
 	born  time.Time
+
+	it      *badger.Iterator // nil until iterator makes it
+	itTable uint32           // the table it is restricted to
+	// NB: a point read ends with it on the first key at or after the row
+	// (the first key of the next row); when the next read is of a row at
+	// or after that bound (point reads in key order), it is already where
+	// a Seek would put it. at is that bound; atOK says whether it holds.
+	at   []byte
+	atOK bool
+}
+
+// iterator returns the snapshot's iterator over the cells of table.
+//
+// NB: the iterator is restricted to the table's key prefix, so Badger
+// leaves out of it every table file that holds none of the table's cells
+// (such as the small ones holding only metadata that each Close flushes):
+// a Seek costs one seek per level file that may hold the row, not one per
+// file.
+func (s *snap) iterator(table uint32) *badger.Iterator {
+	if s.it != nil && s.itTable == table {
+		return s.it
+	}
+	if s.it != nil {
+		s.it.Close()
+	}
+	s.it = s.txn.NewIterator(badger.IteratorOptions{Prefix: appendTablePrefix(nil, table)})
+	s.itTable, s.atOK = table, false
+	return s.it
 }
 
 func (s *snap) close() {
-	s.it.Close()
+	if s.it != nil {
+		s.it.Close()
+	}
 	s.txn.Discard()
 }
 
@@ -81,7 +111,7 @@ func (db *DB) getSnap() *snap {
 	// commits in between makes this snapshot look older than it is, never
 	// newer.
 	txn := db.bdb.NewTransaction(false)
-	return &snap{txn: txn, it: txn.NewIterator(badger.IteratorOptions{}), epoch: epoch, born: time.Now()}
+	return &snap{txn: txn, epoch: epoch, born: time.Now()}
 }
 
 // putSnap gives back a snapshot from getSnap, keeping it for reuse if it is

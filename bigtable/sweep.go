@@ -193,7 +193,8 @@ func (db *DB) deleteFamilyCells(ctx context.Context, id uint32, family string) e
 	if err != nil {
 		return fmt.Errorf("bigtable: deleting cells of family %q: %w", family, err)
 	}
-	if err := wb.Flush(); err != nil {
+	db.startWrite()
+	if err := db.endWrite(wb.Flush()); err != nil {
 		return fmt.Errorf("bigtable: deleting cells of family %q: %w", family, err)
 	}
 	return nil

@@ -30,8 +30,10 @@ const (
 	// MaxSegmentRepeats is how often one path segment may appear in a URL
 	// followed; more is a crawler trap (/a/b/a/b/a/b/a/b).
 	MaxSegmentRepeats = 3
-	// MaxLinks is the most distinct links kept from one page.
-	MaxLinks = 1000
+	// DefaultMaxLinks is the default of Config.MaxLinks (Heritrix keeps
+	// 6,000 links a page; the Python manual's contents.html has several
+	// thousand).
+	DefaultMaxLinks = 10_000
 	// MaxRetries is how often a fetch answered with 429 or a 5xx is tried
 	// again in one run, after the server's Retry-After (capped at
 	// MaxCrawlDelay) or a doubling backoff from 1s.
@@ -87,6 +89,22 @@ type Config struct {
 	// StoreAll keeps the bodies of non-HTML responses too (--store-all).
 	// The default value is false.
 	StoreAll bool
+	// MaxPagesPerHost stops fetching a host's pages once this many are
+	// done, counting those of earlier runs (the store keeps the count, so
+	// it holds across kills and resumes); its other pages stay queued
+	// (--max-pages-per-host). 0 means no limit. The default value is 0.
+	MaxPagesPerHost int
+	// SeenCache is how many row keys the crawler remembers as known to the
+	// store in a run, to skip sending links it met already (the home page
+	// every page links to) to the store again (--seen-cache). Only an
+	// optimisation: the store decides what was seen; 0 turns it off. The
+	// default value is DefaultSeenCache.
+	SeenCache int
+	// MaxLinks is the most distinct links kept from one page, the first in
+	// document order (--max-links); how many the page had is recorded
+	// beside them (Page.LinksFound), so none is dropped silently. The
+	// default value is DefaultMaxLinks.
+	MaxLinks int
 	// Shard and Shards split a crawl between Shards crawlers sharing one
 	// store (--shard I/N): this crawler fetches only the URLs whose host
 	// falls in shard Shard by [ShardOf]; links to other shards' hosts are
@@ -100,6 +118,10 @@ type Config struct {
 	// every page and when the run ends. It must return quickly and is
 	// called from many goroutines, never concurrently. Not a flag.
 	Progress func(Stats)
+	// Log, when set, is called with one line for each thing the crawl
+	// skipped and the user should know of (a frontier entry that cannot be
+	// read). It may be called from many goroutines at once. Not a flag.
+	Log func(line string)
 }
 
 // DefaultConfig returns the configuration of a crawl with default flags.
@@ -112,6 +134,8 @@ func DefaultConfig() Config {
 		UserAgent:   DefaultUserAgent,
 		Timeout:     30 * time.Second,
 		MaxBody:     10 << 20,
+		MaxLinks:    DefaultMaxLinks,
+		SeenCache:   DefaultSeenCache,
 	}
 }
 
@@ -132,6 +156,12 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: timeout %v is not positive", ErrConfig, c.Timeout)
 	case c.MaxBody < 1:
 		return fmt.Errorf("%w: max body %d is below 1", ErrConfig, c.MaxBody)
+	case c.MaxPagesPerHost < 0:
+		return fmt.Errorf("%w: max pages per host %d is negative", ErrConfig, c.MaxPagesPerHost)
+	case c.SeenCache < 0:
+		return fmt.Errorf("%w: seen cache %d is negative", ErrConfig, c.SeenCache)
+	case c.MaxLinks < 1:
+		return fmt.Errorf("%w: max links %d is below 1", ErrConfig, c.MaxLinks)
 	case c.UserAgent == "":
 		return fmt.Errorf("%w: empty user agent", ErrConfig)
 	case c.Shards < 0:

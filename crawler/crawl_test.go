@@ -163,7 +163,7 @@ func TestRobots(t *testing.T) {
 	if diff := cmp.Diff([]string{"/", "/open", "/r"}, sorted(w.paths("a.test"))); diff != "" {
 		t.Errorf("paths fetched on a.test (-want +got):\n%s", diff)
 	}
-	for _, u := range []string{"http://a.test/private/x", "http://a.test/nowebtable", "http://b.test/"} {
+	for _, u := range []string{"http://a.test/private/x", "http://a.test/nowebtable"} {
 		row, _ := store.Row(u)
 		if row.State != StateFailed || !strings.Contains(row.Err, "robots.txt") {
 			t.Errorf("row %s = state %v err %q, want failed by robots.txt", u, row.State, row.Err)
@@ -172,11 +172,16 @@ func TestRobots(t *testing.T) {
 	if row, _ := store.Row("http://a.test/r"); row.State != StateFailed || !strings.Contains(row.Err, "robots") {
 		t.Errorf("redirect into a disallowed path: row = %+v, want failed by robots", row)
 	}
-	if got := len(w.paths("b.test")); got != 0 {
-		t.Errorf("b.test (robots.txt 503) got %d page requests, want 0", got)
+	// RFC 9309: a robots.txt answered with 5xx leaves the host's pages
+	// queued, not failed, and is asked again with backoff.
+	if row, _ := store.Row("http://b.test/"); row.State != StateQueued {
+		t.Errorf("row of b.test/ (robots.txt 503) = %+v, want still queued", row)
 	}
-	if st.ErrorsByKind[KindRobots] != 3 || st.ErrorsByKind[KindRedirect] != 1 {
-		t.Errorf("errors by kind = %v, want robots 3, redirect 1", st.ErrorsByKind)
+	if got, hits := len(w.paths("b.test")), len(w.hitsOf("b.test")); got != 0 || hits != 1+MaxRetries {
+		t.Errorf("b.test (robots.txt 503) got %d page requests and %d in all, want robots.txt %d times and no page", got, hits, 1+MaxRetries)
+	}
+	if st.ErrorsByKind[KindRobots] != 2 || st.ErrorsByKind[KindRedirect] != 1 {
+		t.Errorf("errors by kind = %v, want robots 2, redirect 1", st.ErrorsByKind)
 	}
 	// robots.txt is fetched once per host.
 	n := 0
@@ -274,7 +279,7 @@ func TestCrawlDelay(t *testing.T) {
 func TestCrawlDelayCapped(t *testing.T) {
 	s := newScheduler(1, 0, 0)
 	s.setCrawlDelay("a.test", time.Hour)
-	if got := s.hostDelay(s.host("a.test")); got != MaxCrawlDelay {
+	if got := s.host("a.test").delay(); got != MaxCrawlDelay {
 		t.Errorf("delay after Crawl-delay 1h = %v, want %v", got, MaxCrawlDelay)
 	}
 }
@@ -441,4 +446,52 @@ func TestSlowHostDoesNotBlockOthers(t *testing.T) {
 		t.Errorf("fast.test finished %v after slow.test's third request: workers waited on the slow host", last.Sub(s[2].At))
 	}
 	checkGaps(t, w, "slow.test", 300*time.Millisecond)
+}
+
+// TestRobotsCacheBounded: robots.txt is kept per scheme, host and port,
+// for at most the TTL, and at most MaxRobots of them: the least recently
+// used is forgotten and fetched again when needed.
+func TestRobotsCacheBounded(t *testing.T) {
+	w := newVWeb(t)
+	for _, h := range []string{"a.test", "b.test", "c.test"} {
+		w.site(h, "User-agent: *\nDisallow: /private\n", map[string]string{"/": page("x"), "/1": page("1"), "/2": page("2")})
+	}
+	c, err := New(w.config(), NewMemStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	robotsOf := func(h string) int {
+		n := 0
+		for _, hit := range w.hitsOf(h) {
+			if hit.Path == "/robots.txt" {
+				n++
+			}
+		}
+		return n
+	}
+	check := func(raw string) {
+		t.Helper()
+		u, _ := parseCanonical(raw)
+		if err := c.rob.allowed(t.Context(), u); err != nil {
+			t.Fatalf("allowed(%s): %v", raw, err)
+		}
+	}
+	c.rob.max = 2
+	check("http://a.test/")
+	check("http://a.test/1")
+	check("http://b.test/")
+	check("http://c.test/") // a.test, the least recently used, is forgotten
+	check("http://a.test/2")
+	if got := []int{robotsOf("a.test"), robotsOf("b.test"), robotsOf("c.test")}; got[0] != 2 || got[1] != 1 || got[2] != 1 {
+		t.Errorf("robots.txt fetches of a, b, c = %v, want [2 1 1] (a forgotten once, with room for 2)", got)
+	}
+	if n := len(c.rob.m); n != 2 || c.rob.lru.Len() != 2 {
+		t.Errorf("robots cache holds %d entries (list %d), want 2", n, c.rob.lru.Len())
+	}
+	c.rob.ttl = 0 // every entry is out of date at once
+	check("http://c.test/1")
+	if got := robotsOf("c.test"); got != 2 {
+		t.Errorf("robots.txt of c.test fetched %d times after its TTL ran out, want 2", got)
+	}
 }

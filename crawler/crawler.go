@@ -50,7 +50,8 @@ type Crawler struct {
 	retryBase time.Duration
 
 	domainsMu sync.RWMutex
-	domains   []string // allowed domains of the current run
+	domains   []string  // allowed domains of the current run
+	runStart  time.Time // when the current run started
 }
 
 // New returns a Crawler for cfg that stores into store.
@@ -144,11 +145,15 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Stats, error) {
 	r := &run{
 		c:       c,
 		domains: domains,
-		// Politeness state (last request per host, Crawl-delays) outlives
-		// runs; the frontier starts empty.
-		sched: c.sched.forRun(c.cfg.MaxPages),
-		stats: newStatsRecorder(c.cfg.Progress),
+		stats:   newStatsRecorder(c.cfg.Progress),
+		start:   nextMillisecond(),
+		seen:    newSeenCache(c.cfg.SeenCache),
 	}
+	// Politeness state (last request per host, Crawl-delays) outlives
+	// runs; the frontier starts empty and is read from the store.
+	r.sched = c.sched.forRun(c.cfg.MaxPages, r.refill)
+	r.requeue = Requeue{Failed: true, Done: c.cfg.Recrawl, Before: r.start}
+	c.rob.setBackoff(c.retryBase)
 
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -161,7 +166,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Stats, error) {
 		return r.stats.snapshot(r.sched), err
 	}
 	c.domainsMu.Lock()
-	c.domains = r.domains
+	c.domains, c.runStart = r.domains, r.start
 	c.domainsMu.Unlock()
 
 	var wg sync.WaitGroup
@@ -194,27 +199,84 @@ type run struct {
 	storeCtx context.Context
 	cancel   context.CancelCauseFunc
 
-	mu       sync.Mutex
-	err      error          // first store failure
-	attempts map[string]int // row key -> fetches retried in this run
-	chains   map[string]int // frontier key -> hops within one URL pattern (> 0 only)
+	start   time.Time  // when the run started, whole milliseconds
+	requeue Requeue    // which fetched URLs this run fetches again
+	seen    *seenCache // keys the store answered for in this run
+
+	mu    sync.Mutex
+	err   error                 // first store failure
+	hosts map[string]*hostCount // --max-pages-per-host: per host of this run
 }
 
-// chain returns the pattern chain of the entry with frontier key k.
-func (r *run) chain(k string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.chains[k]
-}
+// hostCount is a host's pages for MaxPagesPerHost: done (counted by the
+// store at the host's first entry in the run, then here) and being
+// fetched.
+type hostCount struct{ done, fetching int }
 
-// setChain records the pattern chain n > 0 of a discovered URL.
-func (r *run) setChain(k string, n int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.chains == nil {
-		r.chains = make(map[string]int)
+// hostAdmits reserves a fetch of host under MaxPagesPerHost, and reports
+// false when the host has its pages (its entries stay queued), or after a
+// store failure. A reserved fetch is ended by hostDone.
+func (r *run) hostAdmits(host string) bool {
+	limit := r.c.cfg.MaxPagesPerHost
+	if limit <= 0 {
+		return true
 	}
-	r.chains[k] = n
+	r.mu.Lock()
+	hc := r.hosts[host]
+	r.mu.Unlock()
+	if hc == nil {
+		n, err := r.c.store.HostPages(r.storeCtx, host, limit)
+		if err != nil {
+			r.fail(fmt.Errorf("%w: counting the pages of %s: %w", ErrStore, host, err))
+			return false
+		}
+		r.mu.Lock()
+		if r.hosts == nil {
+			r.hosts = make(map[string]*hostCount)
+		}
+		if hc = r.hosts[host]; hc == nil {
+			hc = &hostCount{done: n}
+			r.hosts[host] = hc
+		}
+		r.mu.Unlock()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if hc.done+hc.fetching >= limit {
+		return false
+	}
+	hc.fetching++
+	return true
+}
+
+// hostDone ends a fetch reserved by hostAdmits; done reports a page
+// marked done.
+func (r *run) hostDone(host string, done bool) {
+	if r.c.cfg.MaxPagesPerHost <= 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	hc := r.hosts[host]
+	hc.fetching--
+	if done {
+		hc.done++
+	}
+}
+
+// refill reads the next frontier entries of host for the scheduler. An
+// entry that cannot be read is named in one line and counted; a store
+// failure stops the run.
+func (r *run) refill(ctx context.Context, host, from string, n int) (FrontierBatch, error) {
+	b, err := r.c.store.Next(r.storeCtx, host, from, n)
+	if err != nil {
+		r.fail(fmt.Errorf("%w: reading the frontier of %s: %w", ErrStore, host, err))
+		return b, err
+	}
+	for _, bad := range b.Bad {
+		r.stats.badEntry(r.c.cfg.Log, bad)
+	}
+	return b, nil
 }
 
 func (r *run) fail(err error) {
@@ -232,34 +294,27 @@ func (r *run) fatal() error {
 	return r.err
 }
 
-// load fills the frontier: first the store's queued entries (resume), then
-// the seeds not yet done (all of them with Recrawl). A run without seeds
-// or allowed domains resumes every queued entry and allows their domains.
+// load fills the frontier: first the hosts the store's frontier holds
+// (resume; their entries are read as they are needed), then the seeds not
+// yet done (all of them with Recrawl). A run without seeds or allowed
+// domains resumes every host queued and allows their domains.
 func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 	anyDomain := len(r.domains) == 0
-	err := r.c.store.Queued(ctx, func(e Entry) bool {
-		u, err := urlkey.Canonical(e.URL)
-		if err != nil {
-			return true
-		}
-		if !r.c.mine(u.Host) {
-			return true // another shard's: left queued for it
-		}
+	err := r.c.store.Hosts(ctx, r.c.cfg.Shard, r.c.cfg.Shards, func(host string) bool {
+		name := (&url.URL{Host: host}).Hostname()
 		if anyDomain {
-			r.domains = append(r.domains, RegistrableDomain(u.Hostname()))
-		} else if !domainAllowed(u.Hostname(), r.domains) {
+			r.domains = append(r.domains, RegistrableDomain(name))
+		} else if !domainAllowed(name, r.domains) {
 			return true // left queued for a run that allows it
 		}
-		if r.sched.markSeen(frontierKey(u)) {
-			r.sched.push(u.Host, Entry{URL: u.String(), Depth: e.Depth})
-		}
+		r.sched.addHost(host)
 		return true
 	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("crawler: run stopped: %w", ctx.Err())
 		}
-		return fmt.Errorf("%w: reading queued entries: %w", ErrStore, err)
+		return fmt.Errorf("%w: reading queued hosts: %w", ErrStore, err)
 	}
 	r.domains = normDomains(r.domains)
 	if len(seeds) == 0 {
@@ -267,9 +322,9 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 	}
 	entries := make([]Entry, len(seeds))
 	for i, u := range seeds {
-		entries[i] = Entry{URL: u.String(), Depth: 0}
+		entries[i] = Entry{URL: u.String(), Key: urlkey.KeyOf(u), Depth: 0}
 	}
-	states, err := r.c.store.Enqueue(r.storeCtx, entries)
+	states, err := r.c.store.Enqueue(r.storeCtx, entries, r.requeue)
 	if err != nil {
 		return fmt.Errorf("%w: queueing seeds: %w", ErrStore, err)
 	}
@@ -277,23 +332,16 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 		return fmt.Errorf("%w: Enqueue returned %d states for %d entries", ErrStore, len(states), len(entries))
 	}
 	for i, u := range seeds {
-		r.follow(u, entries[i], states[i])
+		switch {
+		case !r.c.mine(u.Host):
+			// Another shard's: the store holds it queued for that shard.
+		case entries[i].Frontier != "":
+			r.sched.enqueued(u.Host, entries[i])
+		case states[i] == StateQueued:
+			r.sched.addHost(u.Host) // queued by an earlier run
+		}
 	}
 	return nil
-}
-
-// follow pushes an entry whose prior state is st, unless met before in
-// this run: new, queued and failed URLs are fetched, done ones only with
-// Recrawl. Another shard's URL is never pushed: the store holds it queued
-// for that shard.
-func (r *run) follow(u *url.URL, e Entry, st State) {
-	if (st == StateDone && !r.c.cfg.Recrawl) || !r.c.mine(u.Host) {
-		r.sched.markSeen(frontierKey(u))
-		return
-	}
-	if r.sched.markSeen(frontierKey(u)) {
-		r.sched.push(u.Host, e)
-	}
 }
 
 // work is one worker: it takes entries until the run ends.
@@ -304,29 +352,82 @@ func (r *run) work(ctx context.Context) {
 			return
 		}
 		fetched := r.process(ctx, e)
-		r.sched.done(host, fetched)
+		r.sched.done(host, e, fetched)
 	}
+}
+
+// fetchedInRun reports whether a URL whose last fetch is f (ok: there was
+// one) must not be fetched again in this run: it was fetched in this run
+// already, or it is done and this is not a recrawl. The store says so, not
+// the crawler's memory.
+func (r *run) fetchedInRun(f Fetch, ok bool) bool {
+	if !ok {
+		return false
+	}
+	switch f.State {
+	case StateDone:
+		return !r.c.cfg.Recrawl || !f.Time.Before(r.start)
+	case StateFailed:
+		return !f.Time.Before(r.start)
+	}
+	return false
 }
 
 // process fetches one entry, stores the result and queues its links.
 // It reports whether the fetch succeeded (counts against MaxPages).
 func (r *run) process(ctx context.Context, e Entry) bool {
-	u, err := urlkey.Canonical(e.URL)
-	if err != nil {
-		return false // the store holds something the crawler would never queue
+	u, err := url.Parse(e.URL)
+	if err != nil || e.Key == "" {
+		if u, err = urlkey.Canonical(e.URL); err != nil {
+			return false // the store holds something the crawler would never queue
+		}
+		e.URL, e.Key = u.String(), urlkey.KeyOf(u)
 	}
 	start := time.Now()
-	p := &Page{URL: u.String(), FinalURL: u.String(), Depth: e.Depth, Time: start.Truncate(time.Millisecond)}
+	p := &Page{URL: e.URL, Key: e.Key, Frontier: e.Frontier, FinalURL: e.URL, Depth: e.Depth,
+		Time: start.Truncate(time.Millisecond), Requeue: r.requeue}
 	r.stats.start()
 	defer r.stats.end()
 	if r.sched.gaveUp(u.Host) {
 		return false // the server asked for a longer pause: stays queued
 	}
+	// The store decides whether the URL is still to be fetched: an entry
+	// queued twice (two pages saved at once) or reached meanwhile through
+	// a redirect is not fetched again.
+	last, ok, err := r.c.store.LastFetch(r.storeCtx, p.URL)
+	if err != nil {
+		r.fail(fmt.Errorf("%w: last fetch of %s: %w", ErrStore, p.URL, err))
+		return false
+	}
+	if r.fetchedInRun(last, ok) {
+		return false
+	}
+	if !r.hostAdmits(u.Host) {
+		r.sched.full(u.Host)
+		return false // the host has its pages: stays queued
+	}
+	fetched := false
+	defer func() { r.hostDone(u.Host, fetched) }()
 
 	if !r.c.cfg.IgnoreRobots {
 		if err := r.c.rob.allowed(ctx, u); err != nil {
 			if ctx.Err() != nil {
 				return false // stopped before fetching: stays queued
+			}
+			if unavailable(err) {
+				// RFC 9309: a robots.txt answered with 5xx or not reached
+				// means "wait", not "fail": the page stays queued, tried
+				// again after the robots.txt backoff, and after
+				// MaxRetries the host is left for a later run.
+				if e.tries < MaxRetries {
+					e.tries++
+					r.sched.pauseHost(u.Host, min(r.c.retryBase<<(e.tries-1), MaxCrawlDelay))
+					r.sched.retry(u.Host, e)
+					r.stats.retried()
+				} else {
+					r.sched.full(u.Host)
+				}
+				return false
 			}
 			p.Err, p.ErrKind = err.Error(), KindRobots
 			r.save(p, u)
@@ -337,48 +438,41 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 	hdr := http.Header{}
 	hdr.Set("User-Agent", r.c.cfg.UserAgent)
 	hdr.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
-	var last Fetch
-	if r.c.cfg.Recrawl {
-		var ok bool
-		last, ok, err = r.c.store.LastFetch(r.storeCtx, p.URL)
-		if err != nil {
-			r.fail(fmt.Errorf("%w: last fetch of %s: %w", ErrStore, p.URL, err))
-			return false
+	if r.c.cfg.Recrawl && ok && last.SHA256 != "" {
+		if last.ETag != "" {
+			hdr.Set("If-None-Match", last.ETag)
 		}
-		if ok && last.State == StateDone && last.SHA256 != "" {
-			if last.ETag != "" {
-				hdr.Set("If-None-Match", last.ETag)
-			}
-			if last.LastModified != "" {
-				hdr.Set("If-Modified-Since", last.LastModified)
-			}
+		if last.LastModified != "" {
+			hdr.Set("If-Modified-Since", last.LastModified)
 		}
 	}
 
 	id, capt := r.c.tr.register()
 	defer r.c.tr.unregister(id)
+	defer r.c.sched.unclaim(capt)
 	hdr.Set(fetchIDHeader, id)
 	err = r.c.colly.Request(http.MethodGet, p.URL, nil, nil, hdr)
 	if err != nil && r.stopped(ctx, err) {
 		return false // never reached the wire, or stopped between hops: stays queued
 	}
-	r.fill(p, u, capt, err)
+	r.fill(p, e, u, capt, err)
 	if r.retry(e, u, p, capt) {
 		return false // queued again; nothing stored yet
 	}
 	if p.NotModified {
-		if !r.notModified(p, last) {
+		if !r.notModified(p, e, last) {
 			return false
 		}
 	}
-	return r.save(p, u)
+	fetched = r.save(p, u)
+	return fetched
 }
 
 // notModified completes a 304: the validators, media type and charset of
 // the stored content carry over, and the links of the stored content are
 // followed (a recrawl must reach the pages behind an unchanged one). It
 // returns false after a store failure.
-func (r *run) notModified(p *Page, last Fetch) bool {
+func (r *run) notModified(p *Page, e Entry, last Fetch) bool {
 	p.ETag = cmp.Or(p.ETag, last.ETag)
 	p.LastModified = cmp.Or(p.LastModified, last.LastModified)
 	p.MediaType = cmp.Or(p.MediaType, last.MediaType)
@@ -402,7 +496,7 @@ func (r *run) notModified(p *Page, last Fetch) bool {
 	if err != nil {
 		return true
 	}
-	r.links(p, final, extract.Extract(body, ct))
+	r.links(p, e, final, extract.Extract(body, ct))
 	return true
 }
 
@@ -417,18 +511,11 @@ func (r *run) retry(e Entry, u *url.URL, p *Page, capt *capture) bool {
 	if p.Status != http.StatusTooManyRequests && p.Status < 500 {
 		return false
 	}
-	key := urlkey.KeyOf(u)
-	r.mu.Lock()
-	if r.attempts == nil {
-		r.attempts = make(map[string]int)
-	}
-	n := r.attempts[key]
+	n := e.tries
 	if n >= MaxRetries {
-		r.mu.Unlock()
 		return false
 	}
-	r.attempts[key] = n + 1
-	r.mu.Unlock()
+	e.tries++
 	final := u
 	if capt.resp.Request != nil && capt.resp.Request.URL != nil {
 		final = capt.resp.Request.URL
@@ -479,7 +566,7 @@ func (r *run) stopped(ctx context.Context, err error) bool {
 }
 
 // fill completes p from what the transport captured and colly returned.
-func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
+func (r *run) fill(p *Page, e Entry, u *url.URL, capt *capture, err error) {
 	cfg := &r.c.cfg
 	if capt.resp == nil || err != nil {
 		p.Err, p.ErrKind = errText(err), errKind(err)
@@ -528,10 +615,10 @@ func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
 		if loc, err := resp.Location(); err == nil {
 			if lu, err := urlkey.Canonical(loc.String()); err == nil && urlkey.KeyOf(lu) != urlkey.KeyOf(final) {
 				p.Location = lu.String()
-				if !r.c.mine(lu.Host) && domainAllowed(lu.Hostname(), r.domains) && !isTrap(lu, p.Location) {
+				if r.c.admit(lu, p.Location, r.domains) == otherShard {
 					// Another shard's host (see checkRedirect): queued
 					// for that shard at the depth of the page.
-					p.Discovered = append(p.Discovered, Entry{URL: p.Location, Depth: p.Depth})
+					p.Discovered = append(p.Discovered, Entry{URL: p.Location, Key: urlkey.KeyOf(lu), Depth: p.Depth})
 				}
 			}
 		}
@@ -555,7 +642,7 @@ func (r *run) fill(p *Page, u *url.URL, capt *capture, err error) {
 	if p.Charset == "" {
 		p.Charset = ex.Charset
 	}
-	r.links(p, final, ex)
+	r.links(p, e, final, ex)
 }
 
 // isHTML reports whether a response of this media type is an HTML page.
@@ -587,17 +674,22 @@ func (r *run) save(p *Page, u *url.URL) bool {
 		r.fail(fmt.Errorf("%w: SavePage returned %d states for %d links", ErrStore, len(res.States), len(p.Discovered)))
 		return false
 	}
-	if p.Redirected {
-		if fu, err := url.Parse(p.FinalURL); err == nil {
-			r.sched.markSeen(frontierKey(fu))
-		}
+	// Every discovered URL is now queued or needs nothing more in this run
+	// (see seenCache), as is the page.
+	keys := make([]string, 0, len(p.Discovered)+1)
+	for _, e := range p.Discovered {
+		keys = append(keys, e.Key)
 	}
-	for i, e := range p.Discovered {
-		lu, err := url.Parse(e.URL)
-		if err != nil {
+	r.seen.add(append(keys, p.Key)...)
+	// The store queued what it had not seen (Frontier set): those of this
+	// shard's hosts go to the scheduler; the rest wait in the store.
+	for _, e := range p.Discovered {
+		if e.Frontier == "" {
 			continue
 		}
-		r.follow(lu, e, res.States[i])
+		if host := hostOf(e.URL); r.c.mine(host) {
+			r.sched.enqueued(host, e)
+		}
 	}
 	r.stats.page(p, res.NewVersion, r.sched)
 	return p.Err == ""
@@ -607,7 +699,7 @@ func (r *run) save(p *Page, u *url.URL) bool {
 // Links whose URLs differ only in session-id parameters count as one
 // target (see frontierKey); a link continuing a chain of more than
 // MaxPatternChain hops within one URL pattern is not followed.
-func (r *run) links(p *Page, final *url.URL, ex extract.Links) {
+func (r *run) links(p *Page, e Entry, final *url.URL, ex extract.Links) {
 	base := final
 	if ex.Base != "" {
 		if b, err := final.Parse(ex.Base); err == nil && (b.Scheme == "http" || b.Scheme == "https") {
@@ -616,6 +708,7 @@ func (r *run) links(p *Page, final *url.URL, ex extract.Links) {
 	}
 	self := frontierKey(final)
 	index := make(map[string]int, len(ex.Links))
+	var linkURLs []*url.URL // the parsed URL of each of p.Links
 	follow := p.Depth < r.c.cfg.Depth
 	for _, l := range ex.Links {
 		if l.Href == "" || len(l.Href) > 4*MaxURLLength {
@@ -640,51 +733,54 @@ func (r *run) links(p *Page, final *url.URL, ex extract.Links) {
 		}
 		nofollow := l.NoFollow || ex.MetaNoFollow
 		if i, ok := index[key]; ok {
+			if i < 0 {
+				continue
+			}
 			if p.Links[i].Text == "" {
 				p.Links[i].Text = l.Text
 			}
 			p.Links[i].NoFollow = p.Links[i].NoFollow && nofollow
 			continue
 		}
-		if len(p.Links) >= MaxLinks {
+		p.LinksFound++
+		if len(p.Links) >= r.c.cfg.MaxLinks {
+			index[key] = -1 // found, not kept: counted once
 			continue
 		}
 		index[key] = len(p.Links)
 		p.Links = append(p.Links, Link{URL: s, Text: l.Text, NoFollow: nofollow})
+		linkURLs = append(linkURLs, cu)
 	}
 	if !follow {
 		return
 	}
 	pattern := urlPattern(final)
-	chain := -1 // of the page, looked up once
-	for _, l := range p.Links {
+	for i, l := range p.Links {
 		if l.NoFollow {
 			continue
 		}
-		lu, err := url.Parse(l.URL)
-		if err != nil || !domainAllowed(lu.Hostname(), r.domains) {
+		lu := linkURLs[i]
+		if r.c.admit(lu, l.URL, r.domains) == refusedDomain {
+			continue // traps never made it into p.Links
+		}
+		// Whether the URL was seen is the store's to say (SavePage reads
+		// the state of every discovered URL in one batch); the cache only
+		// spares it the URLs it answered for already in this run.
+		su := withoutSession(lu)
+		sk := urlkey.KeyOf(su)
+		if r.seen.has(sk) {
 			continue
 		}
-		key := frontierKey(lu)
-		if r.sched.isSeen(key) {
-			continue // queued or fetched in this run: the store knows it
-		}
+		chain := 0
 		if urlPattern(lu) == pattern {
-			if chain < 0 {
-				chain = r.chain(frontierKey(final))
-				if p.URL != p.FinalURL {
-					if u, err := url.Parse(p.URL); err == nil {
-						chain = max(chain, r.chain(frontierKey(u)))
-					}
-				}
-			}
-			if chain+1 > MaxPatternChain {
+			if chain = e.Chain + 1; chain > MaxPatternChain {
 				r.stats.trap()
 				continue
 			}
-			r.setChain(key, chain+1)
 		}
-		p.Discovered = append(p.Discovered, Entry{URL: l.URL, Depth: p.Depth + 1})
+		// NB: queued without session ids, so that the store, which keys
+		// what it has seen by URL, sees one URL however many ids link to it.
+		p.Discovered = append(p.Discovered, Entry{URL: su.String(), Key: sk, Depth: p.Depth + 1, Chain: chain})
 	}
 }
 
@@ -715,16 +811,15 @@ func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 			return &redirectError{fmt.Sprintf("redirect loop back to %s", u)}
 		}
 	}
-	if isTrap(u, u.String()) {
-		return &redirectError{"redirect to a crawler trap"}
-	}
 	c.domainsMu.RLock()
 	domains := c.domains
 	c.domainsMu.RUnlock()
-	if !domainAllowed(u.Hostname(), domains) {
+	switch c.admit(u, u.String(), domains) {
+	case refusedTrap:
+		return &redirectError{"redirect to a crawler trap"}
+	case refusedDomain:
 		return &redirectError{fmt.Sprintf("redirect to %s, outside the allowed domains", u.Hostname())}
-	}
-	if !c.mine(u.Host) {
+	case otherShard:
 		// Another shard's host: not fetched (nor its robots.txt) here. The
 		// 3xx is recorded with its Location, queued for that shard.
 		return http.ErrUseLastResponse
@@ -739,18 +834,49 @@ func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 	// its Location. A target with the requested URL's key (http -> https)
 	// is the same page and always followed.
 	if orig, err := urlkey.Canonical(via[0].URL.String()); err != nil || frontierKey(orig) != frontierKey(u) {
-		if !c.sched.markSeen(frontierKey(u)) {
+		key := urlkey.KeyOf(u)
+		// Not a target another worker is fetching now (its entry, or a
+		// redirect to it)...
+		if !c.sched.claim(req.Header.Get(fetchIDHeader), c.tr, u.Host, key) {
 			return http.ErrUseLastResponse
 		}
-		// Nor is a target an earlier run (or another shard) fetched
-		// already, unless recrawling. A store error only costs a fetch.
-		if !c.cfg.Recrawl {
-			if f, ok, err := c.store.LastFetch(context.WithoutCancel(req.Context()), u.String()); err == nil && ok && f.State == StateDone {
+		// ...nor one the store says was fetched in this run, or done
+		// before it unless recrawling. A store error only costs a fetch.
+		c.domainsMu.RLock()
+		start := c.runStart
+		c.domainsMu.RUnlock()
+		if f, ok, err := c.store.LastFetch(context.WithoutCancel(req.Context()), u.String()); err == nil && ok {
+			if (f.State == StateDone && (!c.cfg.Recrawl || !f.Time.Before(start))) || (f.State == StateFailed && !f.Time.Before(start)) {
 				return http.ErrUseLastResponse
 			}
 		}
 	}
 	return nil
+}
+
+// nextMillisecond waits for the next whole millisecond (at most 1 ms) and
+// returns it. A run starts there so that every fetch of an earlier run
+// (whose times are stored in whole milliseconds) is strictly before it,
+// and every fetch of this run at or after it: the store tells the two
+// apart by time alone (Requeue.Before).
+func nextMillisecond() time.Time {
+	now := time.Now()
+	next := now.Truncate(time.Millisecond).Add(time.Millisecond)
+	time.Sleep(next.Sub(now))
+	return next
+}
+
+// hostOf returns the host (with its port) of a canonical URL, as
+// url.URL.Host holds it, without parsing the rest.
+func hostOf(canonical string) string {
+	_, rest, ok := strings.Cut(canonical, "://")
+	if !ok {
+		return ""
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
 }
 
 // redirectError is a redirect hop refused by checkRedirect.

@@ -20,6 +20,21 @@
 // the page's charset with golang.org/x/net/html/charset), and calls
 // [Store.SavePage]. The links the store had never seen are queued.
 //
+// # The frontier lives in the store
+//
+// Nothing that grows with the URLs of a crawl is kept in memory. The store
+// holds every queued URL as a frontier entry ordered per host by discovery
+// ([Store.Hosts], [Store.Next]); the scheduler keeps a window of
+// [DefaultWindow] entries per host, refilled from a per-host cursor that only
+// moves forward, and the hosts with work in a heap keyed by when each may
+// next start a request (a pop is O(log hosts); a change wakes one waiting
+// worker). Whether a URL was seen is the store's answer: SavePage and
+// Enqueue queue only what it does not know (or what a [Requeue] names), and
+// a worker asks the store ([Store.LastFetch]) before fetching an entry, so
+// a URL queued twice by pages saved at the same moment is fetched once. An
+// entry that cannot be read is skipped, counted in Stats.BadEntries and
+// named through Config.Log; it never stops a run.
+//
 // # What colly does and does not do here
 //
 // colly v2 is the collector: it builds each request, sends it through its
@@ -96,7 +111,8 @@
 //   - Malformed HTML is what the x/net/html tokenizer recovers; NUL
 //     characters are dropped from anchor text (U+FFFD in URLs).
 //   - A page of any number of links costs one tokenisation: at most
-//     extract.MaxLinks (4 x MaxLinks) raw links are collected and [MaxLinks] kept.
+//     extract.MaxLinks (4 x DefaultMaxLinks) raw links are collected and
+//     Config.MaxLinks kept; how many there were is recorded.
 //   - Credentials never leave: user info is dropped from every URL (seeds,
 //     links, redirect Locations), no Authorization header is sent, and
 //     cookies are disabled.
@@ -108,14 +124,15 @@
 //   - A URL longer than [MaxURLLength] or with a path segment repeated more
 //     than [MaxSegmentRepeats] times is not followed.
 //   - Session ids: URLs that differ only in session-id parameters are one
-//     frontier entry, fetched once per run under the first spelling met:
+//     frontier entry, queued and fetched without the session ids:
 //     query parameters phpsessid, jsessionid, sessionid, session_id, sessid,
 //     aspsessionid*, cfid, cftoken, oscsid, zenid (any case, any value),
 //     sid when its value is at least 16 letters and digits (a short or
 //     slashed sid is a story id on some sites), and ";jsessionid=" path
-//     parameters. The stored URL is not rewritten (urlkey decides row
-//     keys); a link to the page itself with a fresh session id is a link
-//     to itself and is not recorded.
+//     parameters. Anchors keep the spelling met (urlkey decides row keys);
+//     a link to the page itself with a fresh session id is a link to
+//     itself and is not recorded. The pattern chain travels with the entry
+//     (Entry.Chain), so a resumed run goes on counting.
 //   - Pattern chains: a link whose URL has the same pattern as the page it
 //     is on (host, path with digit runs blanked, query parameter names)
 //     continues that page's chain; a chain longer than [MaxPatternChain]
@@ -167,12 +184,13 @@
 //
 // # Caveats
 //
-//   - The per-run "seen" set and the per-host queues are in memory: a crawl
-//     of tens of millions of URLs needs a frontier in the store instead.
-//   - Choosing a host scans the hosts with queued entries (O(hosts) per page).
-//   - The pattern chains and session-id frontier keys are per run: a
-//     resumed run starts every chain at 0, and a session-id variant met in
-//     a later run is fetched again (once per run at most).
+//   - Memory grows with hosts, not URLs: a few hundred bytes per host met
+//     in the run (its politeness state, its window of entries), and the
+//     robots.txt cache (at most [MaxRobots]).
+//   - Every entry costs one store read before its fetch (the store decides
+//     what was fetched) and SavePage one batched read of its links' states.
+//   - Links are queued without their session-id parameters (see above), so
+//     the URL fetched is the one without them.
 //   - MaxPatternChain also cuts long legitimate chains within one pattern
 //     (pagination beyond 100 pages deep, a chain site /1 -> /2 -> ...).
 //   - Trust in Content-Type: HTML served as text/plain or
@@ -180,7 +198,7 @@
 //   - A redirect target done by an earlier run is not fetched through the
 //     redirect (unless Recrawl); that costs one LastFetch per new target.
 //   - Shards: a host moves to another shard when Shards changes; ShardOf's
-//     modulo spreads hosts evenly but is no consistent hash. Fetch records
+//     bucket ranges spread hosts evenly but are no consistent hash. Fetch records
 //     do not say which shard made them. A robots.txt that redirects to
 //     another host is followed there (RFC 9309), whatever its shard.
 //   - A fetch with redirects may take up to (1 + MaxRedirects) x Timeout
@@ -212,6 +230,9 @@
 //     next run that meets it. A Retry-After beyond [MaxCrawlDelay] leaves
 //     the host alone instead, in memory only (Retry-After is not stored). Network errors and timeouts are not retried
 //     within the run.
-//   - A robots.txt answering 5xx or unreachable disallows its host for the
-//     rest of the run (RFC 9309); the pages fail with kind robots.
+//   - A robots.txt answering 5xx or unreachable leaves its host's pages
+//     queued (RFC 9309: not failed); it is asked again after a doubling
+//     backoff, and after [MaxRetries] the host is left for a later run. A
+//     redirect into such a host fails with kind redirect. robots.txt is
+//     kept for at most [RobotsTTL] per scheme, host and port.
 package crawler

@@ -29,9 +29,9 @@ func FuzzExtractLinks(f *testing.F) {
 		r := &run{c: &Crawler{cfg: DefaultConfig()}, domains: []string{"a.test"}, sched: newScheduler(1, 0, 0), stats: newStatsRecorder(nil)}
 		final, _ := urlkey.Canonical("http://a.test/dir/page.html")
 		p := &Page{URL: final.String(), FinalURL: final.String()}
-		r.links(p, final, ex)
-		if len(p.Links) > MaxLinks {
-			t.Fatalf("%d links kept, cap %d", len(p.Links), MaxLinks)
+		r.links(p, Entry{}, final, ex)
+		if len(p.Links) > DefaultMaxLinks {
+			t.Fatalf("%d links kept, cap %d", len(p.Links), DefaultMaxLinks)
 		}
 		keys := map[string]bool{}
 		for _, l := range p.Links {

@@ -442,9 +442,14 @@ func TestTraps(t *testing.T) {
 	var got []Link
 	cfg := w.config()
 	cfg.Depth = 0
-	st := crawl(t, cfg, &spyStore{Store: NewMemStore(), pages: func(p *Page) { got = p.Links }}, "http://a.test/")
-	if len(got) != MaxLinks {
-		t.Errorf("links kept = %d, want %d", len(got), MaxLinks)
+	cfg.MaxLinks = 1000
+	found := 0
+	st := crawl(t, cfg, &spyStore{Store: NewMemStore(), pages: func(p *Page) { got, found = p.Links, p.LinksFound }}, "http://a.test/")
+	if found != 1500+1 {
+		t.Errorf("links found = %d, want %d (every distinct target but the traps, kept or not)", found, 1500+1)
+	}
+	if len(got) != cfg.MaxLinks {
+		t.Errorf("links kept = %d, want %d", len(got), cfg.MaxLinks)
 	}
 	for _, l := range got {
 		if strings.Contains(l.URL, "aaaa") || strings.HasSuffix(l.URL, "/a/b/a/b/a/b/a/b") {

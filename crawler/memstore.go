@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,6 +20,8 @@ import (
 type MemStore struct {
 	mu       sync.Mutex
 	rows     map[string]*MemRow
+	frontier map[string][]Entry // host -> entries in order of Frontier
+	nextPos  uint64
 	failIn   int // SavePage calls left before failing; <0: never
 	failErr  error
 	saves    int
@@ -52,7 +55,7 @@ type MemVersion struct {
 
 // NewMemStore returns an empty MemStore that keeps 3 content versions per row.
 func NewMemStore() *MemStore {
-	return &MemStore{rows: make(map[string]*MemRow), failIn: -1, versions: 3}
+	return &MemStore{rows: make(map[string]*MemRow), frontier: make(map[string][]Entry), failIn: -1, versions: 3}
 }
 
 // FailAfter makes the SavePage call after the next n succeed fail with err
@@ -128,25 +131,86 @@ func (m *MemStore) row(u *url.URL) *MemRow {
 	return r
 }
 
-// Queued implements Store.
-func (m *MemStore) Queued(ctx context.Context, fn func(Entry) bool) error {
+// Hosts implements Store.
+func (m *MemStore) Hosts(ctx context.Context, shard, shards int, fn func(host string) bool) error {
 	m.mu.Lock()
-	var es []Entry
-	for _, r := range m.rows {
-		if r.State == StateQueued {
-			es = append(es, Entry{URL: r.URL, Depth: r.Depth})
+	var hosts []string
+	for h, es := range m.frontier {
+		if len(es) > 0 && ShardOf(h, shards) == shard {
+			hosts = append(hosts, h)
 		}
 	}
 	m.mu.Unlock()
-	for _, e := range es {
+	slices.Sort(hosts)
+	for _, h := range hosts {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if !fn(e) {
+		if !fn(h) {
 			return nil
 		}
 	}
 	return nil
+}
+
+// Next implements Store.
+func (m *MemStore) Next(ctx context.Context, host, from string, n int) (FrontierBatch, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	es := m.frontier[host]
+	i, _ := slices.BinarySearchFunc(es, from, func(e Entry, pos string) int { return strings.Compare(e.Frontier, pos) })
+	b := FrontierBatch{Next: from}
+	var stale []string
+	for ; i < len(es) && len(b.Entries)+len(stale) < n; i++ {
+		e := es[i]
+		b.Next = e.Frontier + "\x00"
+		if r := m.rows[e.Key]; r != nil && (r.State == StateDone || r.State == StateFailed) {
+			stale = append(stale, e.Frontier)
+			continue
+		}
+		b.Entries = append(b.Entries, e)
+	}
+	b.More = i < len(es)
+	for _, pos := range stale {
+		m.deleteEntry(host, pos)
+	}
+	return b, nil
+}
+
+// HostPages implements Store: the rows of host whose last state is done
+// (a page counted once however often it was fetched).
+func (m *MemStore) HostPages(ctx context.Context, host string, limit int) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, r := range m.rows {
+		if r.State == StateDone && hostOf(r.URL) == host && r.Fetch.Time.IsZero() == false {
+			n++
+		}
+	}
+	return min(n, limit), nil
+}
+
+// Frontier returns the URLs of every frontier entry, by host then order.
+func (m *MemStore) Frontier() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, es := range m.frontier {
+		for _, e := range es {
+			out = append(out, e.URL)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// deleteEntry removes the entry at pos of host. Callers hold m.mu.
+func (m *MemStore) deleteEntry(host, pos string) {
+	es := m.frontier[host]
+	if i, ok := slices.BinarySearchFunc(es, pos, func(e Entry, pos string) int { return strings.Compare(e.Frontier, pos) }); ok {
+		m.frontier[host] = slices.Delete(es, i, i+1)
+	}
 }
 
 // LastFetch implements Store.
@@ -182,7 +246,7 @@ func (m *MemStore) Content(ctx context.Context, rawURL string) ([]byte, bool, er
 }
 
 // Enqueue implements Store.
-func (m *MemStore) Enqueue(ctx context.Context, entries []Entry) ([]State, error) {
+func (m *MemStore) Enqueue(ctx context.Context, entries []Entry, rq Requeue) ([]State, error) {
 	us := make([]*url.URL, len(entries))
 	for i, e := range entries {
 		u, err := urlkey.Canonical(e.URL)
@@ -193,19 +257,29 @@ func (m *MemStore) Enqueue(ctx context.Context, entries []Entry) ([]State, error
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.enqueueLocked(entries, us), nil
+	return m.enqueueLocked(entries, us, rq), nil
 }
 
-func (m *MemStore) enqueueLocked(entries []Entry, us []*url.URL) []State {
+func (m *MemStore) enqueueLocked(entries []Entry, us []*url.URL, rq Requeue) []State {
 	states := make([]State, len(entries))
-	for i, e := range entries {
+	for i := range entries {
+		e := &entries[i]
 		r := m.row(us[i])
 		states[i] = r.State
+		again := (r.State == StateFailed && rq.Failed || r.State == StateDone && rq.Done) && r.Fetch.Time.Before(rq.Before)
+		if r.State != StateNone && !again {
+			continue
+		}
 		if r.State == StateNone {
-			r.State = StateQueued
 			r.Depth = e.Depth
 			r.URL = us[i].String()
 		}
+		r.State = StateQueued
+		e.URL, e.Key = us[i].String(), urlkey.KeyOf(us[i])
+		m.nextPos++
+		e.Frontier = fmt.Sprintf("%016x", m.nextPos)
+		host := us[i].Host
+		m.frontier[host] = append(m.frontier[host], Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier})
 	}
 	return states
 }
@@ -281,8 +355,11 @@ func (m *MemStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
 	for i, l := range p.Links {
 		m.row(links[i]).Anchors[p.FinalURL] = l.Text
 	}
-	res.States = m.enqueueLocked(p.Discovered, disc)
-	// 3. Done.
+	res.States = m.enqueueLocked(p.Discovered, disc, p.Requeue)
+	// 3. Done, and the page's frontier entry gone.
+	if p.Frontier != "" {
+		m.deleteEntry(src.Host, p.Frontier)
+	}
 	row.State = p.State()
 	if p.Redirected {
 		m.row(src).State = p.State()

@@ -27,6 +27,12 @@ type Page struct {
 	// redirect of the row that answered (FinalURL's), leaving the target's
 	// row alone. "" otherwise.
 	Location string
+	// Key is the row key of URL ([urlkey.KeyOf]), computed once.
+	Key string
+	// Frontier is the position of URL's entry in the store's frontier,
+	// deleted with the done or failed mark; "" when it has none (a seed
+	// queued again in memory, a retry).
+	Frontier string
 	// Depth is the frontier depth of URL.
 	Depth int
 	// Time is when the fetch started, truncated to whole milliseconds.
@@ -72,15 +78,22 @@ type Page struct {
 	// Links are the outgoing links of an HTML page, one per distinct target
 	// (canonical URL; URLs differing only in session-id parameters are one
 	// target, under the first spelling), in document order of first
-	// appearance, at most MaxLinks. Links to the page itself are left out.
+	// appearance, at most Config.MaxLinks. Links to the page itself are
+	// left out.
 	// Every link is an anchor to store, followed or not.
 	Links []Link
+	// LinksFound counts the distinct http(s) targets of the page after
+	// canonicalisation (the page itself left out), kept in Links or not:
+	// more than len(Links) when the page had more than Config.MaxLinks.
+	LinksFound int
 	// Discovered are the links the crawler wants fetched (not nofollow,
 	// within depth, allowed domains and trap limits), to be stored as
 	// queued unless already known. With shards it includes links to other
 	// shards' hosts, and the Location of a redirect to such a host (at the
 	// page's depth).
 	Discovered []Entry
+	// Requeue says which fetched URLs among Discovered are queued again.
+	Requeue Requeue
 }
 
 // State returns the frontier state the page must be marked with:

@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/temoto/robotstxt"
 )
@@ -16,27 +18,52 @@ import (
 // errRobots is the error of a URL that robots.txt disallows.
 var errRobots = errors.New("crawler: disallowed by robots.txt")
 
+// errRobotsUnavailable is the error of a URL whose host's robots.txt
+// answered 5xx or could not be reached: the page is not fetched and stays
+// queued, and robots.txt is asked again after a backoff.
+var errRobotsUnavailable = errors.New("crawler: robots.txt unavailable")
+
+// Robots caching (RFC 9309, section 2.4).
+const (
+	// RobotsTTL is how long a robots.txt is used before it is fetched
+	// again.
+	RobotsTTL = 24 * time.Hour
+	// MaxRobots bounds the robots.txt files kept in memory; the least
+	// recently used is forgotten (and fetched again when needed).
+	MaxRobots = 100_000
+)
+
 // robots fetches, parses and caches robots.txt per scheme and host, for
 // the whole life of a Crawler. Fetches go through the crawler's transport,
 // so they wait for the per-host scheduler like any request; a host's
 // Crawl-delay is handed to the scheduler as soon as it is known.
 //
 // Status handling follows RFC 9309: 2xx is parsed; 4xx (no robots.txt)
-// allows everything; 5xx and network errors disallow the host for this run
-// (the pages fail with kind robots and are retried by a later run).
+// allows everything; 5xx and network errors make the host's pages wait,
+// queued, while robots.txt is asked again after a doubling backoff. A
+// robots.txt is kept for at most RobotsTTL per scheme, host and port, and
+// at most MaxRobots of them (least recently used forgotten first).
 type robots struct {
-	client *http.Client
-	sched  *scheduler
-	agent  string
+	client  *http.Client
+	sched   *scheduler
+	agent   string
+	backoff time.Duration // first wait after an unavailable robots.txt
+	max     int           // entries kept
+	ttl     time.Duration // how long an entry is used
 
-	mu sync.Mutex
-	m  map[string]*robotsEntry // "scheme://host" -> entry
+	mu  sync.Mutex
+	m   map[string]*list.Element // "scheme://host[:port]" -> *robotsEntry
+	lru list.List                // most recently used first
 }
 
 type robotsEntry struct {
-	ready chan struct{} // closed when group/err are set
-	group *robotstxt.Group
-	err   error
+	key     string
+	ready   chan struct{} // closed when group/err are set
+	group   *robotstxt.Group
+	err     error
+	fetched time.Time // when it was fetched
+	retryAt time.Time // unavailable: asked again from then on
+	fails   int       // unavailable answers in a row
 }
 
 func newRobots(rt http.RoundTripper, sched *scheduler, cfg *Config) *robots {
@@ -55,27 +82,80 @@ func newRobots(rt http.RoundTripper, sched *scheduler, cfg *Config) *robots {
 				return nil
 			},
 		},
-		sched: sched,
-		agent: cfg.UserAgent,
-		m:     make(map[string]*robotsEntry),
+		sched:   sched,
+		agent:   cfg.UserAgent,
+		backoff: time.Second,
+		max:     MaxRobots,
+		ttl:     RobotsTTL,
+		m:       make(map[string]*list.Element),
 	}
 }
+
+// setBackoff sets the first wait after an unavailable robots.txt.
+func (r *robots) setBackoff(d time.Duration) {
+	r.mu.Lock()
+	r.backoff = d
+	r.mu.Unlock()
+}
+
+// unavailable reports whether err says robots.txt could not be had (the
+// page waits) and, if so, how many times in a row.
+func unavailable(err error) bool { return errors.Is(err, errRobotsUnavailable) }
 
 // allowed reports whether u may be fetched. A robots.txt that cannot be
 // fetched yields an error wrapping errRobots.
 func (r *robots) allowed(ctx context.Context, u *url.URL) error {
 	key := u.Scheme + "://" + u.Host
+	now := time.Now()
 	r.mu.Lock()
-	e := r.m[key]
+	var e *robotsEntry
+	if el := r.m[key]; el != nil {
+		e = el.Value.(*robotsEntry)
+		select {
+		case <-e.ready:
+			stale := now.Sub(e.fetched) >= r.ttl
+			if unavailable(e.err) {
+				stale = !now.Before(e.retryAt)
+			}
+			if stale {
+				r.lru.Remove(el)
+				delete(r.m, key)
+				e = &robotsEntry{key: key, fails: e.fails}
+				if !unavailable(el.Value.(*robotsEntry).err) {
+					e.fails = 0
+				}
+			} else {
+				r.lru.MoveToFront(el)
+			}
+		default:
+			r.lru.MoveToFront(el)
+		}
+	}
 	if e == nil {
-		e = &robotsEntry{ready: make(chan struct{})}
-		r.m[key] = e
+		e = &robotsEntry{key: key}
+	}
+	if e.ready == nil {
+		e.ready = make(chan struct{})
+		r.m[key] = r.lru.PushFront(e)
+		for r.lru.Len() > r.max {
+			old := r.lru.Back()
+			r.lru.Remove(old)
+			delete(r.m, old.Value.(*robotsEntry).key)
+		}
 		r.mu.Unlock()
 		e.group, e.err = r.fetch(ctx, u)
+		e.fetched = time.Now()
+		if unavailable(e.err) {
+			e.fails++
+			e.retryAt = e.fetched.Add(min(r.backoff<<min(e.fails-1, 16), MaxCrawlDelay))
+		}
 		if e.err != nil && ctx.Err() != nil {
 			// Stopped while fetching: forget, so a later call tries again.
 			r.mu.Lock()
-			delete(r.m, key)
+			if el := r.m[key]; el != nil && el.Value.(*robotsEntry) == e {
+				r.lru.Remove(el)
+				delete(r.m, key)
+			}
 			r.mu.Unlock()
 		}
 		close(e.ready)
@@ -112,15 +192,15 @@ func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, error
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("%w: fetching %s: %v", errRobots, ru.String(), err)
+		return nil, fmt.Errorf("%w: fetching %s: %v", errRobotsUnavailable, ru.String(), err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRobotsBody))
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading %s: %v", errRobots, ru.String(), err)
+		return nil, fmt.Errorf("%w: reading %s: %v", errRobotsUnavailable, ru.String(), err)
 	}
 	if resp.StatusCode >= 500 {
-		return nil, fmt.Errorf("%w: %s answered %d", errRobots, ru.String(), resp.StatusCode)
+		return nil, fmt.Errorf("%w: %s answered %d", errRobotsUnavailable, ru.String(), resp.StatusCode)
 	}
 	data, err := robotstxt.FromStatusAndBytes(resp.StatusCode, body)
 	if err != nil {

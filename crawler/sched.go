@@ -1,8 +1,10 @@
 package crawler
 
 import (
+	"container/heap"
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 )
@@ -10,13 +12,25 @@ import (
 // errStopped is returned by scheduler waits when the run stops.
 var errStopped = errors.New("crawler: run stopped")
 
+// DefaultWindow is how many frontier entries of one host the scheduler
+// keeps in memory; the rest stay in the store until the host's window runs
+// low.
+const DefaultWindow = 32
+
+// refillFunc reads the next entries of host from the store's frontier,
+// from position from on (see Store.Next).
+type refillFunc func(ctx context.Context, host, from string, n int) (FrontierBatch, error)
+
 // scheduler is the crawler's one per-host scheduler. It owns, for every host
 // (URL.Host, port included):
 //
-//   - the frontier of this run: a FIFO of entries per host (breadth-first
-//     within a host), handed to workers by pop so that no more than PerHost
-//     workers hold entries of one host, preferring the host that may start
-//     a request soonest;
+//   - the frontier window of this run: at most window entries per host
+//     taken from the store's frontier (in order of discovery within a
+//     host), with a cursor where the next read of the host starts. The
+//     store holds every entry; memory holds a few per host, so it does not
+//     grow with the URLs discovered. Hosts with work sit in a heap keyed by
+//     the time each may next start a request, so a pop is O(log hosts),
+//     and no more than PerHost workers hold entries of one host;
 //   - politeness: acquire, called by the transport for every request on the
 //     wire (robots.txt, pages, each redirect hop), waits until fewer than
 //     PerHost requests to the host are in flight and max(Delay, Crawl-delay)
@@ -27,138 +41,263 @@ var errStopped = errors.New("crawler: run stopped")
 // against B's in-flight requests (not A's entries) keeps the limit true on
 // the wire, and since a slot is held only for one request and never while
 // waiting for another, no wait cycle can form.
+//
+// Waking: a worker waiting in pop is woken alone (the first in line) by a
+// change that may give it work; a worker that takes an entry wakes the next
+// one when more work is ready. Waiters in acquire are woken together by the
+// changes of politeness state (a release, a pause, a Crawl-delay).
 type scheduler struct {
 	perHost int
 	delay   time.Duration
+	window  int
+	refill  refillFunc
 
-	mu      sync.Mutex
-	changed chan struct{} // closed and replaced on every change
-	hosts   map[string]*hostState
-	active  []*hostState // hosts with queued entries
-	pending int          // queued entries + entries held by workers
-	budget  int          // entries that may still be handed out; -1 = no limit
-	closed  bool
-	seen    map[string]struct{} // row keys queued or fetched in this run
+	mu       sync.Mutex
+	changed  chan struct{} // acquire's waiters: closed and replaced on every politeness change
+	waiters  []chan struct{}
+	hosts    map[string]*hostState
+	ready    hostHeap            // hosts with work and fewer than perHost entries held
+	held     int                 // entries handed to workers, not yet done
+	inWindow int                 // entries in the windows
+	work     int                 // hosts with window entries, more in the store, or a refill under way
+	budget   int                 // entries that may still be handed out; -1 = no limit
+	claims   map[string]struct{} // row keys of redirect targets being fetched
+	closed   bool
 }
 
 type hostState struct {
 	name     string
-	queue    []Entry
+	window   []Entry // entries to hand out, in order
 	head     int
-	active   bool
-	held     int           // entries handed to workers, not yet done
-	inflight int           // requests on the wire
-	last     time.Time     // start of the last request
+	cursor   string   // where the next read of the store starts
+	more     bool     // the store may hold entries at or after cursor not in window
+	filling  bool     // a refill is under way
+	low      string   // during a refill: the lowest position queued meanwhile
+	lowSet   bool     //
+	holding  []string // row keys of the entries held by workers
+	idx      int      // index in the ready heap, -1 when not in it
+	working  bool     // counted in scheduler.work
+	inflight int      // requests on the wire
+	last     time.Time
+	popped   time.Time     // when an entry was last handed out
+	base     time.Duration // Config.Delay
 	crawl    time.Duration // Crawl-delay from robots.txt, capped
 	pause    time.Time     // no request starts before (Retry-After, backoff)
 	until    time.Time     // given up: no entries of this host before (a long Retry-After)
+	isFull   bool          // has its MaxPagesPerHost: no entries of this host in this run
 }
 
 func newScheduler(perHost int, delay time.Duration, maxPages int) *scheduler {
 	s := &scheduler{
 		perHost: perHost,
 		delay:   delay,
+		window:  DefaultWindow,
 		changed: make(chan struct{}),
 		hosts:   make(map[string]*hostState),
-		budget:  -1,
-		seen:    make(map[string]struct{}),
 	}
-	if maxPages > 0 {
-		s.budget = maxPages
-	}
-	return s
+	return s.reset(maxPages)
 }
 
-// broadcast wakes every waiter. Callers hold s.mu.
-// forRun empties the frontier for a new run, keeping the politeness state
-// of every host, and returns s.
-func (s *scheduler) forRun(maxPages int) *scheduler {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// reset empties the frontier for a new run. Callers hold s.mu or own s.
+func (s *scheduler) reset(maxPages int) *scheduler {
 	for _, h := range s.hosts {
-		h.queue, h.head, h.active, h.held = nil, 0, false, 0
+		h.window, h.head, h.cursor, h.more, h.filling, h.lowSet = nil, 0, "", false, false, false
+		h.holding, h.idx, h.working, h.isFull = nil, -1, false, false
 	}
-	s.active = nil
-	s.pending = 0
+	s.ready = s.ready[:0]
+	s.held, s.work, s.inWindow = 0, 0, 0
 	s.budget = -1
 	if maxPages > 0 {
 		s.budget = maxPages
 	}
 	s.closed = false
-	s.seen = make(map[string]struct{})
 	return s
 }
 
+// forRun empties the frontier for a new run reading refills through
+// refill, keeping the politeness state of every host, and returns s.
+func (s *scheduler) forRun(maxPages int, refill refillFunc) *scheduler {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refill = refill
+	return s.reset(maxPages)
+}
+
+// broadcast wakes every waiter in acquire. Callers hold s.mu.
 func (s *scheduler) broadcast() {
 	close(s.changed)
 	s.changed = make(chan struct{})
 }
 
+// signal wakes the first worker waiting in pop. Callers hold s.mu.
+func (s *scheduler) signal() {
+	if len(s.waiters) > 0 {
+		ch := s.waiters[0]
+		s.waiters = s.waiters[1:]
+		ch <- struct{}{}
+	}
+}
+
+// wakeAll wakes every worker waiting in pop. Callers hold s.mu.
+func (s *scheduler) wakeAll() {
+	for _, ch := range s.waiters {
+		ch <- struct{}{}
+	}
+	s.waiters = nil
+}
+
 func (s *scheduler) host(name string) *hostState {
 	h := s.hosts[name]
 	if h == nil {
-		h = &hostState{name: name}
+		h = &hostState{name: name, idx: -1, base: s.delay}
 		s.hosts[name] = h
 	}
 	return h
 }
 
-// markSeen records key as met in this run and reports whether it was new.
-func (s *scheduler) markSeen(key string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.seen[key]; ok {
-		return false
+// hasWork reports whether h has entries to hand out now or in the store.
+func (h *hostState) hasWork() bool { return h.head < len(h.window) || h.more }
+
+// update puts h in or out of the ready heap and the work count after a
+// change. Callers hold s.mu.
+func (s *scheduler) update(h *hostState) {
+	working := h.hasWork() || h.filling
+	if working != h.working {
+		h.working = working
+		if working {
+			s.work++
+		} else {
+			s.work--
+		}
 	}
-	s.seen[key] = struct{}{}
-	return true
+	ready := h.hasWork() && !h.filling && len(h.holding) < s.perHost
+	switch {
+	case ready && h.idx < 0:
+		heap.Push(&s.ready, h)
+	case ready:
+		heap.Fix(&s.ready, h.idx)
+	case h.idx >= 0:
+		heap.Remove(&s.ready, h.idx)
+	}
 }
 
-// isSeen reports whether key was met in this run.
-func (s *scheduler) isSeen(key string) bool {
+// addHost records that host has entries in the store (resume), unless the
+// run is closed or the host was given up.
+func (s *scheduler) addHost(host string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.seen[key]
-	return ok
-}
-
-// push queues e under host unless the run is closed or the host was
-// given up.
-func (s *scheduler) push(host string, e Entry) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return
-	}
 	h := s.host(host)
-	if time.Now().Before(h.until) {
+	if s.closed || h.isFull || time.Now().Before(h.until) {
 		return
 	}
-	h.queue = append(h.queue, e)
-	if !h.active {
-		h.active = true
-		s.active = append(s.active, h)
-	}
-	s.pending++
-	s.broadcast()
+	h.more = true
+	s.update(h)
+	s.signal()
 }
 
-// queued returns the number of entries waiting.
+// enqueued records an entry the store has just queued (e.Frontier set) on
+// host: kept in the host's window while there is room and nothing older
+// waits in the store, otherwise left to the next refill, which then starts
+// no later than the entry's position (saves of one host may commit out of
+// the order of their positions).
+func (s *scheduler) enqueued(host string, e Entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.host(host)
+	if s.closed || h.isFull || time.Now().Before(h.until) {
+		return
+	}
+	switch {
+	case h.filling:
+		if !h.lowSet || e.Frontier < h.low {
+			h.low, h.lowSet = e.Frontier, true
+		}
+	case !h.more && len(h.window)-h.head < s.window:
+		if !h.has(e.Key) {
+			h.push(e)
+			s.inWindow++
+		}
+		if next := e.Frontier + "\x00"; next > h.cursor {
+			h.cursor = next
+		}
+	default:
+		// NB: "" is the host's first entry: never moved forward from it.
+		if h.cursor != "" {
+			h.cursor = min(h.cursor, e.Frontier)
+		}
+		h.more = true
+	}
+	s.update(h)
+	s.signal()
+}
+
+// push appends e to h's window.
+func (h *hostState) push(e Entry) {
+	if h.head > 0 && h.head == len(h.window) {
+		h.window, h.head = h.window[:0], 0
+	}
+	h.window = append(h.window, e)
+}
+
+// has reports whether an entry of row key is in h's window or held.
+func (h *hostState) has(key string) bool {
+	for _, k := range h.holding {
+		if k == key {
+			return true
+		}
+	}
+	for _, e := range h.window[h.head:] {
+		if e.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// retry queues e again under host, for an entry handed out by pop whose
+// fetch is to be tried again: call it before done. It goes to the back of
+// the host's window (nothing if the host was given up); its store entry
+// is still there, so a crash loses nothing.
+func (s *scheduler) retry(host string, e Entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.host(host)
+	if s.closed || h.isFull || time.Now().Before(h.until) {
+		return
+	}
+	h.push(e)
+	s.inWindow++
+	s.update(h)
+	s.signal()
+}
+
+// queued returns the number of entries waiting in memory and held by
+// workers (the store may hold more).
 func (s *scheduler) queued() (queued, held int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, h := range s.active {
-		queued += len(h.queue) - h.head
-	}
-	return queued, s.pending - queued
+	return s.inWindow, s.held
 }
 
+// over reports whether the run has nothing left to do. Callers hold s.mu.
+func (s *scheduler) over() bool {
+	return s.closed || (s.work == 0 && s.held == 0) || (s.budget == 0 && s.held == 0)
+}
+
+// nextPop is when the next entry of h may be handed out (its key in the
+// ready heap): when its next request may start, and, while a worker holds
+// one of its entries, not before the delay after that entry was handed
+// out (so that a second worker does not take an entry only to wait for the
+// first one's request). Callers hold s.mu.
+func (s *scheduler) nextPop(h *hostState) time.Time { return readyAt(h) }
+
 // pop hands out the next entry, from the host whose next request may start
-// soonest among those with fewer than PerHost entries held. It waits while
-// there is none, or while that host's next start is still ahead (so a
-// worker is not tied to a host with a long Crawl-delay while another host
-// could be served first). It returns ok=false when ctx is done, when the
-// run is closed, or when nothing is pending any more (the crawl is over).
+// soonest among those with fewer than PerHost entries held, refilling the
+// host's window from the store when it is empty. It waits while there is
+// none, or while that host's next start is still ahead. It returns
+// ok=false when ctx is done, when the run is closed, or when nothing is
+// left (the crawl is over). A refill that fails is reported by the
+// refill function; the host is then left alone for the run.
 func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 	var w waiter
 	defer w.stop()
@@ -167,91 +306,181 @@ func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 			return Entry{}, "", false
 		}
 		s.mu.Lock()
-		if s.closed || s.pending == 0 || (s.budget == 0 && s.held() == 0) {
+		if s.over() {
 			if !s.closed {
 				s.closed = true
 				s.broadcast()
 			}
+			s.wakeAll()
 			s.mu.Unlock()
 			return Entry{}, "", false
 		}
 		var wait time.Duration
-		if s.budget != 0 {
-			if h, at := s.pick(); h != nil {
-				if wait = time.Until(at); wait <= 0 {
-					e = h.queue[h.head]
-					h.queue[h.head] = Entry{}
-					h.head++
-					if h.head == len(h.queue) {
-						h.queue, h.head = h.queue[:0], 0
-						s.deactivate(h)
-					}
-					h.held++
-					if s.budget > 0 {
-						s.budget--
-					}
+		if s.budget != 0 && len(s.ready) > 0 {
+			h := s.ready[0]
+			now := time.Now()
+			if wait = s.nextPop(h).Sub(now); wait <= 0 {
+				if h.head == len(h.window) {
+					s.fill(ctx, h) // unlocks and locks s.mu
 					s.mu.Unlock()
-					return e, h.name, true
+					continue
 				}
+				e = h.window[h.head]
+				h.window[h.head] = Entry{}
+				h.head++
+				s.inWindow--
+				if _, ok := s.claims[e.Key]; ok {
+					// A redirect is fetching this URL now; its save
+					// marks the entry's page done.
+					s.update(h)
+					s.mu.Unlock()
+					continue
+				}
+				h.holding = append(h.holding, e.Key)
+				h.popped = now
+				s.held++
+				if s.budget > 0 {
+					s.budget--
+				}
+				s.update(h)
+				if len(s.ready) > 0 && !s.nextPop(s.ready[0]).After(now) {
+					s.signal() // more work is ready: the next worker takes it
+				}
+				s.mu.Unlock()
+				return e, h.name, true
 			}
 		}
-		ch := s.changed
+		ch := make(chan struct{}, 1)
+		s.waiters = append(s.waiters, ch)
 		s.mu.Unlock()
-		if w.wait(ctx, nil, ch, wait) != nil {
+		err := w.wait(ctx, nil, ch, wait)
+		s.mu.Lock()
+		for i, c := range s.waiters {
+			if c == ch {
+				s.waiters = append(s.waiters[:i], s.waiters[i+1:]...)
+				break
+			}
+		}
+		s.mu.Unlock()
+		if err != nil {
 			return Entry{}, "", false
 		}
 	}
 }
 
-// held returns the number of entries held by workers. Callers hold s.mu.
-func (s *scheduler) held() int {
-	n := s.pending
-	for _, h := range s.active {
-		n -= len(h.queue) - h.head
+// fill reads the next entries of h from the store. Callers hold s.mu; it
+// is released during the read.
+func (s *scheduler) fill(ctx context.Context, h *hostState) {
+	h.filling, h.lowSet = true, false
+	s.update(h)
+	from, n := h.cursor, s.window
+	s.mu.Unlock()
+	b, err := s.refill(ctx, h.name, from, n)
+	s.mu.Lock()
+	h.filling = false
+	if err != nil {
+		h.more = false // left in the store for a later run
+	} else {
+		for _, e := range b.Entries {
+			if !h.has(e.Key) {
+				h.push(e)
+				s.inWindow++
+			}
+		}
+		h.cursor, h.more = b.Next, b.More
 	}
-	return n
-}
-
-// pick returns the active host below PerHost entries held whose next
-// request may start soonest, and that time. Callers hold s.mu.
-func (s *scheduler) pick() (best *hostState, at time.Time) {
-	for _, h := range s.active {
-		if h.held >= s.perHost {
-			continue
+	if h.lowSet {
+		// Entries queued during the read may sit before its end.
+		if h.cursor != "" {
+			h.cursor = min(h.cursor, h.low)
 		}
-		next := s.nextStart(h)
-		if best == nil || next.Before(at) {
-			best, at = h, next
-		}
+		h.more = true
 	}
-	return best, at
-}
-
-func (s *scheduler) deactivate(h *hostState) {
-	h.active = false
-	for i, a := range s.active {
-		if a == h {
-			last := len(s.active) - 1
-			s.active[i] = s.active[last]
-			s.active[last] = nil
-			s.active = s.active[:last]
-			return
-		}
+	s.update(h)
+	if h.idx >= 0 {
+		s.signal()
 	}
 }
 
 // done returns an entry handed out by pop. fetched reports a successful
 // fetch, which uses up one page of the MaxPages budget; otherwise the
 // budget is given back.
-func (s *scheduler) done(host string, fetched bool) {
+func (s *scheduler) done(host string, e Entry, fetched bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.hosts[host].held--
-	s.pending--
+	h := s.hosts[host]
+	for i, k := range h.holding {
+		if k == e.Key {
+			h.holding = append(h.holding[:i], h.holding[i+1:]...)
+			break
+		}
+	}
+	s.held--
 	if !fetched && s.budget >= 0 {
 		s.budget++
 	}
-	s.broadcast()
+	s.update(h)
+	if s.over() {
+		s.wakeAll()
+	} else {
+		s.signal()
+	}
+}
+
+// holds reports whether an entry of row key on host is held by a worker.
+func (s *scheduler) holds(host, key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.hosts[host]
+	if h == nil {
+		return false
+	}
+	for _, k := range h.holding {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// claim records that the fetch with id follows a redirect to the URL of
+// row key on host, and reports false when a worker fetches that URL
+// already (its entry, or another redirect to it). The claim lasts until
+// unclaim of the fetch's capture.
+func (s *scheduler) claim(id string, tr *transport, host, key string) bool {
+	var capt *capture
+	if v, ok := tr.captures.Load(id); ok {
+		capt = v.(*capture)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if h := s.hosts[host]; h != nil && slices.Contains(h.holding, key) {
+		return false
+	}
+	if _, ok := s.claims[key]; ok {
+		return false
+	}
+	if s.claims == nil {
+		s.claims = make(map[string]struct{})
+	}
+	s.claims[key] = struct{}{}
+	if capt != nil {
+		// NB: only the fetch's own goroutine touches its capture.
+		capt.claims = append(capt.claims, key)
+	}
+	return true
+}
+
+// unclaim ends the claims of a fetch.
+func (s *scheduler) unclaim(capt *capture) {
+	if len(capt.claims) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range capt.claims {
+		delete(s.claims, k)
+	}
 }
 
 // close ends the run: pop returns false from now on.
@@ -262,19 +491,29 @@ func (s *scheduler) close() {
 		s.closed = true
 		s.broadcast()
 	}
+	s.wakeAll()
 }
 
-func (s *scheduler) hostDelay(h *hostState) time.Duration {
-	return max(s.delay, h.crawl)
-}
+// delay is the least time between the starts of two requests to h.
+func (h *hostState) delay() time.Duration { return max(h.base, h.crawl) }
 
 // nextStart is the earliest time a request to h may start. Callers hold s.mu.
 func (s *scheduler) nextStart(h *hostState) time.Time {
-	next := h.last.Add(s.hostDelay(h))
+	next := h.last.Add(h.delay())
 	if next.Before(h.pause) {
 		return h.pause
 	}
 	return next
+}
+
+// politenessChanged re-sorts h after its next start moved and wakes the
+// waiters. Callers hold s.mu.
+func (s *scheduler) politenessChanged(h *hostState) {
+	if h.idx >= 0 {
+		heap.Fix(&s.ready, h.idx)
+	}
+	s.broadcast()
+	s.signal()
 }
 
 // pauseHost keeps requests to host from starting before now+d (a server
@@ -286,13 +525,12 @@ func (s *scheduler) pauseHost(host string, d time.Duration) {
 	if t := time.Now().Add(d); t.After(h.pause) {
 		h.pause = t
 	}
-	s.broadcast()
+	s.politenessChanged(h)
 }
 
-// giveUp drops the queued entries of host and refuses new ones for d, in
-// this run and later runs of the same Crawler (the server asked for a
-// pause longer than the crawler waits). The store still holds them as
-// queued.
+// giveUp drops the entries of host in memory and refuses new ones for d,
+// in this run and later runs of the same Crawler (the server asked for a
+// pause longer than the crawler waits). The store still holds them.
 func (s *scheduler) giveUp(host string, d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -300,12 +538,27 @@ func (s *scheduler) giveUp(host string, d time.Duration) {
 	if t := time.Now().Add(d); t.After(h.until) {
 		h.until = t
 	}
-	if h.active {
-		s.pending -= len(h.queue) - h.head
-		h.queue, h.head = nil, 0
-		s.deactivate(h)
+	s.inWindow -= len(h.window) - h.head
+	h.window, h.head, h.more = nil, 0, false
+	s.update(h)
+	if s.over() {
+		s.wakeAll()
 	}
-	s.broadcast()
+}
+
+// full drops the entries of host in memory and refuses new ones for the
+// rest of the run: it has its MaxPagesPerHost. The store still holds them.
+func (s *scheduler) full(host string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.host(host)
+	h.isFull = true
+	s.inWindow -= len(h.window) - h.head
+	h.window, h.head, h.more = nil, 0, false
+	s.update(h)
+	if s.over() {
+		s.wakeAll()
+	}
 }
 
 // gaveUp reports whether host is given up for now.
@@ -316,19 +569,14 @@ func (s *scheduler) gaveUp(host string) bool {
 	return h != nil && time.Now().Before(h.until)
 }
 
-// retry queues e again under host, for an entry handed out by pop whose
-// fetch is to be tried again: call it before done.
-// It queues the entry exactly as push does (at the back of its host's
-// queue, nothing if the host was given up); the name says why it is there.
-func (s *scheduler) retry(host string, e Entry) { s.push(host, e) }
-
 // setCrawlDelay records a host's robots.txt Crawl-delay, capped at
 // MaxCrawlDelay.
 func (s *scheduler) setCrawlDelay(host string, d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.host(host).crawl = min(max(d, 0), MaxCrawlDelay)
-	s.broadcast()
+	h := s.host(host)
+	h.crawl = min(max(d, 0), MaxCrawlDelay)
+	s.politenessChanged(h)
 }
 
 // acquire waits until a request to host may start, then counts it in
@@ -347,6 +595,9 @@ func (s *scheduler) acquire(ctx context.Context, stop <-chan struct{}, host stri
 			if !now.Before(next) {
 				h.inflight++
 				h.last = now
+				if h.idx >= 0 {
+					heap.Fix(&s.ready, h.idx)
+				}
 				s.mu.Unlock()
 				return func() {
 					s.mu.Lock()
@@ -365,13 +616,66 @@ func (s *scheduler) acquire(ctx context.Context, stop <-chan struct{}, host stri
 	}
 }
 
+// wrote records that a request to host was written to its connection: the
+// host's next request starts no sooner than the delay after it.
+func (s *scheduler) wrote(host string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.host(host)
+	if now := time.Now(); now.After(h.last) {
+		h.last = now
+		if h.idx >= 0 {
+			heap.Fix(&s.ready, h.idx)
+		}
+	}
+}
+
+// hostHeap orders hosts by the time their next request may start.
+type hostHeap []*hostState
+
+func (q hostHeap) Len() int { return len(q) }
+func (q hostHeap) Less(i, j int) bool {
+	return readyAt(q[i]).Before(readyAt(q[j]))
+}
+func (q hostHeap) Swap(i, j int) {
+	q[i], q[j] = q[j], q[i]
+	q[i].idx, q[j].idx = i, j
+}
+func (q *hostHeap) Push(x any) {
+	h := x.(*hostState)
+	h.idx = len(*q)
+	*q = append(*q, h)
+}
+func (q *hostHeap) Pop() any {
+	old := *q
+	h := old[len(old)-1]
+	old[len(old)-1] = nil
+	h.idx = -1
+	*q = old[:len(old)-1]
+	return h
+}
+
+// readyAt is the heap key of h: the later of its last request plus its
+// delay and its pause. NB: it reads fields changed only under the
+// scheduler's lock, and every change re-sorts h (heap.Fix).
+func readyAt(h *hostState) time.Time {
+	next := h.last.Add(h.delay())
+	if p := h.popped.Add(h.delay()); len(h.holding) > 0 && p.After(next) {
+		next = p
+	}
+	if next.Before(h.pause) {
+		return h.pause
+	}
+	return next
+}
+
 // waiter is how pop and acquire sleep between looks at the scheduler: until
 // it changes, or a deadline passes, reusing one timer across the loop.
 type waiter struct{ timer *time.Timer }
 
-// wait blocks until changed is closed, d has passed (d <= 0: no deadline),
-// ctx is done or stop is closed (nil: never). It returns ctx's error or
-// errStopped for the last two, nil otherwise.
+// wait blocks until changed is closed or receives, d has passed (d <= 0:
+// no deadline), ctx is done or stop is closed (nil: never). It returns
+// ctx's error or errStopped for the last two, nil otherwise.
 func (w *waiter) wait(ctx context.Context, stop <-chan struct{}, changed <-chan struct{}, d time.Duration) error {
 	var tc <-chan time.Time
 	if d > 0 {

@@ -14,13 +14,19 @@ import (
 
 func TestShardOf(t *testing.T) {
 	// FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c, of "" 0xcbf29ce484222325:
-	// the documented hash, computed by hand, not by hash/fnv.
-	for _, n := range []int{2, 3, 7, 1000} {
-		if got, want := ShardOf("a", n), int(uint64(0xaf63dc4c8601ec8c)%uint64(n)); got != want {
-			t.Errorf("ShardOf(%q, %d) = %d, want %d", "a", n, got, want)
-		}
-		if got, want := ShardOf("", n), int(uint64(0xcbf29ce484222325)%uint64(n)); got != want {
-			t.Errorf("ShardOf(%q, %d) = %d, want %d", "", n, got, want)
+	// the documented hash, computed by hand, not by hash/fnv. The bucket is
+	// the hash modulo 720720; shard i of n owns buckets
+	// [i*720720/n, (i+1)*720720/n).
+	for _, n := range []int{2, 3, 7, 16, 1000} {
+		for _, tc := range []struct {
+			host string
+			hash uint64
+		}{{"a", 0xaf63dc4c8601ec8c}, {"", 0xcbf29ce484222325}} {
+			b := int(tc.hash % 720720)
+			got := ShardOf(tc.host, n)
+			if lo, hi := got*720720/n, (got+1)*720720/n; b < lo || b >= hi {
+				t.Errorf("ShardOf(%q, %d) = %d, whose buckets [%d, %d) miss the host's bucket %d", tc.host, n, got, lo, hi, b)
+			}
 		}
 	}
 	same := [][]string{
@@ -269,7 +275,7 @@ func TestShardSkipsOthers(t *testing.T) {
 	}
 	owner, other := ShardOf(otherHost, 3), ShardOf(mineHost, 3)
 	store := NewMemStore()
-	if _, err := store.Enqueue(t.Context(), []Entry{{URL: "http://" + otherHost + "/3", Depth: 1}}); err != nil {
+	if _, err := store.Enqueue(t.Context(), []Entry{{URL: "http://" + otherHost + "/3", Depth: 1}}, Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	cfg := w.config()

@@ -29,6 +29,9 @@ type Stats struct {
 	Traps int64
 	// Retries counts fetches tried again after 429 or a 5xx.
 	Retries int64
+	// BadEntries counts frontier entries skipped because they could not be
+	// read (each named once through Config.Log).
+	BadEntries int64
 	// Bytes counts body bytes received (after Content-Encoding, at most
 	// MaxBody per response).
 	Bytes int64
@@ -85,6 +88,17 @@ func (r *statsRecorder) retried() {
 	r.mu.Lock()
 	r.s.Retries++
 	r.mu.Unlock()
+}
+
+// badEntry counts a frontier entry that could not be read and logs its
+// line.
+func (r *statsRecorder) badEntry(log func(string), line string) {
+	r.mu.Lock()
+	r.s.BadEntries++
+	r.mu.Unlock()
+	if log != nil {
+		log("skipping a frontier entry that cannot be read: " + line)
+	}
 }
 
 func (r *statsRecorder) trap() {

@@ -12,13 +12,22 @@ import (
 //
 // # Frontier
 //
-// Every URL the store knows has a [State]. A URL becomes known as
+// Every URL the store knows has a [State]; the store, not the crawler's
+// memory, is what says a URL was seen. A URL becomes known as
 // [StateQueued] through Enqueue or SavePage (Page.Discovered) and leaves that
-// state only through SavePage, which marks it [StateDone] or [StateFailed].
-// Nothing ever moves a URL back to StateQueued: a crawl that fetches a done or
-// failed URL again (recrawl, retry) simply saves it again. URLs are
-// identified by row key ([urlkey.KeyOf] of the canonical URL), so
-// http://x/ and https://x/ are one entry.
+// state through SavePage, which marks it [StateDone] or [StateFailed]. A
+// done or failed URL moves back to StateQueued only when a [Requeue] passed
+// with Enqueue or SavePage says so (a failed URL in a later run, a done URL
+// in a recrawl). URLs are identified by row key ([urlkey.KeyOf] of the
+// canonical URL), so http://x/ and https://x/ are one entry.
+//
+// Each queued URL also has an entry in the store's frontier, ordered per
+// host by discovery: Enqueue and SavePage set Entry.Frontier (an opaque
+// position) on each entry they queued, Hosts lists the hosts that have
+// entries, and Next reads a host's entries from a position on, forward
+// only. SavePage deletes the entry named by Page.Frontier with the done
+// mark. An entry whose URL was fetched meanwhile (the same URL queued
+// twice by pages saved at the same moment) is dropped by Next.
 //
 // # Atomicity and order (what makes a crash lose nothing)
 //
@@ -46,10 +55,23 @@ import (
 // context and should honour it; the crawler passes a context that is not
 // cancelled by Ctrl-C while it finishes the pages in flight.
 type Store interface {
-	// Queued calls fn for each URL in StateQueued, in any order, with the
-	// depth it was enqueued at. It stops early when fn returns false.
-	// The crawler calls it once, at the start of a run (resume).
-	Queued(ctx context.Context, fn func(Entry) bool) error
+	// Hosts calls fn with each host (url.URL.Host of a canonical URL) that
+	// has frontier entries and falls in shard of shards ([ShardOf]; every
+	// host when shards <= 1), once each, until fn returns false. The
+	// crawler calls it at the start of a run (resume); it must not read
+	// the entries themselves.
+	Hosts(ctx context.Context, shard, shards int, fn func(host string) bool) error
+
+	// Next reads up to n frontier entries of host, in order of discovery,
+	// from position from ("" = the first) on, each with its URL (canonical),
+	// Key, Depth, Chain and Frontier set. It never returns an entry before
+	// from again.
+	Next(ctx context.Context, host, from string, n int) (FrontierBatch, error)
+
+	// HostPages counts the pages of host (url.URL.Host) marked done by
+	// SavePage, in this run or any earlier one, up to limit (it may stop
+	// counting there). --max-pages-per-host reads it once per host and run.
+	HostPages(ctx context.Context, host string, limit int) (int, error)
 
 	// LastFetch returns the facts of the last recorded fetch of the URL
 	// (any scheme of the same row key); ok is false when the URL was never
@@ -58,10 +80,11 @@ type Store interface {
 	LastFetch(ctx context.Context, url string) (f Fetch, ok bool, err error)
 
 	// Enqueue records each entry as StateQueued unless its URL is already
-	// known, and returns the state each URL had before the call (StateNone
-	// for a new URL), in the order of entries. A URL listed twice is new
-	// only the first time.
-	Enqueue(ctx context.Context, entries []Entry) ([]State, error)
+	// known (or rq asks for it again), and returns the state each URL had
+	// before the call (StateNone for a new URL), in the order of entries.
+	// A URL listed twice is new only the first time. It sets Frontier on
+	// each entry it queued.
+	Enqueue(ctx context.Context, entries []Entry, rq Requeue) ([]State, error)
 
 	// Content returns the latest stored content (Page.Body of the newest
 	// version) of the URL's row; ok is false when none is stored. The
@@ -72,8 +95,32 @@ type Store interface {
 	// and reports the states the URLs of p.Discovered had before the call
 	// (same order, as Enqueue) and whether a new content version was stored:
 	// true when p.Body != nil and its SHA-256 (p.SHA256) differs from the
-	// latest stored version of the row that holds the content.
+	// latest stored version of the row that holds the content. It queues
+	// p.Discovered as Enqueue does with p.Requeue, setting Frontier on each
+	// entry it queued, and deletes p.Frontier with the mark.
 	SavePage(ctx context.Context, p *Page) (SaveResult, error)
+}
+
+// FrontierBatch is what [Store.Next] read.
+type FrontierBatch struct {
+	// Entries are the entries read, in order.
+	Entries []Entry
+	// Next is the position the next read starts at.
+	Next string
+	// More is false when the host has no entry after Next (as far as the
+	// store knew when it was read).
+	More bool
+	// Bad describes each entry that could not be read and was skipped, one
+	// line each naming its key; the crawl goes on without it.
+	Bad []string
+}
+
+// Requeue says which URLs already fetched are queued again when met: failed
+// ones, done ones (a recrawl), each only when its last fetch started
+// before Before, so that one run fetches a URL once.
+type Requeue struct {
+	Failed, Done bool
+	Before       time.Time
 }
 
 // State is the frontier state of a URL.
@@ -113,12 +160,25 @@ func ParseState(s string) State {
 	return StateNone
 }
 
-// Entry is a frontier entry: a URL to fetch and its depth.
+// Entry is a frontier entry: a URL to fetch and its depth. It carries the
+// URL canonical and its row key across the crawler/store boundary, so that
+// neither side parses or keys it again.
 type Entry struct {
 	// URL is canonical ([urlkey.Canonical]), scheme included.
 	URL string
+	// Key is urlkey.KeyOf of URL; "" when the caller did not compute it
+	// (the store then does).
+	Key string
 	// Depth is the number of link hops from a seed (a seed is 0).
 	Depth int
+	// Chain is how many links within one URL pattern led here (see
+	// MaxPatternChain); 0 for a seed or a link that changed pattern.
+	Chain int
+	// Frontier is the entry's position in the store's frontier, set by the
+	// store; "" when it is not there.
+	Frontier string
+
+	tries int // fetches retried in this run (429, 5xx)
 }
 
 // Fetch is what a store remembers of the last fetch of a URL.

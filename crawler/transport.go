@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
@@ -57,6 +58,7 @@ type capture struct {
 	resp      *http.Response // last response: status, headers, Request.URL
 	body      []byte         // last response body, at most maxBody bytes
 	truncated bool
+	claims    []string // row keys of redirect targets claimed (scheduler.claim)
 }
 
 func newTransport(cfg *Config, sched *scheduler) (*transport, error) {
@@ -123,6 +125,14 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// server being slow. The body is read under the same deadline.
 	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
 	defer cancel()
+	// NB: the host's delay counts from when the request was written, not
+	// from when it was allowed to start: a new connection (a proxy, TLS)
+	// can take a few milliseconds, and the server must never see two
+	// requests closer than the delay.
+	host := req.URL.Host
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) { t.sched.wrote(host) },
+	})
 	resp, err := t.base.RoundTrip(req.WithContext(ctx))
 	if err != nil {
 		return nil, err

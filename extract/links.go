@@ -25,9 +25,10 @@ type Links struct {
 
 // MaxLinks bounds the links collected from one page before resolution,
 // so a page of a million links costs bounded memory. The crawler keeps at
-// most crawler.MaxLinks (1,000) distinct targets of these; duplicates and
-// junk need headroom, hence four times as many.
-const MaxLinks = 4000
+// most its Config.MaxLinks (10,000 by default) distinct targets of these
+// and counts up to this many; duplicates and junk need headroom, hence four
+// times the crawler's default.
+const MaxLinks = 40_000
 
 // MaxAnchorText bounds one anchor text, in bytes.
 const MaxAnchorText = 1 << 10

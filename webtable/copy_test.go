@@ -42,8 +42,16 @@ func TestCopyKeepsEveryVersionAndTimestamp(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := dump(t, src)
-	if st.Rows != int64(len(want)) || calls == 0 {
-		t.Errorf("Copy stats %+v after %d progress calls; want %d rows", st, calls, len(want))
+	// The page rows and the frontier's one entry (cnn.com/sports).
+	if st.Rows != int64(len(want))+1 || calls == 0 {
+		t.Errorf("Copy stats %+v after %d progress calls; want %d rows", st, calls, len(want)+1)
+	}
+	var queued []string
+	if err := dst.Queued(ctx, func(e Entry) bool { queued = append(queued, e.URL); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if len(queued) != 1 || queued[0] != "http://www.cnn.com/sports" {
+		t.Errorf("frontier of the copy = %v, want the source's (www.cnn.com/sports)", queued)
 	}
 	if diff := cmp.Diff(want, dump(t, dst)); diff != "" {
 		t.Errorf("copy differs from source (-src +dst):\n%s", diff)

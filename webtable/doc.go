@@ -17,7 +17,9 @@
 //	mime:type         the media type of the last fetch (text/html). One version.
 //	fetch:*           the last fetch of the URL and its frontier state: url,
 //	                  status, time, length, charset, etag, last_modified,
-//	                  redirect, error, truncated, depth, state. One version.
+//	                  redirect, error, truncated, depth, links (distinct
+//	                  targets found), links_kept (stored as anchors), state.
+//	                  One version.
 //
 // The crawler writes through typed calls: [WebTable.RecordFetch] stores a
 // fetched page's row in one atomic write, [WebTable.AddLinks] writes the
@@ -31,10 +33,16 @@
 //
 // # Caveats
 //
-//   - The frontier lives in the fetch family, so finding queued pages on
-//     resume scans that family over the whole table ([WebTable.Queued]).
-//     fetch: cells are small, and large contents:html values are never read
-//     by that scan.
+//   - The frontier has rows of its own, after every page, under
+//     [FrontierPrefix]: one row per queued URL, keyed by a bucket of its
+//     host's hash, the host and the order of discovery (see
+//     [FrontierEntryKey]), so a resumed crawl reads the hosts of its
+//     buckets ([WebTable.FrontierHosts]) and each host's entries from a
+//     cursor ([WebTable.FrontierNext]), never the whole table. A page's row
+//     still says queued in fetch:state, which is what decides whether a URL
+//     was seen. Scans and Stats of pages leave the reserved rows out
+//     ([PageRange]); Copy copies them. A store written before the frontier
+//     had its own rows is migrated once by [WebTable.MigrateFrontier].
 //   - Whether content changed is decided by comparing the SHA-256 of the body
 //     with the newest stored contents:sha256, inside one conditional mutation,
 //     so two crawlers storing the same page at once still store it once.

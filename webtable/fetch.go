@@ -33,6 +33,8 @@ const (
 	colTruncated    = "truncated"
 	colDepth        = "depth"
 	colState        = "state"
+	colLinks        = "links"
+	colLinksKept    = "links_kept"
 )
 
 // Fetch is the record of the latest fetch of a URL and its frontier state:
@@ -49,6 +51,8 @@ type Fetch struct {
 	Error        string    // why the fetch failed; "" on success
 	Truncated    bool      // the body was cut at the size limit
 	Depth        int       // link hops from a seed
+	Links        int       // distinct http(s) targets the page linked to
+	LinksKept    int       // how many of them were stored as anchors (at most the crawl's --max-links)
 	State        State     // frontier state
 
 	// SHA256 is the contents:sha256 of the newest stored version of the
@@ -91,6 +95,8 @@ func setFetchRecord(m *bigtable.Mutation, f Fetch, ts bigtable.Timestamp) {
 	set(colError, f.Error)
 	set(colTruncated, strconv.FormatBool(f.Truncated))
 	set(colDepth, strconv.Itoa(f.Depth))
+	set(colLinks, strconv.Itoa(f.Links))
+	set(colLinksKept, strconv.Itoa(f.LinksKept))
 }
 
 // parseFetch reads the fetch family of a row. Unparseable numbers are
@@ -125,6 +131,10 @@ func parseFetch(row bigtable.Row) (Fetch, error) {
 			f.Truncated, err = strconv.ParseBool(v)
 		case colDepth:
 			f.Depth, err = strconv.Atoi(v)
+		case colLinks:
+			f.Links, err = strconv.Atoi(v)
+		case colLinksKept:
+			f.LinksKept, err = strconv.Atoi(v)
 		case colState:
 			f.State = State(v)
 		}

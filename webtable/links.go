@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/urlkey"
@@ -14,8 +14,39 @@ import (
 
 // Entry is a frontier entry: a URL to fetch and its distance from a seed.
 type Entry struct {
-	URL   string // full URL with scheme
+	URL   string // full URL with scheme (canonical when read from the store)
 	Depth int    // link hops from a seed
+	// Key is the row key of URL; "" means computed from URL.
+	Key string
+	// Frontier is the row key of the entry in the frontier (see
+	// FrontierPrefix); "" when it is not there. The calls that queue
+	// entries set it on each entry they queued.
+	Frontier string
+	// Chain is how many hops within one URL pattern led to URL (the
+	// crawler's trap rule), kept with the entry.
+	Chain int
+}
+
+// Requeue says which URLs already fetched are queued again when a page
+// links to them (or they are enqueued): failed ones, done ones (a
+// recrawl), each only when its last fetch started before Before, so that a
+// run fetches a URL once. Such a URL gets a frontier entry and the state
+// queued again; its fetch record stays.
+type Requeue struct {
+	Failed, Done bool
+	Before       time.Time
+}
+
+// again reports whether a URL in state st, last fetched at t, is queued
+// again.
+func (rq Requeue) again(st rowState) bool {
+	switch st.state {
+	case StateFailed:
+		return rq.Failed && st.time.Before(rq.Before)
+	case StateDone:
+		return rq.Done && st.time.Before(rq.Before)
+	}
+	return false
 }
 
 // Anchor is a link found on a page: its target and the link's text.
@@ -36,7 +67,21 @@ const FrontierTime bigtable.Timestamp = 1000
 // before the call, in order; an entry listed twice is new only the first
 // time (the second sees StateQueued).
 func (w *WebTable) Enqueue(ctx context.Context, entries []Entry) ([]State, error) {
-	return w.writeLinks(ctx, "", nil, entries, 0)
+	return w.EnqueueAgain(ctx, entries, Requeue{})
+}
+
+// EnqueueAgain is Enqueue that also queues again the fetched URLs rq
+// names. It sets Frontier on each entry it queued.
+func (w *WebTable) EnqueueAgain(ctx context.Context, entries []Entry, rq Requeue) ([]State, error) {
+	var b batch
+	out, err := w.addLinkMutations(ctx, &b, "", nil, entries, 0, rq)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.applyLinkBatch(ctx, &b); err != nil {
+		return nil, fmt.Errorf("webtable: storing links: %w", err)
+	}
+	return out, nil
 }
 
 // AddLinks stores what the page at from links to: anchor:<referrer> with
@@ -50,19 +95,42 @@ func (w *WebTable) AddLinks(ctx context.Context, from string, anchors []Anchor, 
 	if err != nil {
 		return nil, fmt.Errorf("webtable: storing links: %w", err)
 	}
-	return w.writeLinks(ctx, urlkey.Referrer(u), anchors, discovered, t)
+	return w.addLinks(ctx, urlkey.Referrer(u), anchors, discovered, t, Requeue{})
 }
 
-func (w *WebTable) writeLinks(ctx context.Context, referrer string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp) ([]State, error) {
+func (w *WebTable) addLinks(ctx context.Context, referrer string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp, rq Requeue) ([]State, error) {
 	var b batch
-	out, err := w.addLinkMutations(ctx, &b, referrer, anchors, discovered, t)
+	out, err := w.addLinkMutations(ctx, &b, referrer, anchors, discovered, t, rq)
 	if err != nil {
 		return nil, err
 	}
-	if err := w.applyBatch(ctx, &b); err != nil {
+	if err := w.applyLinkBatch(ctx, &b); err != nil {
 		return nil, fmt.Errorf("webtable: storing links: %w", err)
 	}
 	return out, nil
+}
+
+// applyLinkBatch writes b. On a store whose bulk writes keep their order
+// (the embedded one) that is one call; elsewhere the frontier entries go
+// in a call of their own before the rows that say "queued", so that a
+// crash never leaves a row queued without its entry (the opposite, an
+// entry whose row is not yet queued, is read as a URL to fetch).
+func (w *WebTable) applyLinkBatch(ctx context.Context, b *batch) error {
+	if o, ok := w.tbl.(orderedBulk); (ok && o.OrderedBulk()) || len(b.rows) == 0 {
+		return w.applyBatch(ctx, b)
+	}
+	var first, rest batch
+	for i, k := range b.rows {
+		if IsReserved(k) {
+			first.add(k, b.muts[i])
+		} else {
+			rest.add(k, b.muts[i])
+		}
+	}
+	if err := w.applyBatch(ctx, &first); err != nil {
+		return err
+	}
+	return w.applyBatch(ctx, &rest)
 }
 
 // batch is a list of row mutations for one ApplyBulk. A row appears once
@@ -110,7 +178,12 @@ func (w *WebTable) applyBatch(ctx context.Context, b *batch) error {
 
 // addLinkMutations adds to b the anchors (at t) and the frontier entries
 // of new URLs, and returns the prior state of each discovered entry.
-func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp) ([]State, error) {
+//
+// NB: the frontier entries are added before any row: on the embedded store
+// a batch commits in order, and an entry without its queued row is
+// harmless (it is fetched) where a queued row without its entry would
+// never be.
+func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp, rq Requeue) ([]State, error) {
 	if len(anchors) == 0 && len(discovered) == 0 {
 		return nil, nil
 	}
@@ -123,12 +196,17 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 		anchorKeys[i] = k
 	}
 	entryKeys := make([]string, len(discovered))
-	for i, e := range discovered {
-		k, err := urlkey.Key(e.URL)
+	hosts := make([]string, len(discovered))
+	for i := range discovered {
+		e := &discovered[i]
+		u, err := urlkey.Canonical(e.URL)
 		if err != nil {
 			return nil, fmt.Errorf("webtable: queueing: %w", err)
 		}
-		entryKeys[i] = k
+		if e.Key == "" {
+			e.Key = urlkey.KeyOf(u)
+		}
+		e.URL, entryKeys[i], hosts[i] = u.String(), e.Key, u.Host
 	}
 	prior, err := w.states(ctx, entryKeys)
 	if err != nil {
@@ -136,87 +214,142 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 	}
 	// One mutation per row, so that each row's anchor and frontier entry go
 	// in together. The first text of a repeated target wins.
+	var rows batch // after the entries, see above
 	if referrer != "" {
 		seen := map[string]bool{}
 		for i, a := range anchors {
 			if k := anchorKeys[i]; !seen[k] {
 				seen[k] = true
-				m, _ := b.mutation(k)
+				m, _ := rows.mutation(k)
 				m.Set(FamilyAnchor, referrer, t, []byte(a.Text))
 			}
 		}
 	}
 	out := make([]State, len(discovered))
 	queued := map[string]bool{}
-	for i, e := range discovered {
+	for i := range discovered {
+		e := &discovered[i]
 		k := entryKeys[i]
-		out[i] = prior[k]
+		st := prior[k]
+		out[i] = st.state
 		if queued[k] {
 			out[i] = StateQueued
+			continue
 		}
-		if out[i] != StateUnknown {
+		if out[i] != StateUnknown && !rq.again(st) {
 			continue
 		}
 		queued[k] = true
-		m, _ := b.mutation(k)
-		m.Set(FamilyFetch, colURL, FrontierTime, []byte(e.URL))
-		m.Set(FamilyFetch, colDepth, FrontierTime, []byte(strconv.Itoa(e.Depth)))
-		m.Set(FamilyFetch, colState, FrontierTime, []byte(StateQueued))
+		e.Frontier = w.seq.key(hosts[i])
+		b.add(e.Frontier, frontierMutation(*e))
+		m, _ := rows.mutation(k)
+		if out[i] == StateUnknown {
+			m.Set(FamilyFetch, colURL, FrontierTime, []byte(e.URL))
+			m.Set(FamilyFetch, colDepth, FrontierTime, []byte(strconv.Itoa(e.Depth)))
+			m.Set(FamilyFetch, colState, FrontierTime, []byte(StateQueued))
+		} else {
+			// Queued again: the state, newer than the last one, says so;
+			// the fetch record stays.
+			m.Set(FamilyFetch, colState, timestamp(time.Now()), []byte(StateQueued))
+		}
+	}
+	// The anchors and queued rows, after the entries; a row with an anchor
+	// and a queued state gets both in one mutation.
+	for i, k := range rows.rows {
+		b.add(k, rows.muts[i])
 	}
 	return out, nil
 }
 
-// states reads the frontier state of each row key; keys the table does not
-// hold map to StateUnknown.
-func (w *WebTable) states(ctx context.Context, keys []string) (map[string]State, error) {
+// rowState is the frontier state of a row and the time of its last fetch
+// (zero when never fetched).
+type rowState struct {
+	state State
+	time  time.Time
+}
+
+// states reads the frontier state and last fetch time of each row key, in
+// one read; keys the table does not hold map to StateUnknown.
+func (w *WebTable) states(ctx context.Context, keys []string) (map[string]rowState, error) {
 	if len(keys) == 0 {
 		return nil, nil
 	}
 	sorted := slices.Clone(keys)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
-	out := make(map[string]State, len(sorted))
+	out := make(map[string]rowState, len(sorted))
 	err := w.tbl.ReadRows(ctx, bigtable.RowList(sorted), func(r bigtable.Row) bool {
-		if items := r[FamilyFetch]; len(items) > 0 {
-			out[r.Key()] = State(items[0].Value)
+		var st rowState
+		for _, it := range r[FamilyFetch] {
+			switch qualifier(it.Column) {
+			case colState:
+				st.state = State(it.Value)
+			case colTime:
+				// NB: a time that does not parse reads as "long ago": the
+				// URL is fetched again rather than never.
+				st.time, _ = time.Parse(time.RFC3339Nano, string(it.Value))
+			}
 		}
+		out[r.Key()] = st
 		return true
-	}, bigtable.RowFilter(bigtable.ChainFilters(column(FamilyFetch, colState), bigtable.LatestNFilter(1))))
+	}, bigtable.RowFilter(bigtable.ChainFilters(
+		bigtable.InterleaveFilters(column(FamilyFetch, colState), column(FamilyFetch, colTime)),
+		bigtable.LatestNFilter(1))))
 	if err != nil {
 		return nil, fmt.Errorf("webtable: reading frontier states: %w", err)
 	}
 	return out, nil
 }
 
-// Queued calls fn with every queued frontier entry, in row-key order, until
-// fn returns false. It is how an interrupted crawl resumes.
+// Queued calls fn with every frontier entry whose page is still to be
+// fetched, in key order (by host bucket, host, then order of discovery),
+// until fn returns false. Entries that cannot be read, and entries of
+// pages fetched since (see FrontierNext), are skipped. A store written
+// before the frontier had its own rows lists nothing until
+// [WebTable.MigrateFrontier] ran.
 func (w *WebTable) Queued(ctx context.Context, fn func(Entry) bool) error {
-	var ferr error
-	err := w.tbl.ReadRows(ctx, bigtable.InfiniteRange(""), func(r bigtable.Row) bool {
-		f, err := parseFetch(r)
-		if err != nil {
-			ferr = err
-			return false
+	var pending []Entry
+	stop := false
+	flush := func() error {
+		keys := make([]string, len(pending))
+		for i, e := range pending {
+			keys[i] = e.Key
 		}
-		if f.State != StateQueued {
+		states, err := w.states(ctx, keys)
+		if err != nil {
+			return err
+		}
+		for _, e := range pending {
+			if st := states[e.Key].state; st == StateDone || st == StateFailed {
+				continue
+			}
+			if !fn(e) {
+				stop = true
+				break
+			}
+		}
+		pending = pending[:0]
+		return nil
+	}
+	var ferr error
+	err := w.tbl.ReadRows(ctx, bigtable.PrefixRange(FrontierPrefix), func(r bigtable.Row) bool {
+		e, err := parseEntry(r)
+		if err != nil {
 			return true
 		}
-		if f.URL == "" {
-			ferr = fmt.Errorf("webtable: queued row %q has no fetch:url", r.Key())
-			return false
+		if pending = append(pending, e); len(pending) >= frontierBatchRows {
+			ferr = flush()
 		}
-		if _, err := url.Parse(f.URL); err != nil {
-			ferr = fmt.Errorf("webtable: queued row %q: %w", r.Key(), err)
-			return false
-		}
-		return fn(Entry{URL: f.URL, Depth: f.Depth})
-	}, bigtable.RowFilter(bigtable.ChainFilters(
-		bigtable.FamilyFilter(FamilyFetch),
-		bigtable.ColumnFilter(colURL+"|"+colDepth+"|"+colState),
-		bigtable.LatestNFilter(1),
-	)))
+		return ferr == nil && !stop
+	}, bigtable.RowFilter(bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), bigtable.LatestNFilter(1))))
+	if err == nil && ferr == nil && !stop && len(pending) > 0 {
+		ferr = flush()
+	}
+	if err == nil {
+		err = ferr
+	}
 	if err != nil {
 		return fmt.Errorf("webtable: reading the frontier: %w", err)
 	}
-	return ferr
+	return nil
 }

@@ -24,6 +24,17 @@ type Page struct {
 	KeepBody bool
 	// Body is the page as fetched: raw bytes, before any charset conversion.
 	Body []byte
+	// SHA256 is the lower-case hex SHA-256 of Body when the caller has it
+	// already (the crawler does); "" means computed here.
+	SHA256 string
+}
+
+// bodySum is the hex SHA-256 of p's body, computed once.
+func (p *Page) bodySum() string {
+	if p.SHA256 == "" {
+		p.SHA256 = sha256Hex(p.Body)
+	}
+	return p.SHA256
 }
 
 // Stored says what [WebTable.RecordFetch] did with a page's body.
@@ -56,7 +67,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 		}
 		return NoBody, nil
 	}
-	hexSum := sha256Hex(p.Body)
+	hexSum := p.bodySum()
 	// The newest contents:sha256 equals this body's: only the record goes in.
 	// NB: ranges, not regular expressions: this runs for every page stored,
 	// and a pattern would be compiled each time.

@@ -197,11 +197,11 @@ func (w *WebTable) Versions(ctx context.Context, key string) ([]Version, error) 
 	return out, nil
 }
 
-// rowSet turns key ranges into a bigtable row set; no ranges means the
-// whole table.
+// rowSet turns key ranges into a bigtable row set; no ranges means every
+// page row (the reserved rows of the frontier left out, see PageRange).
 func rowSet(ranges []urlkey.Range) bigtable.RowSet {
 	if len(ranges) == 0 {
-		return bigtable.InfiniteRange("")
+		return PageRange()
 	}
 	list := make(bigtable.RowRangeList, len(ranges))
 	for i, r := range ranges {

@@ -25,6 +25,11 @@ type Fetched struct {
 	// at StateTime on Page's row and Source's.
 	State     State
 	StateTime bigtable.Timestamp
+	// Frontier lists the frontier entries of the page (its Entry.Frontier),
+	// deleted with the mark.
+	Frontier []string
+	// Requeue says which fetched URLs among Discovered are queued again.
+	Requeue Requeue
 }
 
 // orderedBulk is a Table whose ApplyBulk commits rows in the order given
@@ -43,8 +48,15 @@ type orderedBulk interface{ OrderedBulk() bool }
 // three steps are separate calls.
 //
 // It returns what became of the body and the prior state of each
-// discovered URL, as RecordFetch and AddLinks do.
+// discovered URL, as RecordFetch and AddLinks do, and sets Frontier on each
+// entry of f.Discovered it queued.
 func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error) {
+	for _, k := range f.Frontier {
+		// NB: a delete of anything else would lose a page.
+		if _, _, err := ParseFrontierKey(k); err != nil {
+			return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
+		}
+	}
 	if o, ok := w.tbl.(orderedBulk); !ok || !o.OrderedBulk() {
 		return w.saveInSteps(ctx, f)
 	}
@@ -69,7 +81,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		if err != nil {
 			return NoBody, nil, err
 		}
-		stored, hexSum = Unchanged, sha256Hex(f.Page.Body)
+		stored, hexSum = Unchanged, f.Page.bodySum()
 		if hexSum != newest {
 			stored = NewVersion
 		} else {
@@ -84,7 +96,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 	if err != nil {
 		return NoBody, nil, fmt.Errorf("webtable: storing links: %w", err)
 	}
-	prior, err := w.addLinkMutations(ctx, &links, urlkey.Referrer(u), f.Anchors, f.Discovered, f.AnchorTime)
+	prior, err := w.addLinkMutations(ctx, &links, urlkey.Referrer(u), f.Anchors, f.Discovered, f.AnchorTime, f.Requeue)
 	if err != nil {
 		return NoBody, nil, err
 	}
@@ -96,10 +108,39 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		m := links.add(k, bigtable.NewMutation())
 		m.Set(FamilyFetch, colState, f.StateTime, []byte(f.State))
 	}
+	for _, k := range f.Frontier {
+		links.add(k, deleteRow())
+	}
+	if k, ok := doneMark(f); ok {
+		links.add(k, doneMutation())
+	}
 	if err := w.applyBatch(ctx, &links); err != nil {
 		return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
 	}
 	return stored, prior, nil
+}
+
+// doneMark is the row that counts a page marked done for its host (the
+// host of the URL fetched, Source's for a redirect): see HostPages.
+func doneMark(f *Fetched) (string, bool) {
+	if f.State != StateDone {
+		return "", false
+	}
+	p := f.Page
+	if f.Source != nil {
+		p = f.Source
+	}
+	u, err := urlkey.Canonical(p.Fetch.URL)
+	if err != nil {
+		return "", false
+	}
+	return hostDoneKey(u.Host, urlkey.KeyOf(u)), true
+}
+
+func doneMutation() *bigtable.Mutation {
+	m := bigtable.NewMutation()
+	m.Set(FamilyFetch, colState, FrontierTime, []byte(StateDone))
+	return m
 }
 
 // saveInSteps is Save as three calls, for stores whose bulk writes promise
@@ -114,7 +155,11 @@ func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []State
 	if err != nil {
 		return NoBody, nil, err
 	}
-	prior, err := w.AddLinks(ctx, f.Page.Fetch.URL, f.Anchors, f.Discovered, f.AnchorTime)
+	u, err := urlkey.Canonical(f.Page.Fetch.URL)
+	if err != nil {
+		return NoBody, nil, fmt.Errorf("webtable: storing links: %w", err)
+	}
+	prior, err := w.addLinks(ctx, urlkey.Referrer(u), f.Anchors, f.Discovered, f.AnchorTime, f.Requeue)
 	if err != nil {
 		return NoBody, nil, err
 	}
@@ -123,6 +168,20 @@ func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []State
 			if err := w.SetState(ctx, p.Fetch.URL, f.State, f.StateTime); err != nil {
 				return NoBody, nil, err
 			}
+		}
+	}
+	if k, ok := doneMark(f); ok {
+		if err := w.tbl.Apply(ctx, k, doneMutation()); err != nil {
+			return NoBody, nil, fmt.Errorf("webtable: counting %s done: %w", f.Page.Fetch.URL, err)
+		}
+	}
+	if len(f.Frontier) > 0 {
+		var b batch
+		for _, k := range f.Frontier {
+			b.add(k, deleteRow())
+		}
+		if err := w.applyBatch(ctx, &b); err != nil {
+			return NoBody, nil, fmt.Errorf("webtable: deleting the frontier entry of %s: %w", f.Page.Fetch.URL, err)
 		}
 	}
 	return stored, prior, nil

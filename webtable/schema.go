@@ -93,6 +93,7 @@ type WebTable struct {
 	store Store
 	tbl   Table
 	name  string // the table's name
+	seq   *sequencer
 }
 
 // New opens the WebTable held by store in the table opts.Table (default
@@ -114,7 +115,7 @@ func New(ctx context.Context, store Store, tbl Table, create bool, opts Options)
 		store.Close()
 		return nil, err
 	}
-	return &WebTable{store: store, tbl: tbl, name: opts.table()}, nil
+	return &WebTable{store: store, tbl: tbl, name: opts.table(), seq: newSequencer()}, nil
 }
 
 // checkSchema reports ErrNoWebTable when the store has no WebTable.

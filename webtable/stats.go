@@ -14,7 +14,8 @@ type Stats struct {
 	Rows     int64            // rows (pages fetched, queued, or only linked to)
 	Fetched  int64            // rows whose last fetch succeeded (fetch:state done)
 	Failed   int64            // rows whose last fetch failed (fetch:state failed)
-	Queued   int64            // rows waiting in the frontier
+	Queued   int64            // page rows whose state is queued (waiting to be fetched)
+	Frontier int64            // frontier entries (counted when the whole table is asked for)
 	Versions int64            // contents:html versions stored
 	Bytes    map[string]int64 // value bytes per family
 	Cells    map[string]int64 // cells per family (all versions)
@@ -30,7 +31,9 @@ type parallelReader interface {
 // Stats scans ranges (the whole table when empty) and counts rows, fetches,
 // failures, versions and bytes per family. It reads every value once and
 // keeps none of them; where the store can, it scans the tablets in
-// parallel (order does not matter for a count).
+// parallel (order does not matter for a count). Only page rows are
+// counted as rows; with no ranges, the frontier's entries are counted in
+// Frontier.
 func (w *WebTable) Stats(ctx context.Context, ranges []urlkey.Range) (Stats, error) {
 	var mu sync.Mutex
 	total := newStats()
@@ -54,7 +57,13 @@ func (w *WebTable) Stats(ctx context.Context, ranges []urlkey.Range) (Stats, err
 	if err != nil {
 		return total, fmt.Errorf("webtable: counting: %w", err)
 	}
-	return total, ferr
+	if ferr != nil {
+		return total, ferr
+	}
+	if len(ranges) == 0 {
+		total.Frontier, err = w.FrontierSize(ctx, 0, urlkey.Buckets)
+	}
+	return total, err
 }
 
 func newStats() Stats {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/urlkey"
 )
@@ -175,7 +176,7 @@ func TestAddLinksWritesAnchorsAndQueuesOnlyNewURLs(t *testing.T) {
 	if err := w.Queued(ctx, func(e Entry) bool { queued = append(queued, e); return true }); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]Entry{{URL: "http://www.cnn.com/sports", Depth: 1}}, queued); diff != "" {
+	if diff := cmp.Diff([]Entry{{URL: "http://www.cnn.com/sports", Depth: 1, Key: "com.cnn.www/sports"}}, queued, cmpopts.IgnoreFields(Entry{}, "Frontier")); diff != "" {
 		t.Errorf("Queued (-want +got):\n%s", diff)
 	}
 }

@@ -269,9 +269,15 @@ func TestDeadlineMidStream(t *testing.T) {
 	if _, err := tbl.ApplyBulk(t.Context(), rows, muts); err != nil {
 		t.Fatal(err)
 	}
+	// Connect first, so that the deadline falls on the stream and not on
+	// dialling a busy machine.
+	client := btpb.NewBigtableClient(dial(t, srv.Addr()))
+	if _, err := client.PingAndWarm(t.Context(), &btpb.PingAndWarmRequest{Name: "projects/p/instances/i"}); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
-	stream, err := btpb.NewBigtableClient(dial(t, srv.Addr())).ReadRows(ctx, &btpb.ReadRowsRequest{TableName: testTable})
+	stream, err := client.ReadRows(ctx, &btpb.ReadRowsRequest{TableName: testTable})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) (err err
 		return fail(exitUsage, "starting the sample web: %v", err)
 	}
 	defer srv.Close()
-	w, err := openStore(ctx, o)
+	w, err := openStore(ctx, o, stderr)
 	if err != nil {
 		return err
 	}

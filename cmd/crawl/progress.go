@@ -105,6 +105,9 @@ func summary(label string, s crawler.Stats) string {
 	if s.Traps > 0 {
 		fmt.Fprintf(&b, "  traps         %d links refused (too long, or a path repeating itself)\n", s.Traps)
 	}
+	if s.BadEntries > 0 {
+		fmt.Fprintf(&b, "  skipped       %d frontier entries that cannot be read (named above)\n", s.BadEntries)
+	}
 	if s.Queued > 0 {
 		fmt.Fprintf(&b, "  still queued  %d (run again to continue)\n", s.Queued)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/webtable/webtable/crawler"
@@ -151,6 +152,12 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	p := newProgress(stderr, label)
 	cfg := o.cfg
 	cfg.Progress = p.update
+	var logMu sync.Mutex
+	cfg.Log = func(line string) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(stderr, "crawl: %s%s\n", label, line)
+	}
 	s := newStore(w)
 	defer s.cutOffAfter(ctx, o.deps.storeGrace)()
 	c, err := crawler.New(cfg, s)
@@ -206,10 +213,14 @@ func firstBad(bad []*seeds.LineError) string {
 }
 
 // openStore opens (or creates) the WebTable of the crawl.
-func openStore(ctx context.Context, o *options) (*webtable.WebTable, error) {
+func openStore(ctx context.Context, o *options, stderr io.Writer) (*webtable.WebTable, error) {
 	w, err := o.deps.open(ctx, o.db, webtable.Options{Versions: o.versions})
 	switch {
 	case err == nil:
+		if err := migrate(ctx, w, o.db, stderr); err != nil {
+			w.Close()
+			return nil, err
+		}
 		return w, nil
 	case errors.Is(err, webtable.ErrInUse):
 		return nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
@@ -218,11 +229,26 @@ func openStore(ctx context.Context, o *options) (*webtable.WebTable, error) {
 	}
 }
 
+// migrate gives a store written before the frontier had rows of its own
+// those rows, once; a queued row that cannot be read is named and left.
+func migrate(ctx context.Context, w *webtable.WebTable, db string, stderr io.Writer) error {
+	n, err := w.MigrateFrontier(ctx, func(b webtable.BadEntry) {
+		fmt.Fprintf(stderr, "crawl: skipping a queued row that cannot be read: %v\n", b)
+	})
+	if err != nil {
+		return fail(exitStoreFailed, "moving the queued pages of %s to its frontier: %v", db, err)
+	}
+	if n > 0 {
+		fmt.Fprintf(stderr, "moved %d queued pages of %s to its frontier\n", n, db)
+	}
+	return nil
+}
+
 // openServedStore is openStore, serving the store too when --serve says
 // so; stopServing stops the server (the store stays open for closeStore).
 func openServedStore(ctx context.Context, o *options, stderr io.Writer) (w *webtable.WebTable, stopServing func(), err error) {
 	if o.serve == "" {
-		w, err := openStore(ctx, o)
+		w, err := openStore(ctx, o, stderr)
 		return w, func() {}, err
 	}
 	s, err := stores.OpenServed(ctx, o.db, webtable.Options{Versions: o.versions}, o.serve, o.allowRemote)
@@ -233,6 +259,11 @@ func openServedStore(ctx context.Context, o *options, stderr io.Writer) (w *webt
 		return nil, nil, fail(exitUsage, "--serve %s: that address can be reached from other machines, and the protocol has no authentication; add --allow-remote to serve there anyway", o.serve)
 	case err != nil:
 		return nil, nil, fail(exitUsage, "cannot open the store: %v", err)
+	}
+	if err := migrate(ctx, s.WebTable, o.db, stderr); err != nil {
+		s.StopServing()
+		s.WebTable.Close()
+		return nil, nil, err
 	}
 	addr := s.Addr()
 	if !stores.IsLoopback(addr) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -98,13 +99,38 @@ type cutOnly struct {
 func (c cutOnly) Done() <-chan struct{} { return c.cut.Done() }
 func (c cutOnly) Err() error            { return c.cut.Err() }
 
-// Queued implements crawler.Store.
-func (s *store) Queued(ctx context.Context, fn func(crawler.Entry) bool) (err error) {
+// Hosts implements crawler.Store: a seek per host over the buckets of the
+// shard.
+func (s *store) Hosts(ctx context.Context, shard, shards int, fn func(string) bool) (err error) {
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
-	return s.w.Queued(ctx, func(e webtable.Entry) bool {
-		return fn(crawler.Entry{URL: e.URL, Depth: e.Depth})
-	})
+	lo, hi := urlkey.BucketRange(shard, shards)
+	return s.w.FrontierHosts(ctx, lo, hi, fn, nil)
+}
+
+// HostPages implements crawler.Store.
+func (s *store) HostPages(ctx context.Context, host string, limit int) (_ int, err error) {
+	ctx, done := s.bound(ctx)
+	defer func() { err = done(err) }()
+	return s.w.HostPages(ctx, host, limit)
+}
+
+// Next implements crawler.Store.
+func (s *store) Next(ctx context.Context, host, from string, n int) (_ crawler.FrontierBatch, err error) {
+	ctx, done := s.bound(ctx)
+	defer func() { err = done(err) }()
+	p, err := s.w.FrontierNext(ctx, host, from, n)
+	if err != nil {
+		return crawler.FrontierBatch{}, err
+	}
+	b := crawler.FrontierBatch{Next: p.Next, More: p.More, Entries: make([]crawler.Entry, len(p.Entries))}
+	for i, e := range p.Entries {
+		b.Entries[i] = crawler.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier}
+	}
+	for _, bad := range p.Bad {
+		b.Bad = append(b.Bad, bad.Error())
+	}
+	return b, nil
 }
 
 // LastFetch implements crawler.Store: only a fetch that was made counts,
@@ -138,10 +164,14 @@ func (s *store) Content(ctx context.Context, url string) (_ []byte, _ bool, err 
 }
 
 // Enqueue implements crawler.Store.
-func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry) (_ []crawler.State, err error) {
+func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry, rq crawler.Requeue) (_ []crawler.State, err error) {
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
-	states, err := s.w.Enqueue(ctx, toEntries(entries))
+	es := toEntries(entries)
+	states, err := s.w.EnqueueAgain(ctx, es, webtable.Requeue(rq))
+	for i := range es {
+		entries[i].Frontier = es[i].Frontier
+	}
 	return toStates(states), err
 }
 
@@ -161,6 +191,8 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 		Error:        p.Err,
 		Truncated:    p.Truncated,
 		Depth:        p.Depth,
+		Links:        p.LinksFound,
+		LinksKept:    len(p.Links),
 		// A redirect the crawler did not follow (its target is fetched on
 		// its own) is recorded on the row that answered.
 		Redirect: p.Location,
@@ -169,11 +201,16 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 		record.URL = p.URL
 	}
 	f := &webtable.Fetched{
-		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body},
+		// The crawler's hash of the body, not computed again.
+		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body, SHA256: p.SHA256},
 		Discovered: toEntries(p.Discovered),
 		AnchorTime: webtable.TimestampOf(p.Time).TruncateToMilliseconds(),
 		State:      webtable.State(p.State().String()),
 		StateTime:  webtable.TimestampOf(s.now()).TruncateToMilliseconds(),
+		Requeue:    webtable.Requeue(p.Requeue),
+	}
+	if p.Frontier != "" {
+		f.Frontier = []string{p.Frontier}
 	}
 	if p.Redirected {
 		// The source row records only the fetch and where it led.
@@ -187,13 +224,16 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 	if err != nil {
 		return crawler.SaveResult{}, err
 	}
+	for i := range f.Discovered {
+		p.Discovered[i].Frontier = f.Discovered[i].Frontier
+	}
 	return crawler.SaveResult{States: toStates(states), NewVersion: stored == webtable.NewVersion}, nil
 }
 
 func toEntries(es []crawler.Entry) []webtable.Entry {
 	out := make([]webtable.Entry, len(es))
 	for i, e := range es {
-		out[i] = webtable.Entry{URL: e.URL, Depth: e.Depth}
+		out[i] = webtable.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain}
 	}
 	return out
 }

@@ -46,7 +46,7 @@ func TestSavePageWritesAnchorsAndRedirects(t *testing.T) {
 		Links:      []crawler.Link{{URL: "http://www.cnn.com/", Text: "CNN"}, {URL: "http://www.cnn.com/nofollow", Text: "x", NoFollow: true}},
 		Discovered: []crawler.Entry{{URL: "http://www.cnn.com/", Depth: 1}},
 	}
-	if _, err := s.Enqueue(ctx, []crawler.Entry{{URL: p.URL}}); err != nil {
+	if _, err := s.Enqueue(ctx, []crawler.Entry{{URL: p.URL}}, crawler.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.SavePage(ctx, p)
@@ -123,4 +123,30 @@ func TestStoreContractOnCloudBigtable(t *testing.T) {
 		t.Cleanup(func() { w.Close() })
 		return newStore(w)
 	})
+}
+
+// TestSavePageRecordsLinksFoundAndKept: a page with more links than the cap
+// records how many it had and how many were kept, so none is dropped
+// silently.
+func TestSavePageRecordsLinksFoundAndKept(t *testing.T) {
+	ctx := context.Background()
+	w := openTestTable(t)
+	s := newStore(w)
+	body := []byte("<a href=/a>a</a><a href=/b>b</a><a href=/c>c</a>")
+	p := &crawler.Page{
+		URL: "http://www.cnn.com/", FinalURL: "http://www.cnn.com/", Time: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC),
+		Status: 200, MediaType: "text/html", Body: body, SHA256: crawler.SHA256Hex(body), Length: int64(len(body)),
+		Links:      []crawler.Link{{URL: "http://www.cnn.com/a", Text: "a"}, {URL: "http://www.cnn.com/b", Text: "b"}},
+		LinksFound: 3,
+	}
+	if _, err := s.SavePage(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	f, ok, err := w.LastFetch(ctx, p.URL)
+	if err != nil || !ok {
+		t.Fatalf("LastFetch = %v, %v", ok, err)
+	}
+	if f.Links != 3 || f.LinksKept != 2 {
+		t.Errorf("fetch:links = %d, fetch:links_kept = %d; want 3 and 2", f.Links, f.LinksKept)
+	}
 }

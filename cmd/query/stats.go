@@ -34,6 +34,7 @@ type jsonStats struct {
 	Fetched  int64            `json:"fetched"`
 	Failed   int64            `json:"failed"`
 	Queued   int64            `json:"queued"`
+	Frontier int64            `json:"frontier"`
 	Versions int64            `json:"versions"`
 	Bytes    map[string]int64 `json:"bytes"`
 	Cells    map[string]int64 `json:"cells"`
@@ -75,7 +76,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := newOutput(stdout, asJSON)
 	if asJSON {
 		err = out.json.Encode(jsonStats{Domain: domain, Rows: s.Rows, Fetched: s.Fetched, Failed: s.Failed,
-			Queued: s.Queued, Versions: s.Versions, Bytes: s.Bytes, Cells: s.Cells})
+			Queued: s.Queued, Frontier: s.Frontier, Versions: s.Versions, Bytes: s.Bytes, Cells: s.Cells})
 		if err != nil {
 			return err
 		}
@@ -88,6 +89,11 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(out.w, "%s\n", scope)
 	fmt.Fprintf(out.w, "  %-10s %d\n  %-10s %d\n  %-10s %d\n  %-10s %d\n  %-10s %d\n",
 		"rows", s.Rows, "fetched", s.Fetched, "failed", s.Failed, "queued", s.Queued, "versions", s.Versions)
+	if domain == "" {
+		// The frontier's entries are rows of their own (see
+		// webtable.FrontierPrefix), not pages: counted apart.
+		fmt.Fprintf(out.w, "  %-10s %d entries waiting to be fetched\n", "frontier", s.Frontier)
+	}
 	fmt.Fprintf(out.w, "  %-10s %10s %10s\n", "family", "bytes", "cells")
 	for _, f := range webtable.Families {
 		fmt.Fprintf(out.w, "  %-10s %10s %10d\n", f, size(s.Bytes[f]), s.Cells[f])

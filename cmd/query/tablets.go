@@ -11,7 +11,9 @@ const tabletsHelp = `query tablets [--json]
 Lists the tablets of the WebTable: the row ranges that are stored, split and
 scanned as units. A table starts as one tablet, which splits in two as it
 grows past the split size (128 MiB); neighbours that shrink together under
-a quarter of that merge again.
+a quarter of that merge again. Keys starting with "~frontier/" are not pages
+but the crawl's frontier (the URLs waiting to be fetched), stored after every
+page.
 
 Example:
   query --db webtable-demo.db tablets

@@ -35,7 +35,11 @@ func StoreContract(t *testing.T, newStore func(t *testing.T) crawler.Store) {
 	}{
 		{"EnqueueReportsPriorStates", testEnqueue},
 		{"QueuedListsDepths", testQueued},
-		{"QueuedStopsEarly", testQueuedStop},
+		{"HostsStopsEarly", testQueuedStop},
+		{"HostsByShard", testHostsByShard},
+		{"NextInOrderOfDiscovery", testNextInOrder},
+		{"RequeueFailedOncePerRun", testRequeue},
+		{"HostPagesCountsDone", testHostPages},
 		{"LastFetchUnknown", testLastFetchUnknown},
 		{"SavePageMarksDone", testSaveDone},
 		{"SavePageQueuesDiscovered", testSaveDiscovered},
@@ -71,7 +75,7 @@ func html(url string, t time.Time, body string) *crawler.Page {
 
 func enqueue(t *testing.T, s crawler.Store, es ...crawler.Entry) []crawler.State {
 	t.Helper()
-	st, err := s.Enqueue(ctx, es)
+	st, err := s.Enqueue(ctx, es, crawler.Requeue{})
 	if err != nil {
 		t.Fatalf("Enqueue(%v): %v", es, err)
 	}
@@ -102,15 +106,41 @@ func last(t *testing.T, s crawler.Store, url string) (crawler.Fetch, bool) {
 	return f, ok
 }
 
+// queued reads the whole frontier through Hosts and Next, a few entries at
+// a time, and returns each URL's depth.
 func queued(t *testing.T, s crawler.Store) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	err := s.Queued(ctx, func(e crawler.Entry) bool {
-		out[e.URL] = e.Depth
-		return true
-	})
-	if err != nil {
-		t.Fatalf("Queued: %v", err)
+	var hosts []string
+	if err := s.Hosts(ctx, 0, 0, func(h string) bool { hosts = append(hosts, h); return true }); err != nil {
+		t.Fatalf("Hosts: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, h := range hosts {
+		if seen[h] {
+			t.Errorf("Hosts listed %s twice", h)
+		}
+		seen[h] = true
+		from := ""
+		for {
+			b, err := s.Next(ctx, h, from, 2)
+			if err != nil {
+				t.Fatalf("Next(%s, %q): %v", h, from, err)
+			}
+			for _, e := range b.Entries {
+				if e.Frontier == "" || e.Key == "" || e.Frontier < from {
+					t.Errorf("Next(%s, %q) returned %+v: want its frontier position (at or after from) and row key", h, from, e)
+				}
+				out[e.URL] = e.Depth
+			}
+			if !b.More {
+				break
+			}
+			if b.Next <= from {
+				t.Fatalf("Next(%s, %q) did not move forward (next %q)", h, from, b.Next)
+			}
+			from = b.Next
+		}
 	}
 	return out
 }
@@ -145,11 +175,87 @@ func testQueued(t *testing.T, s crawler.Store) {
 func testQueuedStop(t *testing.T, s crawler.Store) {
 	enqueue(t, s, crawler.Entry{URL: "http://a.example/"}, crawler.Entry{URL: "http://b.example/"}, crawler.Entry{URL: "http://c.example/"})
 	n := 0
-	if err := s.Queued(ctx, func(crawler.Entry) bool { n++; return false }); err != nil {
-		t.Fatalf("Queued: %v", err)
+	if err := s.Hosts(ctx, 0, 1, func(string) bool { n++; return false }); err != nil {
+		t.Fatalf("Hosts: %v", err)
 	}
 	if n != 1 {
-		t.Errorf("Queued called fn %d times after it returned false, want 1", n)
+		t.Errorf("Hosts called fn %d times after it returned false, want 1", n)
+	}
+}
+
+// testHostsByShard: each host is listed for the shard ShardOf names, and
+// only for it.
+func testHostsByShard(t *testing.T, s crawler.Store) {
+	var es []crawler.Entry
+	for i := range 20 {
+		es = append(es, crawler.Entry{URL: fmt.Sprintf("http://h%02d.example/", i)})
+	}
+	enqueue(t, s, es...)
+	const shards = 3
+	total := 0
+	for shard := range shards {
+		err := s.Hosts(ctx, shard, shards, func(h string) bool {
+			total++
+			if got := crawler.ShardOf(h, shards); got != shard {
+				t.Errorf("Hosts(shard %d of %d) listed %s, of shard %d", shard, shards, h, got)
+			}
+			return true
+		})
+		if err != nil {
+			t.Fatalf("Hosts: %v", err)
+		}
+	}
+	if total != len(es) {
+		t.Errorf("the shards listed %d hosts in all, want %d", total, len(es))
+	}
+}
+
+// testNextInOrder: a host's entries come back in order of discovery, and
+// the entry of a page saved with its position is gone.
+func testNextInOrder(t *testing.T, s crawler.Store) {
+	es := []crawler.Entry{{URL: "http://a.example/3"}, {URL: "http://a.example/1"}, {URL: "http://a.example/2"}}
+	enqueue(t, s, es...)
+	b, err := s.Next(ctx, "a.example", "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range b.Entries {
+		got = append(got, e.URL)
+	}
+	if want := []string{"http://a.example/3", "http://a.example/1", "http://a.example/2"}; !slices.Equal(got, want) || b.More {
+		t.Fatalf("Next = %v (more %v), want %v in order of discovery, no more", got, b.More, want)
+	}
+	p := html(b.Entries[0].URL, at(1), "x")
+	p.Frontier = b.Entries[0].Frontier
+	save(t, s, p)
+	if q := queued(t, s); len(q) != 2 || q["http://a.example/3"] != 0 && len(q) != 2 {
+		t.Errorf("frontier after saving /3 = %v, want /1 and /2", q)
+	}
+	if _, ok := queued(t, s)["http://a.example/3"]; ok {
+		t.Error("the saved page's entry is still in the frontier")
+	}
+}
+
+// testRequeue: a failed URL is queued again when met by a later run, once.
+func testRequeue(t *testing.T, s crawler.Store) {
+	p := &crawler.Page{URL: "http://a.example/x", FinalURL: "http://a.example/x", Time: at(1), Status: 500, Err: "500", ErrKind: crawler.KindHTTP}
+	save(t, s, p)
+	rq := crawler.Requeue{Failed: true, Before: at(1)}
+	es := []crawler.Entry{{URL: p.URL, Depth: 1}}
+	if st, _ := s.Enqueue(ctx, es, rq); st[0] != crawler.StateFailed || es[0].Frontier != "" {
+		t.Errorf("Enqueue in the run of the failure = %v, frontier %q; want failed, not queued", st, es[0].Frontier)
+	}
+	rq.Before = at(2)
+	if st, _ := s.Enqueue(ctx, es, rq); st[0] != crawler.StateFailed || es[0].Frontier == "" {
+		t.Errorf("Enqueue in a later run = %v, frontier %q; want failed, queued again", st, es[0].Frontier)
+	}
+	es = []crawler.Entry{{URL: p.URL, Depth: 1}}
+	if st, _ := s.Enqueue(ctx, es, rq); st[0] != crawler.StateQueued || es[0].Frontier != "" {
+		t.Errorf("Enqueue once more = %v, frontier %q; want queued, no second entry", st, es[0].Frontier)
+	}
+	if q := queued(t, s); len(q) != 1 {
+		t.Errorf("frontier = %v, want the failed URL once", q)
 	}
 }
 
@@ -386,5 +492,26 @@ func testConcurrent(t *testing.T, s crawler.Store) {
 	}
 	if q := queued(t, s); len(q) != n+1 {
 		t.Errorf("Queued holds %d entries after %d concurrent saves, want %d", len(q), n, n+1)
+	}
+}
+
+// testHostPages: each page marked done counts once for its host, however
+// often it was fetched; failures and other hosts do not count; the count
+// stops at the limit.
+func testHostPages(t *testing.T, s crawler.Store) {
+	for i := range 3 {
+		save(t, s, html(fmt.Sprintf("http://a.example/%d", i), at(1), "x"))
+	}
+	save(t, s, html("http://a.example/0", at(2), "y"))
+	save(t, s, html("http://b.example/0", at(1), "x"))
+	save(t, s, &crawler.Page{URL: "http://a.example/bad", FinalURL: "http://a.example/bad", Time: at(1), Status: 500, Err: "500", ErrKind: crawler.KindHTTP})
+	for _, tc := range []struct {
+		host        string
+		limit, want int
+	}{{"a.example", 10, 3}, {"a.example", 2, 2}, {"b.example", 10, 1}, {"c.example", 10, 0}} {
+		n, err := s.HostPages(ctx, tc.host, tc.limit)
+		if err != nil || n != tc.want {
+			t.Errorf("HostPages(%s, %d) = %d, %v; want %d", tc.host, tc.limit, n, err, tc.want)
+		}
 	}
 }

@@ -105,6 +105,9 @@ var rules = map[string]rule{
 	"internal/demoweb": {
 		forbidden: concat(storage, crawling, terminal),
 	},
+	"internal/webgen": {
+		forbidden: concat(storage, crawling, terminal),
+	},
 	"internal/emulator": {
 		forbidden: concat(crawling, terminal, []string{"github.com/dgraph-io/badger"}),
 	},

@@ -1,0 +1,290 @@
+package bigtable
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Durable group commit (WithSyncWrites(true)).
+//
+// Badger's own SyncWrites syncs its log once per transaction, in its single
+// write goroutine, so concurrent writers queue behind one flush each: a
+// few hundred durable writes a second. Instead the store opens Badger
+// without SyncWrites and syncs itself, once for a group of commits:
+//
+//   - a write call commits its transaction (its bytes are then in Badger's
+//     log files, in the page cache), then takes the next commit sequence
+//     number;
+//   - it waits until the synced sequence number reaches its own. If no sync
+//     is running, it runs one itself (the leader): it notes the last
+//     sequence number taken, syncs the log files, and publishes that number
+//     as synced, which releases every commit up to it at once.
+//
+// Commits that arrive while a sync runs are covered by the next one, so one
+// flush serves every writer that committed during the previous flush.
+//
+// NB: Badger writes its logs through mmap and, without SyncWrites, never
+// flushes a memtable log (.mem) or value log (.vlog) it has stopped writing
+// to; the data of such a file reaches disk only when the memtable is
+// flushed to a table. So the sync step flushes every log file that may hold
+// writes since the last sync: each one whose number is at least the highest
+// number the last sync saw (see logSyncer).
+
+// groupSync hands out commit sequence numbers and runs group syncs.
+type groupSync struct {
+	mu        sync.Mutex
+	cond      sync.Cond
+	inflight  int           // writes between startWrite and endWrite
+	committed uint64        // the last sequence number taken
+	synced    uint64        // every commit up to this one is on disk
+	syncing   bool          // a leader is syncing, or gathering commits to sync
+	lastSync  time.Duration // how long the last sync took
+	sync      func() error
+	afterSync func(synced uint64) // tests: called after each sync, before waiters are released
+}
+
+func newGroupSync(sync func() error, afterSync func(uint64)) *groupSync {
+	g := &groupSync{sync: sync, afterSync: afterSync}
+	g.cond.L = &g.mu
+	return g
+}
+
+// start notes a write that is about to commit.
+func (g *groupSync) start() {
+	g.mu.Lock()
+	g.inflight++
+	g.mu.Unlock()
+}
+
+// end notes that a write started with start has committed (or failed,
+// when !ok); a committed write gets its sequence number.
+func (g *groupSync) end(ok bool) (seq uint64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.inflight--
+	if g.inflight == 0 && g.syncing {
+		g.cond.Broadcast() // a leader may be gathering
+	}
+	if !ok {
+		return 0
+	}
+	g.committed++
+	return g.committed
+}
+
+// wait returns once commit seq is on disk, syncing if no one else is.
+//
+// NB: a leader first gathers: while other writes are committing, it waits
+// for them (at most as long as the last sync took), so that writers that
+// the last sync released, and that are already committing their next
+// write, join this sync instead of waiting a whole sync for the next. It
+// is what lets N writers share one flush instead of splitting into two
+// groups that alternate.
+func (g *groupSync) wait(seq uint64) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.synced < seq {
+		if g.syncing {
+			g.cond.Wait()
+			continue
+		}
+		g.syncing = true
+		if g.inflight > 0 && g.lastSync > 0 {
+			expired := false
+			t := time.AfterFunc(g.lastSync, func() {
+				g.mu.Lock()
+				expired = true
+				g.cond.Broadcast()
+				g.mu.Unlock()
+			})
+			for g.inflight > 0 && !expired {
+				g.cond.Wait()
+			}
+			t.Stop()
+		}
+		target := g.committed
+		g.mu.Unlock()
+		start := time.Now()
+		err := g.sync()
+		took := time.Since(start)
+		g.mu.Lock()
+		g.syncing = false
+		g.lastSync = took
+		if err != nil {
+			g.cond.Broadcast() // another waiter tries again
+			return err
+		}
+		if target > g.synced {
+			if g.afterSync != nil {
+				g.afterSync(target)
+			}
+			g.synced = target
+		}
+		g.cond.Broadcast()
+	}
+	return nil
+}
+
+// logSyncer flushes Badger's log files to disk.
+type logSyncer struct {
+	dir      string
+	syncFile func(*os.File) error
+
+	// floor[kind] is the number of the newest log file of each kind the
+	// last sync saw: older ones received no write since, and were synced
+	// after their last one. -1: nothing seen yet.
+	floor [2]int
+	files map[string]*os.File // open log files at or above their floor
+}
+
+// The log file kinds: Badger's memtable logs (00001.mem) and value logs
+// (000001.vlog).
+var logExts = [2]string{".mem", ".vlog"}
+
+func newLogSyncer(dir string, syncFile func(*os.File) error) *logSyncer {
+	if syncFile == nil {
+		syncFile = fdatasync
+	}
+	return &logSyncer{dir: dir, syncFile: syncFile, floor: [2]int{-1, -1}, files: map[string]*os.File{}}
+}
+
+// sync flushes every log file that may hold unsynced writes. It runs in
+// one goroutine at a time (groupSync's leader).
+//
+// NB: Badger writes a log file to its end before it starts the next one,
+// and numbers files in increasing order. A sync that lists the directory
+// after a commit returned sees the file holding that commit, or a newer one
+// (then the commit's file is older but at least the previous sync's
+// floor), so syncing every file from the previous floor up covers it.
+func (s *logSyncer) sync() error {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return fmt.Errorf("bigtable: sync %s: %w", s.dir, err)
+	}
+	newest := s.floor
+	created := false
+	var errs []error
+	var todo []*os.File
+	for _, e := range entries {
+		name := e.Name()
+		kind, n := logFile(name)
+		if kind < 0 || n < s.floor[kind] {
+			continue
+		}
+		newest[kind] = max(newest[kind], n)
+		f := s.files[name]
+		if f == nil {
+			if f, err = os.Open(filepath.Join(s.dir, name)); err != nil {
+				if errors.Is(err, os.ErrNotExist) {
+					continue // a memtable log Badger deleted after flushing it to a synced table
+				}
+				errs = append(errs, err)
+				continue
+			}
+			s.files[name] = f
+			created = true
+		}
+		todo = append(todo, f)
+	}
+	if created {
+		todo = append(todo, nil) // a new file's directory entry must reach the disk too
+	}
+	// NB: the flushes run side by side: a flush mostly waits for the
+	// device, and the value log and the memtable log are flushed on every
+	// sync.
+	syncErrs := make([]error, len(todo))
+	var wg sync.WaitGroup
+	for i, f := range todo {
+		flush := func() {
+			if f == nil {
+				syncErrs[i] = syncDir(s.dir)
+			} else if err := s.syncFile(f); err != nil {
+				syncErrs[i] = fmt.Errorf("%s: %w", filepath.Base(f.Name()), err)
+			}
+		}
+		if i == len(todo)-1 {
+			flush()
+		} else {
+			wg.Go(flush)
+		}
+	}
+	wg.Wait()
+	errs = append(errs, syncErrs...)
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("bigtable: sync %s: %w", s.dir, err)
+	}
+	s.floor = newest
+	for name, f := range s.files {
+		if kind, n := logFile(name); n < s.floor[kind] {
+			f.Close()
+			delete(s.files, name)
+		}
+	}
+	return nil
+}
+
+// close closes the files the syncer keeps open.
+func (s *logSyncer) close() {
+	for name, f := range s.files {
+		f.Close()
+		delete(s.files, name)
+	}
+}
+
+// logFile parses a Badger log file name: its kind (an index of logExts, or
+// -1 for any other file) and number.
+func logFile(name string) (kind, n int) {
+	for k, ext := range logExts {
+		if base, ok := strings.CutSuffix(name, ext); ok {
+			n, err := strconv.Atoi(base)
+			if err != nil {
+				return -1, 0
+			}
+			return k, n
+		}
+	}
+	return -1, 0
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// startWrite is called by every write before it commits a Badger
+// transaction or batch, and endWrite after, with the commit's error: with
+// WithSyncWrites(true), endWrite of a successful commit returns once the
+// commit is on disk.
+func (db *DB) startWrite() {
+	if db.group != nil {
+		db.group.start()
+	}
+}
+
+// endWrite: see startWrite. It returns err, or the error of the sync.
+func (db *DB) endWrite(err error) error {
+	if db.group == nil {
+		return err
+	}
+	seq := db.group.end(err == nil)
+	if err != nil {
+		return err
+	}
+	if err := db.group.wait(seq); err != nil {
+		return err
+	}
+	if db.opts.afterDurable != nil {
+		db.opts.afterDurable(seq)
+	}
+	return nil
+}

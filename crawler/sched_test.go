@@ -1,0 +1,207 @@
+package crawler
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeFrontier is a store frontier for the scheduler alone: entries per
+// host, in position order, and the positions each refill started from.
+type fakeFrontier struct {
+	mu    sync.Mutex
+	hosts map[string][]Entry
+	froms []string
+}
+
+func (f *fakeFrontier) add(host string, n, first int) []Entry {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.hosts == nil {
+		f.hosts = map[string][]Entry{}
+	}
+	var es []Entry
+	for i := first; i < first+n; i++ {
+		e := Entry{URL: fmt.Sprintf("http://%s/%d", host, i), Key: fmt.Sprintf("%s/%d", host, i), Frontier: fmt.Sprintf("%08d", i)}
+		f.hosts[host] = append(f.hosts[host], e)
+		es = append(es, e)
+	}
+	return es
+}
+
+// remove deletes an entry, as SavePage does with the page's entry.
+func (f *fakeFrontier) remove(host string, e Entry) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	es := f.hosts[host]
+	for i := range es {
+		if es[i].Frontier == e.Frontier {
+			f.hosts[host] = append(es[:i:i], es[i+1:]...)
+			return
+		}
+	}
+}
+
+func (f *fakeFrontier) next(_ context.Context, host, from string, n int) (FrontierBatch, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.froms = append(f.froms, from)
+	b := FrontierBatch{Next: from}
+	es := f.hosts[host]
+	i := 0
+	for i < len(es) && es[i].Frontier < from {
+		i++
+	}
+	for ; i < len(es) && len(b.Entries) < n; i++ {
+		b.Entries = append(b.Entries, es[i])
+		b.Next = es[i].Frontier + "\x00"
+	}
+	b.More = i < len(es)
+	return b, nil
+}
+
+// TestSchedulerReadsForward: a host's entries come from the store a window
+// at a time, each read starting where the last ended, never from the start
+// again.
+func TestSchedulerReadsForward(t *testing.T) {
+	var f fakeFrontier
+	f.add("a.test", 70, 0)
+	s := newScheduler(1, 0, 0)
+	s.forRun(0, f.next)
+	s.addHost("a.test")
+	ctx := t.Context()
+	for i := range 70 {
+		e, host, ok := s.pop(ctx)
+		if !ok || e.URL != fmt.Sprintf("http://a.test/%d", i) {
+			t.Fatalf("pop %d = %v %s %v, want http://a.test/%d", i, e.URL, host, ok, i)
+		}
+		if s.inWindow > DefaultWindow {
+			t.Fatalf("%d entries in memory, want at most a window of %d", s.inWindow, DefaultWindow)
+		}
+		s.done(host, e, true)
+	}
+	if _, _, ok := s.pop(ctx); ok {
+		t.Error("pop after the last entry: ok, want the run over")
+	}
+	want := []string{"", fmt.Sprintf("%08d\x00", 31), fmt.Sprintf("%08d\x00", 63)}
+	if fmt.Sprint(f.froms) != fmt.Sprint(want) {
+		t.Errorf("refills started at %q, want %q", f.froms, want)
+	}
+}
+
+// TestSchedulerLateEntry: an entry saved after later ones were read (two
+// saves committing out of order) is read by the next refill, not lost;
+// entries done meanwhile are gone from the store (SavePage deletes them),
+// and those still held are not handed out twice.
+func TestSchedulerLateEntry(t *testing.T) {
+	var f fakeFrontier
+	s := newScheduler(1, 0, 0)
+	s.forRun(0, f.next)
+	// A full window of entries at positions 10.., then one at position 5
+	// committed late (the store has it; the window has no room).
+	for _, e := range f.add("a.test", DefaultWindow, 10) {
+		s.enqueued("a.test", e)
+	}
+	late := f.add("a.test", 1, 5)[0]
+	f.mu.Lock()
+	es := f.hosts["a.test"]
+	es = append([]Entry{es[len(es)-1]}, es[:len(es)-1]...) // keep position order
+	f.hosts["a.test"] = es
+	f.mu.Unlock()
+	s.enqueued("a.test", late)
+	got := map[string]bool{}
+	for {
+		e, host, ok := s.pop(t.Context())
+		if !ok {
+			break
+		}
+		if got[e.URL] {
+			t.Errorf("%s handed out twice", e.URL)
+		}
+		got[e.URL] = true
+		f.remove(host, e)
+		s.done(host, e, true)
+	}
+	if !got[late.URL] || len(got) != DefaultWindow+1 {
+		t.Errorf("handed out %d entries (late one: %v), want %d and the late one", len(got), got[late.URL], DefaultWindow+1)
+	}
+}
+
+// TestSchedulerSoonestHostFirst: the host whose next request may start
+// first is served first, whatever the order hosts were added in.
+func TestSchedulerSoonestHostFirst(t *testing.T) {
+	var f fakeFrontier
+	s := newScheduler(1, time.Hour, 0)
+	s.forRun(0, f.next)
+	now := time.Now()
+	for i, ago := range []time.Duration{time.Minute, 3 * time.Hour, 2 * time.Hour} {
+		host := fmt.Sprintf("h%d.test", i)
+		s.host(host).last = now.Add(-ago)
+		for _, e := range f.add(host, 1, 0) {
+			s.enqueued(host, e)
+		}
+	}
+	var order []string
+	for range 2 {
+		_, host, ok := s.pop(t.Context())
+		if !ok {
+			t.Fatal("pop: not ok")
+		}
+		s.host(host).last = time.Now() // its request starts
+		order = append(order, host)
+	}
+	if fmt.Sprint(order) != "[h1.test h2.test]" {
+		t.Errorf("pop order %v, want h1 (free 2h ago) then h2 (free 1h ago); h0 waits", order)
+	}
+	s.close()
+}
+
+// TestSchedulerWakesOne: an entry queued while many workers wait in pop
+// wakes one of them, not all.
+func TestSchedulerWakesOne(t *testing.T) {
+	var f fakeFrontier
+	s := newScheduler(2, 0, 0)
+	s.forRun(0, f.next)
+	// One entry held keeps the run alive while the workers wait.
+	for _, e := range f.add("a.test", 1, 0) {
+		s.enqueued("a.test", e)
+	}
+	held, _, _ := s.pop(t.Context())
+	const waiting = 8
+	got := make(chan Entry, waiting)
+	var wg sync.WaitGroup
+	for range waiting {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if e, _, ok := s.pop(t.Context()); ok {
+				got <- e
+			}
+		}()
+	}
+	for {
+		s.mu.Lock()
+		n := len(s.waiters)
+		s.mu.Unlock()
+		if n == waiting {
+			break
+		}
+		runtime.Gosched()
+	}
+	for _, e := range f.add("b.test", 1, 0) {
+		s.enqueued("b.test", e)
+	}
+	s.mu.Lock()
+	left := len(s.waiters)
+	s.mu.Unlock()
+	if left != waiting-1 {
+		t.Errorf("after one entry queued, %d of %d workers still wait; want %d (one woken)", left, waiting, waiting-1)
+	}
+	e := <-got
+	s.done("b.test", e, true)
+	s.done("a.test", held, true)
+	wg.Wait()
+}

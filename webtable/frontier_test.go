@@ -1,0 +1,274 @@
+package webtable
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/urlkey"
+)
+
+// TestFrontierKeyLayout lists keys in the order they must sort: by bucket,
+// then host, then position; each parses back to its bucket and host.
+func TestFrontierKeyLayout(t *testing.T) {
+	k := FrontierEntryKey("www.cnn.com", 0x66186732e083f, 0x3e59ee03)
+	want := fmt.Sprintf("~frontier/%06d/www.cnn.com/00066186732e083f3e59ee03", urlkey.HostBucket("www.cnn.com"))
+	if k != want {
+		t.Errorf("FrontierEntryKey = %q, want %q", k, want)
+	}
+	for _, host := range []string{"www.cnn.com", "127.0.0.1:8080", "[::1]:8080", "h0042.web.test"} {
+		k := FrontierEntryKey(host, 1, 2)
+		b, h, err := ParseFrontierKey(k)
+		if err != nil || h != host || b != urlkey.HostBucket(host) {
+			t.Errorf("ParseFrontierKey(%q) = %d, %q, %v; want %d, %q", k, b, h, err, urlkey.HostBucket(host), host)
+		}
+		if !IsReserved(k) || PageRange().Contains(k) {
+			t.Errorf("%q is a page key (IsReserved %v)", k, IsReserved(k))
+		}
+		if !strings.HasPrefix(FrontierEntryKey(host, 9, 0), FrontierHostPrefix(host)) {
+			t.Errorf("entry of %s is not under its host prefix", host)
+		}
+		if a, b := FrontierEntryKey(host, 255, 0), FrontierEntryKey(host, 256, 0); a >= b {
+			t.Errorf("position 255 sorts at or after 256: %q >= %q", a, b)
+		}
+	}
+	for _, bad := range []string{"com.cnn.www/", "~frontier/", "~frontier/12345/x/0000000000000000ffffffff", "~frontier/999999/x/0000000000000000ffffffff", "~frontier/000001/x/short"} {
+		if _, _, err := ParseFrontierKey(bad); err == nil {
+			t.Errorf("ParseFrontierKey(%q) succeeded, want an error", bad)
+		}
+	}
+	// A page key of every kind sorts before the reserved space.
+	for _, u := range []string{"http://www.cnn.com/", "http://127.0.0.1/", "http://[::1]/", "http://_x.example/", "http://xn--bcher-kva.de/", "http://9.example/"} {
+		k, err := urlkey.Key(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !PageRange().Contains(k) || IsReserved(k) {
+			t.Errorf("page key %q of %s is outside PageRange", k, u)
+		}
+	}
+}
+
+// TestBucketRangesCoverShards: every shard count up to 16 splits the
+// buckets into equal contiguous ranges, and ShardOfBucket inverts them.
+func TestBucketRangesCoverShards(t *testing.T) {
+	for n := 1; n <= 16; n++ {
+		if urlkey.Buckets%n != 0 {
+			t.Errorf("%d shards do not divide %d buckets", n, urlkey.Buckets)
+		}
+		next := 0
+		for s := range n {
+			lo, hi := urlkey.BucketRange(s, n)
+			if lo != next || hi-lo != urlkey.Buckets/n {
+				t.Errorf("BucketRange(%d, %d) = [%d, %d), want [%d, %d)", s, n, lo, hi, next, next+urlkey.Buckets/n)
+			}
+			for _, b := range []int{lo, hi - 1} {
+				if got := urlkey.ShardOfBucket(b, n); got != s {
+					t.Errorf("ShardOfBucket(%d, %d) = %d, want %d", b, n, got, s)
+				}
+			}
+			next = hi
+		}
+	}
+}
+
+func entries(urls ...string) []Entry {
+	out := make([]Entry, len(urls))
+	for i, u := range urls {
+		out[i] = Entry{URL: u, Depth: i}
+	}
+	return out
+}
+
+// TestFrontierNextWalksForward: entries come back in order of discovery, a
+// page at a time, the cursor moving on; a saved page's entry is gone; an
+// entry of a page fetched through another entry is dropped as stale.
+func TestFrontierNextWalksForward(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	es := entries("http://a.test/1", "http://a.test/2", "http://a.test/3", "http://b.test/1", "http://a.test/4")
+	if _, err := w.Enqueue(ctx, es); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range es {
+		if e.Frontier == "" || e.Key == "" {
+			t.Fatalf("entry %d after Enqueue = %+v, want its frontier and row keys", i, e)
+		}
+	}
+	var hosts []string
+	if err := w.FrontierHosts(ctx, 0, urlkey.Buckets, func(h string) bool { hosts = append(hosts, h); return true }, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(hosts) != 2 {
+		t.Errorf("FrontierHosts = %v, want a.test and b.test once each", hosts)
+	}
+	p, err := w.FrontierNext(ctx, "a.test", "", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Entries) != 2 || p.Entries[0].URL != "http://a.test/1" || p.Entries[1].URL != "http://a.test/2" || !p.More {
+		t.Fatalf("first page = %+v, want a.test/1 and /2 and more", p)
+	}
+	// Page 1 is saved (its entry deleted); page 3 is fetched through a
+	// redirect and marked done without its entry.
+	f := &Fetched{Page: htmlPage("http://a.test/1", t0, "<p>1"), State: StateDone, StateTime: timestamp(t0), Frontier: []string{p.Entries[0].Frontier}}
+	if _, _, err := w.Save(ctx, f); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetState(ctx, "http://a.test/3", StateDone, timestamp(t0)); err != nil {
+		t.Fatal(err)
+	}
+	p2, err := w.FrontierNext(ctx, "a.test", p.Next, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p2.Entries) != 1 || p2.Entries[0].URL != "http://a.test/4" || p2.More || p2.Stale != 1 {
+		t.Errorf("second page = %+v, want only a.test/4 (3 stale), no more", p2)
+	}
+	all, err := w.FrontierNext(ctx, "a.test", "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Entries) != 2 {
+		t.Errorf("a.test from the start = %+v, want /2 and /4 (1 saved, 3 deleted as stale)", all.Entries)
+	}
+	n, err := w.FrontierSize(ctx, 0, urlkey.Buckets)
+	if err != nil || n != 3 {
+		t.Errorf("FrontierSize = %d, %v; want 3", n, err)
+	}
+	st, err := w.Stats(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Frontier != 3 || st.Rows != 5 {
+		t.Errorf("Stats rows %d frontier %d, want 5 page rows and 3 entries", st.Rows, st.Frontier)
+	}
+	var scanned []string
+	if err := w.Scan(ctx, nil, Query{KeysOnly: true}, 0, func(r Row) bool { scanned = append(scanned, r.Key); return true }); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range scanned {
+		if IsReserved(k) {
+			t.Errorf("Scan returned the reserved row %q", k)
+		}
+	}
+}
+
+// TestRequeueOnlyBeforeTheRun: a failed URL met again is queued again once
+// when it failed before the run, never when it failed during it.
+func TestRequeueOnlyBeforeTheRun(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	bad := &Page{Fetch: Fetch{URL: "http://a.test/x", Status: 500, Time: t0, Error: "500"}}
+	if _, err := w.RecordFetch(ctx, bad); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SetState(ctx, bad.Fetch.URL, StateFailed, timestamp(t0)); err != nil {
+		t.Fatal(err)
+	}
+	during := Requeue{Failed: true, Before: t0}
+	es := entries("http://a.test/x")
+	if st, err := w.EnqueueAgain(ctx, es, during); err != nil || st[0] != StateFailed || es[0].Frontier != "" {
+		t.Errorf("EnqueueAgain in the run that failed it = %v, %v, frontier %q; want failed and not queued", st, err, es[0].Frontier)
+	}
+	after := Requeue{Failed: true, Before: t0.Add(1)}
+	if st, err := w.EnqueueAgain(ctx, es, after); err != nil || st[0] != StateFailed || es[0].Frontier == "" {
+		t.Errorf("EnqueueAgain in a later run = %v, %v, frontier %q; want failed and queued", st, err, es[0].Frontier)
+	}
+	es2 := entries("http://a.test/x")
+	if st, err := w.EnqueueAgain(ctx, es2, after); err != nil || st[0] != StateQueued || es2[0].Frontier != "" {
+		t.Errorf("EnqueueAgain once more = %v, %v; want queued, no second entry", st, err)
+	}
+}
+
+// TestMigrateFrontier: a store written before the frontier had its own
+// rows (queued state in the page's row only) gets one entry per queued
+// page; a row that cannot be read is skipped and reported; the marker
+// makes a second run do nothing.
+func TestMigrateFrontier(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	old := func(key, url, depth, state string) {
+		m := bigtable.NewMutation()
+		m.Set(FamilyFetch, colURL, FrontierTime, []byte(url))
+		m.Set(FamilyFetch, colDepth, FrontierTime, []byte(depth))
+		m.Set(FamilyFetch, colState, FrontierTime, []byte(state))
+		if err := w.tbl.Apply(ctx, key, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old("com.cnn.www/", "http://www.cnn.com/", "0", "queued")
+	old("com.cnn.www/a", "http://www.cnn.com/a", "1", "queued")
+	old("com.cnn.www/b", "http://www.cnn.com/b", "oops", "queued")
+	old("com.cnn.www/c", "ftp://www.cnn.com/c", "1", "queued")
+	old("com.cnn.www/d", "http://www.cnn.com/d", "1", "done")
+	var bad []BadEntry
+	n, err := w.MigrateFrontier(ctx, func(b BadEntry) { bad = append(bad, b) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || len(bad) != 2 || bad[0].Key != "com.cnn.www/b" || bad[1].Key != "com.cnn.www/c" {
+		t.Errorf("MigrateFrontier = %d entries, bad %v; want 2 and the rows /b and /c", n, bad)
+	}
+	var got []string
+	if err := w.Queued(ctx, func(e Entry) bool { got = append(got, e.URL); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != "http://www.cnn.com/" || got[1] != "http://www.cnn.com/a" {
+		t.Errorf("Queued after migration = %v", got)
+	}
+	if n, err := w.MigrateFrontier(ctx, nil); n != 0 || err != nil {
+		t.Errorf("second MigrateFrontier = %d, %v; want 0, nil", n, err)
+	}
+}
+
+// TestBadFrontierEntryIsSkipped: an entry whose URL does not parse is
+// reported and skipped; the entries after it are read.
+func TestBadFrontierEntryIsSkipped(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	es := entries("http://a.test/1", "http://a.test/2")
+	if _, err := w.Enqueue(ctx, es); err != nil {
+		t.Fatal(err)
+	}
+	m := bigtable.NewMutation()
+	m.Set(FamilyFetch, colURL, FrontierTime, []byte("http://a.test:99999/"))
+	if err := w.tbl.Apply(ctx, es[0].Frontier, m); err != nil {
+		t.Fatal(err)
+	}
+	p, err := w.FrontierNext(ctx, "a.test", "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Bad) != 1 || p.Bad[0].Key != es[0].Frontier || len(p.Entries) != 1 || p.Entries[0].URL != "http://a.test/2" {
+		t.Errorf("FrontierNext = %+v, want the bad entry reported and a.test/2 read", p)
+	}
+}
+
+// FuzzFrontierKeyOrder: entries of one host sort by position, a key parses
+// back to its bucket and host, and no frontier key is a page key.
+func FuzzFrontierKeyOrder(f *testing.F) {
+	f.Add("www.cnn.com", uint64(1), uint64(2), uint32(7))
+	f.Add("127.0.0.1:8080", uint64(255), uint64(256), uint32(0))
+	f.Add("[::1]:8080", uint64(1)<<60, uint64(1)<<61, uint32(1)<<31)
+	f.Fuzz(func(t *testing.T, host string, a, b uint64, node uint32) {
+		u, err := urlkey.Canonical("http://" + host + "/")
+		if err != nil {
+			return
+		}
+		h := u.Host
+		ka, kb := FrontierEntryKey(h, a, node), FrontierEntryKey(h, b, node)
+		if (a < b) != (ka < kb) || (a == b) != (ka == kb) {
+			t.Errorf("positions %d, %d of %s sort as %q, %q", a, b, h, ka, kb)
+		}
+		bucket, got, err := ParseFrontierKey(ka)
+		if err != nil || got != h || bucket != urlkey.HostBucket(h) {
+			t.Errorf("ParseFrontierKey(%q) = %d, %q, %v; want %d, %q", ka, bucket, got, err, urlkey.HostBucket(h), h)
+		}
+		if PageRange().Contains(ka) {
+			t.Errorf("frontier key %q is in the page range", ka)
+		}
+	})
+}
