@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/webtable/webtable/extract"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -23,7 +24,7 @@ func PageLinks(body []byte, contentType, pageURL string) (links []Link, charset 
 	if err != nil {
 		return nil, "", fmt.Errorf("crawler: links of %q: %w", pageURL, err)
 	}
-	ex := extractLinks(body, contentType)
+	ex := extract.Extract(body, contentType)
 	links = resolveLinks(u, ex)
 	return links, ex.Charset, nil
 }
@@ -55,7 +56,7 @@ func parseContentType(ct string) (mediaType, charset string) {
 // final, one per distinct target, as run.links does for Page.Links.
 // NB: a copy of the first half of run.links, made when issue 12 reworked
 // that function at the last minute; the two should become one function.
-func resolveLinks(final *url.URL, ex extracted) []Link {
+func resolveLinks(final *url.URL, ex extract.Links) []Link {
 	base := final
 	if ex.Base != "" {
 		if b, err := final.Parse(ex.Base); err == nil && (b.Scheme == "http" || b.Scheme == "https") {

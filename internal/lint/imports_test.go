@@ -41,10 +41,12 @@ var (
 
 // rules is the layout of DEVELOPERS.md:
 //
-//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2, x/net/html
+//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2
+//	                      \-> extract --> x/net/html (links, text; no colly)
 //	    |     \-> seeds
 //	    \-------> webtable --> bigtable --> badger/v4
 //	cmd/query --> webtable, urlkey            internal/demoweb <-- cmd/crawl, tests
+//	    \-------> internal/webui --> webtable, urlkey, extract (query serve)
 //	cmd/crawl, cmd/query --> archive --> gowarc (WARC files; no storage, no crawling)
 //
 // plus internal/stores, which both programs use to open the store their
@@ -87,8 +89,12 @@ var rules = map[string]rule{
 		forbidden:       concat(cloud, crawling, terminal),
 		forbiddenDirect: []string{"net/http", "flag", "golang.org/x/net/html"},
 	},
+	"extract": {
+		forbidden:       concat(storage, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag", "os"},
+	},
 	"crawler": {
-		internal:        []string{"urlkey"},
+		internal:        []string{"urlkey", "extract"},
 		forbidden:       concat(storage, terminal),
 		forbiddenDirect: []string{"flag"},
 	},
@@ -117,11 +123,16 @@ var rules = map[string]rule{
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores"},
+		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores"},
 		forbiddenDirect: programsMustNotImport,
 	},
+	"internal/webui": {
+		internal:        []string{"webtable", "bigtable", "urlkey", "extract"},
+		forbidden:       concat(cloud, crawling, terminal),
+		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4", "github.com/webtable/webtable/bigtable", "flag"},
+	},
 	"cmd/query": {
-		internal:        []string{"webtable", "bigtable", "urlkey", "archive", "internal/stores"},
+		internal:        []string{"webtable", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui"},
 		forbidden:       concat(crawling, terminal),
 		forbiddenDirect: programsMustNotImport,
 	},
