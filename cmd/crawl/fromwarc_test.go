@@ -97,7 +97,7 @@ func TestFromWgetWARC(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	w, err := stores.OpenForRead(ctx, db)
+	w, err := stores.Open(ctx, db, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestFromWARCBadFile(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr, want) || !strings.Contains(stderr, "Content-Length") {
 		t.Errorf("crawl --from-warc of a damaged file: exit %d, %q; want %d and %q", code, stderr, exitUsage, want)
 	}
-	w, err := stores.OpenForRead(context.Background(), db)
+	w, err := stores.Open(context.Background(), db, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestFromWARCOutOfOrderOnCloudBigtable(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("crawl --from-warc: exit %d\n%s", code, stderr)
 	}
-	w, err := stores.OpenForRead(context.Background(), db)
+	w, err := stores.Open(context.Background(), db, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestFromWARCSkipsOddRecords(t *testing.T) {
 	if code != exitOK || !strings.Contains(stderr, "1 capture with a URL the WebTable cannot key") || !strings.Contains(stderr, "1 response (not http)") {
 		t.Fatalf("crawl --from-warc: exit %d, %q; want success counting the skipped records", code, stderr)
 	}
-	w, err := stores.OpenForRead(context.Background(), db)
+	w, err := stores.Open(context.Background(), db, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ type travels struct {
 func readTravels(t *testing.T, db string) travels {
 	t.Helper()
 	ctx := context.Background()
-	w, err := stores.OpenForRead(ctx, db)
+	w, err := stores.Open(ctx, db, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestExportWARCSelections(t *testing.T) {
 	}
 	// --at the middle version of www.cnn.com's home page gives that version.
 	ctx := context.Background()
-	w, err := stores.OpenForRead(ctx, demoDB)
+	w, err := stores.Open(ctx, demoDB, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,15 +95,6 @@ func Open(ctx context.Context, db string, mode Mode, opts webtable.Options) (*we
 	return openDir(ctx, db, false, opts)
 }
 
-// OpenForRead opens an existing WebTable at db for reading.
-//
-// Deprecated: use Open(ctx, db, ForRead, webtable.Options{}). Kept while
-// branches that call it are merged: cmd/crawl/scale_test.go on main and
-// issue 14's tests still do.
-func OpenForRead(ctx context.Context, db string) (*webtable.WebTable, error) {
-	return Open(ctx, db, ForRead, webtable.Options{})
-}
-
 // withStore returns opts with more store options after its own.
 func withStore(opts webtable.Options, more ...bigtable.Option) webtable.Options {
 	opts.Store = append(append([]bigtable.Option(nil), opts.Store...), more...)
