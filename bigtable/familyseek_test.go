@@ -126,3 +126,24 @@ func TestReadFamilies(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileByteRegexpCached checks that a pattern is compiled once and
+// shared, and that a bad pattern is still an error each time.
+func TestCompileByteRegexpCached(t *testing.T) {
+	a, err := compileByteRegexp("fe.ch|anchor")
+	if err != nil {
+		t.Fatalf("compileByteRegexp = %v", err)
+	}
+	b, _ := compileByteRegexp("fe.ch|anchor")
+	if a != b {
+		t.Errorf("compileByteRegexp twice gave two regexps; want the cached one")
+	}
+	if !b.matchString("fetch") || b.matchString("fetchx") {
+		t.Errorf("cached regexp matches wrongly")
+	}
+	for range 2 {
+		if _, err := compileByteRegexp("(bad"); err == nil {
+			t.Errorf("compileByteRegexp(%q) = nil error, want one", "(bad")
+		}
+	}
+}
