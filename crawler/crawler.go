@@ -120,6 +120,16 @@ func newCollector(cfg *Config, rt http.RoundTripper, redirect func(*http.Request
 // Run returns an error wrapping ctx.Err(); a store failure returns an error
 // wrapping ErrStore. Fetch failures are recorded, not returned.
 func (c *Crawler) Run(ctx context.Context, seeds []string) (Stats, error) {
+	return c.RunLimited(ctx, seeds, c.cfg.MaxPages)
+}
+
+// RunLimited is Run with its own limit of successful fetches in place of
+// Config.MaxPages (0 = no limit): a crawl that shares one budget of pages
+// between several crawlers runs each with the part of it that it reserved.
+func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) (Stats, error) {
+	if maxPages < 0 {
+		return Stats{}, fmt.Errorf("%w: max pages %d is negative", ErrConfig, maxPages)
+	}
 	if !c.running.TryLock() {
 		return Stats{}, ErrRunning
 	}
@@ -150,7 +160,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Stats, error) {
 	}
 	// Politeness state (last request per host, Crawl-delays) outlives
 	// runs; the frontier starts empty and is read from the store.
-	r.sched = c.sched.forRun(c.cfg.MaxPages, r.refill)
+	r.sched = c.sched.forRun(maxPages, r.refill)
 	r.requeue = Requeue{Failed: true, Done: c.cfg.Recrawl, Before: r.start}
 	c.rob.setBackoff(c.retryBase)
 

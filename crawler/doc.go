@@ -144,8 +144,8 @@
 //
 // Config.Shard and Config.Shards split one crawl between crawlers that
 // share one store (one process each, or several in one process). A shard
-// fetches only URLs whose host falls in its shard by [ShardOf] (FNV-1a 64
-// of the lower-cased host without port, modulo Shards). Everything else
+// fetches only URLs whose host falls in its shard by [ShardOf] (a
+// contiguous range of host buckets, see urlkey.BucketRange). Everything else
 // works as without shards, with these differences:
 //
 //   - Seeds and links of other shards' hosts are handed to the store
@@ -159,19 +159,18 @@
 //
 // A shard's Run ends when its own frontier is empty (or MaxPages, or ctx).
 // Other shards may queue work for it after that: running it again picks
-// that work up from the store. The expected operating mode is rounds: run
-// every shard; repeat, with the same Crawler values and the same seeds or
-// AllowDomains (a run with neither allows only the domains of its own
-// queued entries), until a round in which no shard fetched a page
-// successfully (Stats.Fetched is 0 in every shard). Only a successful
-// fetch queues new work, so after such a round nothing is left queued for
-// any shard, except on purpose: entries outside the allowed domains, and
-// those of a host that asked (Retry-After) for a pause beyond
-// MaxCrawlDelay. The rule holds whether the shards of a round run at the
-// same time or one after the other, and a seed that always fails (fetched
-// again by every round given the seeds) does not keep the rounds going.
-// TestShards runs 3 shards this way and checks the union of their rows
-// against one unsharded crawl.
+// that work up from the store. Deciding when the whole crawl is finished
+// needs the shards to agree, which is the store's business, not the
+// crawler's: cmd/crawl runs a shard's Run again whenever the store holds
+// work for it, and stops all shards once shard records in the table say
+// that every shard is idle with nothing queued (see webtable.ShardWatch).
+// [Crawler.RunLimited] lets it run each round with the part of a shared
+// --max-pages it reserved. Only a successful fetch queues new work, and
+// nothing is left queued except on purpose: entries outside the allowed
+// domains, and those of a host that asked (Retry-After) for a pause beyond
+// MaxCrawlDelay. TestShards runs 3 shards of one process in turns until
+// none fetches a page, and checks the union of their rows against one
+// unsharded crawl.
 //
 // # Stopping
 //

@@ -43,6 +43,12 @@
 //     was seen. Scans and Stats of pages leave the reserved rows out
 //     ([PageRange]); Copy copies them. A store written before the frontier
 //     had its own rows is migrated once by [WebTable.MigrateFrontier].
+//   - A crawl split into shards keeps one record per shard and a shared
+//     page budget under [ShardPrefix] ([WebTable.UpdateShard],
+//     [WebTable.Shards], [WebTable.ReservePages]); [ShardWatch] decides
+//     from them when the whole crawl is finished (every shard idle and
+//     checking its part, no counter of work moving). The budget belongs to the
+//     table: a new crawl with a new --max-pages needs a new table.
 //   - Whether content changed is decided by comparing the SHA-256 of the body
 //     with the newest stored contents:sha256, inside one conditional mutation,
 //     so two crawlers storing the same page at once still store it once.

@@ -68,6 +68,8 @@ type Table interface {
 	ApplyBulk(ctx context.Context, rows []string, muts []*bigtable.Mutation) ([]error, error)
 	ReadRow(ctx context.Context, row string, opts ...bigtable.ReadOption) (bigtable.Row, error)
 	ReadRows(ctx context.Context, rs bigtable.RowSet, f func(bigtable.Row) bool, opts ...bigtable.ReadOption) error
+	// ApplyReadModifyWrite keeps the counters of a sharded crawl.
+	ApplyReadModifyWrite(ctx context.Context, row string, m *bigtable.ReadModifyWrite) (bigtable.Row, error)
 	SampleRowKeys(ctx context.Context) ([]string, error)
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/webtable"
@@ -34,6 +35,8 @@ type options struct {
 	// not serve); allowRemote lets it be off loopback.
 	serve       string
 	allowRemote bool
+	// shardTimeout is how long a shard waits for a silent shard.
+	shardTimeout time.Duration
 }
 
 const usageText = `crawl fetches web pages into a WebTable: one row per page, keyed by the URL
@@ -52,12 +55,16 @@ Examples:
   crawl --db bigtable://my-project/my-instance --seeds my-seeds.txt
                                                 crawl into Cloud Bigtable (table "webtable")
 
-To split a crawl between N machines, run "crawl --shard I/N" on each (I from
-0 to N-1) with the same seeds and the same --db (Cloud Bigtable): each
-fetches only its hosts (FNV-1a hash of the host name, mod N) and queues the
-links it finds for the others. A shard stops when its own queue is empty;
-others may queue more for it later, so run every shard again, with the same
-seeds, until a round in which none of them fetched a page.
+To split a crawl between N machines (or processes), run "crawl --shard I/N"
+on each, I from 0 to N-1, with the same seeds and flags and the same --db
+(Cloud Bigtable, or its emulator through BIGTABLE_EMULATOR_HOST). Each
+fetches only its own hosts and queues the links it finds for the others.
+A shard keeps running until the whole crawl is finished: when its part is
+empty it waits for the others to queue more, and all of them stop, exit
+status 0, once every shard is idle and nothing is queued. A shard that is
+killed carries on when started again with the same command. A shard that
+stays silent longer than --shard-timeout makes the others stop with exit
+status 3, naming it. --max-pages then counts the pages of all shards.
 
 With --serve ADDR the crawl also serves its store over Cloud Bigtable's own
 gRPC API while it runs, and keeps serving after it finishes (or, with
@@ -82,7 +89,7 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	fs.StringVar(&o.db, "db", defaultDB, "the store: a `DIR`ectory (created if absent) or bigtable://PROJECT/INSTANCE[/TABLE] for Cloud Bigtable")
 	fs.StringVar(&o.seedsFile, "seeds", "", "read seed URLs from `FILE`, one per line")
 	fs.IntVar(&c.Depth, "depth", c.Depth, "follow links at most `N` hops from a seed")
-	fs.IntVar(&c.MaxPages, "max-pages", c.MaxPages, "stop after `N` successful fetches in this run (0 = no limit)")
+	fs.IntVar(&c.MaxPages, "max-pages", c.MaxPages, "stop after `N` successful fetches in this run; with --shard, in the whole crawl, all shards and restarts together (0 = no limit)")
 	fs.IntVar(&c.Concurrency, "concurrency", c.Concurrency, "at most `N` fetches in flight overall")
 	fs.IntVar(&c.PerHost, "per-host", c.PerHost, "at most `N` fetches in flight to one host")
 	fs.DurationVar(&c.Delay, "delay", c.Delay, "wait `DUR` between two requests to one host (a longer robots.txt Crawl-delay wins)")
@@ -113,6 +120,7 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		c.Shard, c.Shards = i, n
 		return err
 	})
+	fs.DurationVar(&o.shardTimeout, "shard-timeout", defaultShardTimeout, "with --shard: stop, exit status 3, when another shard has given no sign of life for `DUR`")
 	fs.IntVar(&o.versions, "versions", webtable.DefaultVersions, "keep `N` versions of each page's HTML")
 	fs.StringVar(&o.serve, "serve", "", "while crawling, serve the store on `ADDR` (e.g. 127.0.0.1:8086; port 0 picks one) over Cloud Bigtable's API, so that query, cbt and Bigtable clients (BIGTABLE_EMULATOR_HOST=ADDR) can read it; keep serving after the crawl until Ctrl-C")
 	fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --serve listen on an address other machines can reach (the protocol has no authentication: anyone who reaches it can read and change the store)")
@@ -149,6 +157,9 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 			o.delaySet = true
 		}
 	})
+	if o.shardTimeout <= 0 {
+		return nil, fmt.Errorf("--shard-timeout %v: give a positive duration (e.g. 3m)", o.shardTimeout)
+	}
 	if o.versions < 1 {
 		return nil, fmt.Errorf("--versions %d: keep at least 1 version", o.versions)
 	}

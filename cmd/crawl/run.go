@@ -21,6 +21,7 @@ const (
 	exitOK          = 0
 	exitStoreFailed = 1   // the store failed during the crawl
 	exitUsage       = 2   // bad flags, seeds or store
+	exitShardGone   = 3   // a shard stayed silent longer than --shard-timeout
 	exitInterrupted = 130 // stopped by Ctrl-C; the next run resumes
 )
 
@@ -96,7 +97,14 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 	if err != nil {
 		return err
 	}
-	w, stopServing, err := openServedStore(ctx, o, stderr)
+	var w *webtable.WebTable
+	stopServing := func() {}
+	if o.cfg.Shards > 1 && o.serve == "" {
+		// A shard tries a store that does not answer again for a while.
+		w, err = openShardStore(ctx, o, stderr)
+	} else {
+		w, stopServing, err = openServedStore(ctx, o, stderr)
+	}
 	if err != nil {
 		return err
 	}
@@ -104,6 +112,13 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 		stopServing()
 		err = closeStore(w, o.db, err)
 	}()
+	if o.cfg.Shards > 1 {
+		if err := crawlShard(ctx, o, w, seedURLs, stderr); err != nil || o.serve == "" {
+			return err
+		}
+		fmt.Fprintf(stderr, "the crawl is over; ")
+		return serveUntilStopped(ctx, stderr)
+	}
 	if len(seedURLs) == 0 {
 		queued := false
 		if err := w.Queued(ctx, func(webtable.Entry) bool { queued = true; return false }); err != nil {
@@ -113,23 +128,12 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 			fmt.Fprintf(stderr, "nothing to crawl in %s: only serving it\n", o.db)
 			return serveUntilStopped(ctx, stderr)
 		}
-		if !queued && o.cfg.Shards > 1 {
-			fmt.Fprintf(stderr, "nothing is queued in %s for any shard: the crawl is complete\n", o.db)
-			return nil
-		}
 		if !queued {
 			return fail(exitUsage, "no seeds: give URLs, --seeds FILE (e.g. --seeds seeds/default.txt), or try --demo")
 		}
 		fmt.Fprintf(stderr, "no seeds given: resuming the crawl queued in %s\n", o.db)
 	}
-	label := ""
-	if o.cfg.Shards > 1 {
-		label = fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards)
-	}
-	st, err := crawlOnce(ctx, o, w, seedURLs, stderr, label)
-	if err == nil && o.cfg.Shards > 1 && st.Fetched > 0 {
-		fmt.Fprintf(stderr, "%sits queue is empty for now, but other shards may queue more for it: run every shard again, with the same seeds, until a round in which none fetched a page\n", label)
-	}
+	_, err = crawlOnce(ctx, o, w, seedURLs, stderr, "")
 	if err == nil && o.serve != "" {
 		fmt.Fprintf(stderr, "the crawl is over; ")
 		return serveUntilStopped(ctx, stderr)

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"sync"
+
+	"github.com/webtable/webtable/crawler"
+)
+
+// countingStore counts, for the shard's record, the frontier entries the
+// crawler queued and the pages it finished.
+type countingStore struct {
+	crawler.Store
+	mu               sync.Mutex
+	queued, finished int64
+}
+
+func (c *countingStore) take() (q, f int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	q, f = c.queued, c.finished
+	c.queued, c.finished = 0, 0
+	return q, f
+}
+
+func (c *countingStore) giveBack(q, f int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.queued += q
+	c.finished += f
+}
+
+func (c *countingStore) add(states []crawler.State, finished int64) {
+	var q int64
+	for _, st := range states {
+		if st == crawler.StateNone {
+			q++
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.queued += q
+	c.finished += finished
+}
+
+// Enqueue implements crawler.Store.
+func (c *countingStore) Enqueue(ctx context.Context, entries []crawler.Entry, rq crawler.Requeue) ([]crawler.State, error) {
+	states, err := c.Store.Enqueue(ctx, entries, rq)
+	if err == nil {
+		c.add(states, 0)
+	}
+	return states, err
+}
+
+// SavePage implements crawler.Store.
+func (c *countingStore) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResult, error) {
+	res, err := c.Store.SavePage(ctx, p)
+	if err == nil {
+		c.add(res.States, 1)
+	}
+	return res, err
+}
