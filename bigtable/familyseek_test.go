@@ -147,3 +147,33 @@ func TestCompileByteRegexpCached(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReadFamilyAfterAnchors reads fetch:state from a row that holds
+// many anchor cells before it (a home page's row in a crawl), seeking past
+// them ("seek") and, as the baseline in the same run, walking them ("walk",
+// forced by a filter that counts a row's cells).
+func BenchmarkReadFamilyAfterAnchors(b *testing.B) {
+	for _, anchors := range []int{10, 1000, 10000} {
+		db := openTestDB(b)
+		tbl := db.mustTable("t", "anchor", "fetch")
+		m := NewMutation()
+		for i := range anchors {
+			m.Set("anchor", fmt.Sprintf("ref%06d", i), 5, []byte("text"))
+		}
+		m.Set("fetch", "state", 7, []byte("done"))
+		mustApply(b, tbl, "home", m)
+		f := ChainFilters(ColumnRangeFilter("fetch", "state", "state\x00"), LatestNFilter(1))
+		for _, mode := range []struct {
+			name string
+			f    Filter
+		}{{"seek", f}, {"walk", ChainFilters(f, CellsPerRowOffsetFilter(0))}} {
+			b.Run(fmt.Sprintf("anchors=%d/%s", anchors, mode.name), func(b *testing.B) {
+				for b.Loop() {
+					if r, err := tbl.ReadRow(context.Background(), "home", RowFilter(mode.f)); err != nil || len(r["fetch"]) != 1 {
+						b.Fatalf("ReadRow(home) = %v, %v", r, err)
+					}
+				}
+			})
+		}
+	}
+}
