@@ -46,6 +46,7 @@ func init() {
 		{"stats", "count rows, fetches, failures, versions and bytes", statsHelp, runStats},
 		{"errors", "list the URLs whose last fetch failed", errorsHelp, runErrors},
 		{"export", "copy the whole table, versions and all, to another store", exportHelp, runExport},
+		{"serve", "browse the table in a web browser (read-only)", serveHelp, runServe},
 	}
 }
 
