@@ -20,7 +20,7 @@ type byteRegexp struct {
 	isLit bool
 }
 
-func compileByteRegexp(pattern string) (*byteRegexp, error) {
+func compileByteRegexpOnce(pattern string) (*byteRegexp, error) {
 	re, err := regexp.Compile(`^(?:` + latin1(pattern) + `)$`)
 	if err != nil {
 		return nil, err

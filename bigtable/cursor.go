@@ -3,6 +3,7 @@ package bigtable
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -53,12 +54,22 @@ type cursor struct {
 	schema *tableSchema  // if set, family strings come from it, and fam is set
 	fam    *familySchema // schema of the current family, nil if undeclared
 	hint   string        // a likely row key, used instead of a new string when it matches
+
+	// families, when not nil, lists (sorted) the only families whose cells
+	// next returns; it steps, or seeks, over the others (see readFamilies).
+	families  []string
+	famWanted bool   // the last family decoded is in families
+	rowOpen   bool   // a cell of the current row has been returned
+	skipped   int    // cells stepped over since the last one returned
+	sought    bool   // it was moved by a Seek past skipped cells: no Next
+	seekBuf   []byte // the key that Seek goes to
+	visited   int    // cells decoded, for tests
 }
 
 // reset points c at a new iteration, keeping its buffers.
 func (c *cursor) reset(it *badger.Iterator, ranges []keyRange, ts *tableSchema) {
 	*c = cursor{it: it, ranges: ranges, schema: ts, hint: c.hint,
-		rowEnc: c.rowEnc[:0], rowBuf: c.rowBuf[:0], qualEnc: c.qualEnc[:0]}
+		rowEnc: c.rowEnc[:0], rowBuf: c.rowBuf[:0], qualEnc: c.qualEnc[:0], seekBuf: c.seekBuf[:0]}
 }
 
 // done reports whether next went through every range without an error:
@@ -126,6 +137,8 @@ func (c *cursor) next() bool {
 			}
 			c.positioned, c.steps = true, cursorSteps
 			c.moved = true
+		} else if c.sought {
+			c.sought = false
 		} else {
 			c.it.Next()
 		}
@@ -144,10 +157,46 @@ func (c *cursor) next() bool {
 			c.err = err
 			return false
 		}
+		c.visited++
+		if c.newRow {
+			c.rowOpen = false
+		}
+		if c.families != nil && !c.famWanted {
+			c.skip(key)
+			continue
+		}
+		c.skipped = 0
+		// NB: newRow is true for the first cell of a row returned, which
+		// is not the row's first cell when cells before it were skipped.
+		c.newRow, c.rowOpen = !c.rowOpen, true
 		c.item = item
 		return true
 	}
 	return false
+}
+
+// skip steps over the cell at key, of a family not in c.families. A few
+// cells are stepped over one by one; past cursorSteps, it seeks to the
+// next wanted family of the row, or to the row's end, so that reading one
+// family of a row costs the same however many cells other families hold.
+func (c *cursor) skip(key []byte) {
+	c.skipped++
+	if c.skipped <= cursorSteps {
+		return
+	}
+	c.skipped = 0
+	// The row part of key, with its terminator.
+	n := tablePrefixLen + len(c.rowEnc) + 2
+	c.seekBuf = append(c.seekBuf[:0], key[:n]...)
+	if i, _ := slices.BinarySearch(c.families, c.family); i < len(c.families) {
+		// Family names hold no 0x00: no escape, and byte order is
+		// string order.
+		c.seekBuf = appendEscaped(c.seekBuf, c.families[i])
+	} else {
+		c.seekBuf[n-1]++ // rowSuccessor, in place
+	}
+	c.it.Seek(c.seekBuf)
+	c.sought = true
 }
 
 // decode parses key into the current-cell fields, allocating strings only
@@ -194,6 +243,10 @@ func (c *cursor) decode(key []byte) error {
 			c.family = c.fam.name
 		} else {
 			c.family = string(famPart)
+		}
+		c.famWanted = c.families == nil
+		if !c.famWanted {
+			_, c.famWanted = slices.BinarySearch(c.families, c.family)
 		}
 	}
 	qualChanged := famChanged || !bytes.Equal(qualPart, c.qualEnc)

@@ -202,8 +202,9 @@ type rowReader struct {
 	whole bool      // the filter needs whole rows (values read eagerly)
 	now   Timestamp // GC policies judge age against this
 
-	noValues bool // collect leaves values nil (existence checks)
-	fast     bool // every cell passes with its value: addCell's short path
+	noValues bool     // collect leaves values nil (existence checks)
+	families []string // the only families the filter can pass, or nil (see readFamilies)
+	fast     bool     // every cell passes with its value: addCell's short path
 
 	// the scan in progress
 	emit        func(Row) bool
@@ -246,7 +247,7 @@ func newRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rr := &rowReader{ts: ts, stage: st, whole: f != nil && needsWholeRow(f), now: Now()}
+	rr := &rowReader{ts: ts, stage: st, whole: f != nil && needsWholeRow(f), now: Now(), families: readFamilies(f)}
 	return rr, nil
 }
 
@@ -261,6 +262,7 @@ func getRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
 	}
 	rr := rowReaders.Get().(*rowReader)
 	rr.ts, rr.stage, rr.whole, rr.now = ts, st, f != nil && needsWholeRow(f), 0 // now: set on first use
+	rr.families = readFamilies(f)
 	return rr, nil
 }
 
@@ -299,6 +301,7 @@ func (rr *rowReader) scanIter(ctx context.Context, it *badger.Iterator, ranges [
 	c := &rr.cur
 	c.reset(it, ranges, rr.ts)
 	c.positioned, c.steps = rr.positioned, cursorSteps
+	c.families = rr.families
 	if rr.positioned {
 		// NB: a reused iterator is where the last point read left it;
 		// only a row right after that one is worth stepping to.
@@ -308,11 +311,18 @@ func (rr *rowReader) scanIter(ctx context.Context, it *badger.Iterator, ranges [
 	rr.fast = pass && !rr.whole && !rr.noValues
 	rr.emit, rr.started, rr.delivered = emit, false, 0
 	err := rr.run(ctx, false)
+	if cellsVisitedHook != nil {
+		cellsVisitedHook(c.visited)
+	}
 	if err == errReadAhead {
 		return rr.readAhead(ctx)
 	}
 	return err
 }
+
+// cellsVisitedHook, set by tests, gets the number of cells a read decoded
+// in the calling goroutine (cells read ahead are not counted).
+var cellsVisitedHook func(n int)
 
 // errReadAhead is run's signal to hand the scan to a read-ahead goroutine.
 var errReadAhead = errors.New("bigtable: read ahead (internal)")
