@@ -17,6 +17,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 	boptions "github.com/dgraph-io/badger/v4/options"
+	"github.com/webtable/webtable/bigtable/internal/spec"
 )
 
 // formatMarker is stored under metaFormatKey; a store without it (and with
@@ -378,14 +379,13 @@ func decodeSchema(name string, v []byte) (*tableSchema, error) {
 	}
 	ts := &tableSchema{name: name, id: st.ID, families: map[string]*familySchema{}}
 	for fam, raw := range st.Families {
-		var spec gcSpec
-		if len(raw) > 0 && string(raw) != "null" {
-			if err := json.Unmarshal(raw, &spec); err != nil {
+		var gc spec.GCPolicy // the zero value, for an empty or null policy, is NoGC
+		if len(raw) > 0 {
+			if err := json.Unmarshal(raw, &gc); err != nil {
 				return nil, err
 			}
 		}
-		p := spec.policy()
-		ts.families[fam] = newFamilySchema(fam, p)
+		ts.families[fam] = newFamilySchema(fam, policyOf(gc))
 	}
 	return ts, nil
 }

@@ -2,17 +2,19 @@ package bigtable
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/webtable/webtable/bigtable/internal/spec"
 )
 
 // NB: this file is the only door to this package's unexported fields for the
-// rest of the module. It describes the sealed types as the plain data of
-// package internal/spec and registers those conversions with it at init, so
-// the Cloud Bigtable adapter (bigtable/cloud) can translate them while this
-// package exports nothing new. A variant added here later must be added to
-// these switches too; until it is, the adapter fails with
+// rest of the module. It registers with package internal/spec, at init, the
+// functions that describe the sealed types as plain data, so the Cloud
+// Bigtable adapter (bigtable/cloud) and the gRPC server (internal/wire) can
+// translate them while this package exports nothing new. Filters describe
+// themselves (each filter's describe method sits beside its constructor and
+// compile, see filter.go), and GC policies too (gc.go, whose spec.GCPolicy is also their stored form); the other types are
+// described by the switches below. A variant added to those later must be
+// added to its switch too; until it is, the adapter fails with
 // spec.ErrUnknownVariant instead of translating it wrongly.
 
 func init() {
@@ -52,72 +54,6 @@ func asGCPolicy(p any) GCPolicy {
 
 func unknownVariant(what string, v any) error {
 	return fmt.Errorf("%w: %s %T", spec.ErrUnknownVariant, what, v)
-}
-
-func filterSpec(f Filter) (*spec.Filter, error) {
-	var out spec.Filter
-	switch f := f.(type) {
-	case nil:
-		return nil, nil
-	case chainFilter:
-		return subFilterSpec(spec.Chain, f)
-	case interleaveFilter:
-		return subFilterSpec(spec.Interleave, f)
-	case conditionFilter:
-		out.Kind = spec.Condition
-		var err error
-		if out.Predicate, err = filterSpec(f.pred); err != nil {
-			return nil, err
-		}
-		if out.True, err = filterSpec(f.ifTrue); err != nil {
-			return nil, err
-		}
-		if out.False, err = filterSpec(f.ifFalse); err != nil {
-			return nil, err
-		}
-	case rowKeyFilter:
-		out = spec.Filter{Kind: spec.RowKey, Pattern: string(f)}
-	case familyFilter:
-		out = spec.Filter{Kind: spec.Family, Pattern: string(f)}
-	case columnFilter:
-		out = spec.Filter{Kind: spec.Column, Pattern: string(f)}
-	case valueFilter:
-		out = spec.Filter{Kind: spec.Value, Pattern: string(f)}
-	case valueRangeFilter:
-		out = spec.Filter{Kind: spec.ValueRange, StartValue: f.start, EndValue: f.end}
-	case columnRangeFilter:
-		out = spec.Filter{Kind: spec.ColumnRange, Family: f.family, StartQualifier: f.start, EndQualifier: f.end}
-	case latestNFilter:
-		out = spec.Filter{Kind: spec.LatestN, N: int(f)}
-	case stripValueFilter:
-		out = spec.Filter{Kind: spec.StripValue}
-	case timestampRangeFilter:
-		out = spec.Filter{Kind: spec.TimestampRange, Start: int64(f.start), End: int64(f.end)}
-	case cellsPerRowLimitFilter:
-		out = spec.Filter{Kind: spec.CellsPerRowLimit, N: int(f)}
-	case cellsPerRowOffsetFilter:
-		out = spec.Filter{Kind: spec.CellsPerRowOffset, N: int(f)}
-	case rowSampleFilter:
-		out = spec.Filter{Kind: spec.RowSample, Probability: float64(f)}
-	case passAllFilter:
-		out = spec.Filter{Kind: spec.PassAll}
-	case blockAllFilter:
-		out = spec.Filter{Kind: spec.BlockAll}
-	default:
-		return nil, unknownVariant("filter", f)
-	}
-	return &out, nil
-}
-
-func subFilterSpec(kind spec.FilterKind, subs []Filter) (*spec.Filter, error) {
-	out := &spec.Filter{Kind: kind, Sub: make([]*spec.Filter, len(subs))}
-	for i, s := range subs {
-		var err error
-		if out.Sub[i], err = filterSpec(s); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 func boundSpec(b boundType) spec.Bound {
@@ -222,30 +158,10 @@ func readOptionsSpec(opts []ReadOption) (spec.ReadSettings, error) {
 }
 
 func gcPolicySpec(p GCPolicy) (spec.GCPolicy, error) {
-	switch p := p.(type) {
-	case nil, noGcPolicy:
+	if p == nil {
 		return spec.GCPolicy{Kind: spec.NoGC}, nil
-	case maxVersionsPolicy:
-		return spec.GCPolicy{Kind: spec.MaxVersions, Versions: int(p)}, nil
-	case maxAgePolicy:
-		return spec.GCPolicy{Kind: spec.MaxAge, Age: time.Duration(p)}, nil
-	case unionPolicy:
-		return subPolicySpec(spec.Union, p)
-	case intersectionPolicy:
-		return subPolicySpec(spec.Intersection, p)
 	}
-	return spec.GCPolicy{}, unknownVariant("GC policy", p)
-}
-
-func subPolicySpec(kind spec.GCKind, subs []GCPolicy) (spec.GCPolicy, error) {
-	out := spec.GCPolicy{Kind: kind, Sub: make([]spec.GCPolicy, len(subs))}
-	for i, s := range subs {
-		var err error
-		if out.Sub[i], err = gcPolicySpec(s); err != nil {
-			return spec.GCPolicy{}, err
-		}
-	}
-	return out, nil
+	return p.describe(), nil
 }
 
 func rmwSpec(m *ReadModifyWrite) (*spec.ReadModifyWrite, error) {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/webtable/webtable/bigtable/internal/spec"
 )
 
 // A GCPolicy says which cells of a column family are garbage: collected cells
@@ -18,7 +20,9 @@ type GCPolicy interface {
 	// collects reports whether the cell at position index among its column's
 	// versions (0 = newest), written at ts, is garbage at time now.
 	collects(index int, ts, now Timestamp) bool
-	spec() gcSpec
+	// describe returns the policy as data: what the translators read and
+	// what the schema stores (see policyOf for the way back).
+	describe() spec.GCPolicy
 }
 
 // MaxVersionsPolicy returns a policy that collects all versions of a column
@@ -29,9 +33,8 @@ type maxVersionsPolicy int
 
 func (p maxVersionsPolicy) String() string                          { return fmt.Sprintf("versions() > %d", int(p)) }
 func (p maxVersionsPolicy) collects(index int, _, _ Timestamp) bool { return index >= int(p) }
-func (p maxVersionsPolicy) spec() gcSpec {
-	n := int(p)
-	return gcSpec{MaxVersions: &n}
+func (p maxVersionsPolicy) describe() spec.GCPolicy {
+	return spec.GCPolicy{Kind: spec.MaxVersions, Versions: int(p)}
 }
 
 // MaxAgePolicy returns a policy that collects cells whose timestamp is older
@@ -57,9 +60,8 @@ func (p maxAgePolicy) collects(_ int, ts, now Timestamp) bool {
 	return ts < now-Timestamp(time.Duration(p)/time.Microsecond)
 }
 
-func (p maxAgePolicy) spec() gcSpec {
-	d := int64(p)
-	return gcSpec{MaxAgeNanos: &d}
+func (p maxAgePolicy) describe() spec.GCPolicy {
+	return spec.GCPolicy{Kind: spec.MaxAge, Age: time.Duration(p)}
 }
 
 // UnionPolicy returns a policy that collects a cell when any of sub does.
@@ -77,7 +79,9 @@ func (p unionPolicy) collects(index int, ts, now Timestamp) bool {
 	}
 	return false
 }
-func (p unionPolicy) spec() gcSpec { return gcSpec{Union: specs(p)} }
+func (p unionPolicy) describe() spec.GCPolicy {
+	return spec.GCPolicy{Kind: spec.Union, Sub: describePolicies(p)}
+}
 
 // IntersectionPolicy returns a policy that collects a cell when all of sub do.
 // With no sub-policies it collects nothing (not everything).
@@ -97,7 +101,9 @@ func (p intersectionPolicy) collects(index int, ts, now Timestamp) bool {
 	}
 	return true
 }
-func (p intersectionPolicy) spec() gcSpec { return gcSpec{Intersection: specs(p)} }
+func (p intersectionPolicy) describe() spec.GCPolicy {
+	return spec.GCPolicy{Kind: spec.Intersection, Sub: describePolicies(p)}
+}
 
 // NoGcPolicy returns the policy that collects nothing, the default of every
 // family. Its String is empty, as in Cloud Bigtable.
@@ -107,7 +113,7 @@ type noGcPolicy struct{}
 
 func (noGcPolicy) String() string                          { return "" }
 func (noGcPolicy) collects(int, Timestamp, Timestamp) bool { return false }
-func (noGcPolicy) spec() gcSpec                            { return gcSpec{} }
+func (noGcPolicy) describe() spec.GCPolicy                 { return spec.GCPolicy{Kind: spec.NoGC} }
 
 func joinPolicies(ps []GCPolicy, sep string) string {
 	ss := make([]string, len(ps))
@@ -117,41 +123,35 @@ func joinPolicies(ps []GCPolicy, sep string) string {
 	return "(" + strings.Join(ss, sep) + ")"
 }
 
-func specs(ps []GCPolicy) []gcSpec {
-	out := make([]gcSpec, len(ps))
+func describePolicies(ps []GCPolicy) []spec.GCPolicy {
+	out := make([]spec.GCPolicy, len(ps))
 	for i, p := range ps {
-		out[i] = p.spec()
+		out[i] = p.describe()
 	}
 	return out
 }
 
-// gcSpec is the stored (JSON) form of a GCPolicy. Exactly one field is set;
-// none means NoGcPolicy.
-type gcSpec struct {
-	MaxVersions  *int     `json:"max_versions,omitempty"`
-	MaxAgeNanos  *int64   `json:"max_age_ns,omitempty"`
-	Union        []gcSpec `json:"union,omitempty"`
-	Intersection []gcSpec `json:"intersection,omitempty"`
-}
-
-func (s gcSpec) policy() GCPolicy {
-	switch {
-	case s.MaxVersions != nil:
-		return maxVersionsPolicy(*s.MaxVersions)
-	case s.MaxAgeNanos != nil:
-		return maxAgePolicy(*s.MaxAgeNanos)
-	case s.Union != nil:
-		return unionPolicy(policies(s.Union))
-	case s.Intersection != nil:
-		return intersectionPolicy(policies(s.Intersection))
+// policyOf is the policy s describes, the inverse of describe. A kind it
+// does not know collects nothing: spec.GCPolicy's UnmarshalJSON yields only
+// known kinds.
+func policyOf(s spec.GCPolicy) GCPolicy {
+	switch s.Kind {
+	case spec.MaxVersions:
+		return maxVersionsPolicy(s.Versions)
+	case spec.MaxAge:
+		return maxAgePolicy(s.Age)
+	case spec.Union:
+		return unionPolicy(policiesOf(s.Sub))
+	case spec.Intersection:
+		return intersectionPolicy(policiesOf(s.Sub))
 	}
 	return noGcPolicy{}
 }
 
-func policies(ss []gcSpec) []GCPolicy {
+func policiesOf(ss []spec.GCPolicy) []GCPolicy {
 	out := make([]GCPolicy, len(ss))
 	for i, s := range ss {
-		out[i] = s.policy()
+		out[i] = policyOf(s)
 	}
 	return out
 }
@@ -223,7 +223,9 @@ func isNoGC(p GCPolicy) bool {
 	return false
 }
 
+// marshalPolicy returns the stored (JSON) form of p; see spec.GCPolicy's
+// MarshalJSON.
 func marshalPolicy(p GCPolicy) json.RawMessage {
-	b, _ := json.Marshal(p.spec())
+	b, _ := json.Marshal(p.describe()) // NB: describe yields only known kinds, which always marshal
 	return b
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/webtable/webtable/bigtable/internal/hooks"
 )
 
 // A Row is the result of a read: the cells of one row that passed the read's
@@ -76,7 +77,7 @@ func (t *Table) ReadRow(ctx context.Context, row string, opts ...ReadOption) (Ro
 	err := t.read(ctx, nil, row, opts, func(got Row) bool {
 		r = got
 		return false
-	})
+	}, nil)
 	return r, err
 }
 
@@ -91,7 +92,7 @@ func (t *Table) ReadRows(ctx context.Context, rs RowSet, f func(Row) bool, opts 
 	if rs == nil {
 		return fmt.Errorf("bigtable: read %q: nil RowSet", t.name)
 	}
-	return t.read(ctx, rs, "", opts, f)
+	return t.read(ctx, rs, "", opts, f, nil)
 }
 
 // readSettings gathers the read options; none is true when they ask for no
@@ -110,8 +111,10 @@ func (t *Table) readSettings(ctx context.Context, opts []ReadOption) (s readSett
 	return s, s.limitSet && s.limit == 0, nil
 }
 
-// read reads the rows of rs, or the single row when rs is nil.
-func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadOption, f func(Row) bool) error {
+// read reads the rows of rs, or the single row when rs is nil, handing
+// each to f, or, when cells is not nil, to cells as a hooks.Row instead
+// (see export_hooks.go; f is then unused).
+func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadOption, f func(Row) bool, cells func(*hooks.Row) bool) error {
 	s, none, err := t.readSettings(ctx, opts)
 	if err != nil || none {
 		return err
@@ -126,7 +129,7 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 		return err
 	}
 	defer rr.release()
-	if rs != nil && (!s.limitSet || s.limit > int64(t.db.readAheadAfter())) {
+	if rs != nil && cells == nil && (!s.limitSet || s.limit > int64(t.db.readAheadAfter())) {
 		rr.readAheadAt = t.db.readAheadAfter()
 	}
 	var ranges []keyRange
@@ -164,10 +167,14 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 	it := newIterator(snap.txn, ranges)
 	defer it.Close()
 	n := int64(0)
-	return rr.scanIter(ctx, it, ranges, func(r Row) bool {
+	more := func() bool {
 		n++
-		return f(r) && (!s.limitSet || n < s.limit)
-	})
+		return !s.limitSet || n < s.limit
+	}
+	if cells != nil {
+		rr.cells = func(r *hooks.Row) bool { return cells(r) && more() }
+	}
+	return rr.scanIter(ctx, it, ranges, func(r Row) bool { return f(r) && more() })
 }
 
 // Rows returns an iterator over the rows ReadRows would pass to its
@@ -206,6 +213,16 @@ type rowReader struct {
 	ra          *readAhead // set in the read-ahead goroutine
 
 	fam *familySchema // schema of the current family (nil: not declared)
+
+	// cells, when set, receives each row as a hooks.Row instead of emit
+	// a Row: the row's values are copied into arena (voff[i] is where
+	// item i's value ends there), its key into keyBytes, and hrow is
+	// reused from row to row.
+	cells    func(*hooks.Row) bool
+	arena    []byte
+	voff     []int
+	keyBytes []byte
+	hrow     hooks.Row
 
 	cur cursor
 	// positioned: the iterator scanIter gets is on the first key at or
@@ -250,14 +267,17 @@ func getRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
 // release returns rr to the pool, dropping every reference it holds to
 // data handed out.
 func (rr *rowReader) release() {
-	if cap(rr.keyBuf) > 64<<10 || cap(rr.in) > 1024 || cap(rr.out) > 1024 || cap(rr.items) > 1024 {
+	if cap(rr.keyBuf) > 64<<10 || cap(rr.in) > 1024 || cap(rr.out) > 1024 || cap(rr.items) > 1024 ||
+		cap(rr.arena) > 4<<20 || cap(rr.hrow.Cells) > 1024 {
 		return // do not pool outsized buffers
 	}
 	clear(rr.in[:cap(rr.in)])
 	clear(rr.out[:cap(rr.out)])
 	clear(rr.items[:cap(rr.items)])
 	clear(rr.fams[:cap(rr.fams)])
+	clear(rr.hrow.Cells[:cap(rr.hrow.Cells)])
 	*rr = rowReader{in: rr.in[:0], out: rr.out[:0], keyBuf: rr.keyBuf[:0], items: rr.items[:0], fams: rr.fams[:0],
+		arena: rr.arena[:0], voff: rr.voff[:0], keyBytes: rr.keyBytes[:0], hrow: hooks.Row{Cells: rr.hrow.Cells[:0]},
 		cur: cursor{rowEnc: rr.cur.rowEnc[:0], qualEnc: rr.cur.qualEnc[:0]}}
 	rowReaders.Put(rr)
 }
@@ -322,7 +342,15 @@ func (rr *rowReader) run(ctx context.Context, resume bool) error {
 				}
 			}
 			rr.started = true
-			rr.startRow(c.rowKey())
+			if rr.cells != nil {
+				rr.keyBytes = append(rr.keyBytes[:0], c.rowRaw...)
+				rr.arena, rr.voff = rr.arena[:0], rr.voff[:0]
+			}
+			if rr.cells != nil && rr.fast {
+				rr.startRow("") // NB: no filter looks at the key: no string for it
+			} else {
+				rr.startRow(c.rowKey())
+			}
 			family = ""
 		}
 		if c.family != family {
@@ -368,6 +396,9 @@ func (rr *rowReader) deliver() (stop bool, err error) {
 	if rr.ra != nil {
 		return rr.ra.queue(rr), nil
 	}
+	if rr.cells != nil {
+		return !rr.deliverCells(), nil
+	}
 	row := buildRow(rr.items, rr.fams)
 	clear(rr.items) // drop the references to values handed out
 	rr.items, rr.fams = rr.items[:0], rr.fams[:0]
@@ -384,6 +415,19 @@ func (rr *rowReader) startRow(key string) {
 }
 
 func (rr *rowReader) addCell(c *cursor) error {
+	if rr.fast && rr.cells != nil {
+		err := c.item.Value(func(v []byte) error {
+			rr.arena = append(rr.arena, v...)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("bigtable: reading value: %w", err)
+		}
+		rr.items = append(rr.items, ReadItem{Column: c.column, Timestamp: c.ts})
+		rr.fams = append(rr.fams, c.family)
+		rr.voff = append(rr.voff, len(rr.arena))
+		return nil
+	}
 	if rr.fast {
 		// NB: the common read, every cell with its value, skips the
 		// filter machinery: a full scan is this loop and Badger's.
@@ -437,10 +481,35 @@ func (rr *rowReader) collect(cells []cell) error {
 			}
 			c.val.handed = true
 		}
+		if rr.cells != nil {
+			rr.arena = append(rr.arena, v...)
+			rr.voff = append(rr.voff, len(rr.arena))
+			v = nil
+		}
 		rr.items = append(rr.items, ReadItem{Row: rr.key, Column: c.column, Timestamp: c.ts, Value: v})
 		rr.fams = append(rr.fams, c.family)
 	}
 	return nil
+}
+
+// deliverCells hands the current row to rr.cells as a hooks.Row whose
+// values are slices of rr.arena, and reports whether the read goes on.
+func (rr *rowReader) deliverCells() bool {
+	h := &rr.hrow
+	h.Key, h.Cells = rr.keyBytes, h.Cells[:0]
+	start := 0
+	for i := range rr.items {
+		it, fam, end := &rr.items[i], rr.fams[i], rr.voff[i]
+		var v []byte
+		if end > start {
+			v = rr.arena[start:end:end]
+		}
+		h.Cells = append(h.Cells, hooks.Cell{Family: fam, Qualifier: it.Column[len(fam)+1:], Timestamp: int64(it.Timestamp), Value: v})
+		start = end
+	}
+	rr.items, rr.fams = rr.items[:0], rr.fams[:0]
+	rr.delivered++
+	return rr.cells(h)
 }
 
 // buildRow turns a row's items, and the family of each, into a Row: one

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gocolly/colly/v2"
 
+	"github.com/webtable/webtable/extract"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -505,7 +506,7 @@ func (r *run) notModified(p *Page, e Entry, last Fetch) bool {
 	if err != nil {
 		return true
 	}
-	r.links(p, e, final, extractLinks(body, ct))
+	r.links(p, e, final, extract.Extract(body, ct))
 	return true
 }
 
@@ -643,11 +644,12 @@ func (r *run) fill(p *Page, e Entry, u *url.URL, capt *capture, err error) {
 			p.Body = []byte{}
 		}
 		p.SHA256 = SHA256Hex(p.Body)
+		p.Header = wireHeader(resp, capt.encoding)
 	}
 	if !html {
 		return
 	}
-	ex := extractLinks(capt.body, ct)
+	ex := extract.Extract(capt.body, ct)
 	if p.Charset == "" {
 		p.Charset = ex.Charset
 	}
@@ -708,7 +710,7 @@ func (r *run) save(p *Page, u *url.URL) bool {
 // Links whose URLs differ only in session-id parameters count as one
 // target (see frontierKey); a link continuing a chain of more than
 // MaxPatternChain hops within one URL pattern is not followed.
-func (r *run) links(p *Page, e Entry, final *url.URL, ex extracted) {
+func (r *run) links(p *Page, e Entry, final *url.URL, ex extract.Links) {
 	base := final
 	if ex.Base != "" {
 		if b, err := final.Parse(ex.Base); err == nil && (b.Scheme == "http" || b.Scheme == "https") {

@@ -16,7 +16,7 @@
 // A worker takes an [Entry] from the scheduler, checks robots.txt (fetched
 // through the same transport, so it waits for the host like any request),
 // asks the colly collector to GET the URL, builds a [Page] from what the
-// transport captured, extracts links with golang.org/x/net/html (decoding
+// transport captured, extracts links with package extract (golang.org/x/net/html, decoding
 // the page's charset with golang.org/x/net/html/charset), and calls
 // [Store.SavePage]. The links the store had never seen are queued.
 //
@@ -111,7 +111,8 @@
 //   - Malformed HTML is what the x/net/html tokenizer recovers; NUL
 //     characters are dropped from anchor text (U+FFFD in URLs).
 //   - A page of any number of links costs one tokenisation: at most
-//     4 x DefaultMaxLinks raw links are collected and Config.MaxLinks kept; how many there were is recorded.
+//     extract.MaxLinks (4 x DefaultMaxLinks) raw links are collected and
+//     Config.MaxLinks kept; how many there were is recorded.
 //   - Credentials never leave: user info is dropped from every URL (seeds,
 //     links, redirect Locations), no Authorization header is sent, and
 //     cookies are disabled.

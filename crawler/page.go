@@ -60,6 +60,12 @@ type Page struct {
 	Body []byte
 	// SHA256 is the hex SHA-256 of Body; "" when Body is nil.
 	SHA256 string
+	// Header is the status line and the response headers of the final
+	// response as received, in HTTP/1.1 wire form ending with an empty
+	// line (net/http keeps no raw bytes: header names are canonicalised
+	// and sorted), for web archives; nil when Body is nil. It still names
+	// the Content-Encoding and Transfer-Encoding that Body no longer has.
+	Header []byte
 	// Length is the number of body bytes received (at most Config.MaxBody),
 	// also when Body is nil.
 	Length int64

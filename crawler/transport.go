@@ -58,6 +58,7 @@ type capture struct {
 	resp      *http.Response // last response: status, headers, Request.URL
 	body      []byte         // last response body, at most maxBody bytes
 	truncated bool
+	encoding  string   // Content-Encoding as received ("" for none)
 	claims    []string // row keys of redirect targets claimed (scheduler.claim)
 }
 
@@ -142,10 +143,17 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, &bodyError{err}
 	}
+	// The encoding as received, for the archived headers (Page.Header):
+	// net/http removes the header of a gzip it decoded itself.
+	encoding := resp.Header.Get("Content-Encoding")
+	if encoding == "" && resp.Uncompressed {
+		encoding = "gzip"
+	}
 	resp.Header.Del("Content-Encoding")
 	resp.Uncompressed = true
 	if capt != nil {
 		capt.resp, capt.body, capt.truncated = resp, body, truncated
+		capt.encoding = encoding
 		resp.Body = http.NoBody
 		resp.ContentLength = 0
 		return resp, nil

@@ -8,7 +8,17 @@
 //	contents:html     the page body exactly as fetched (raw bytes, no charset
 //	                  conversion); one version per fetch whose content changed,
 //	                  at the fetch time (whole milliseconds). Beside it, at the
-//	                  same timestamp, contents:sha256 (hex) and contents:status.
+//	                  same timestamp, contents:sha256 (hex), contents:status,
+//	                  contents:url (the URL fetched, scheme included: the row
+//	                  key drops it and fetch:url keeps only the latest),
+//	                  contents:headers (the status line and response headers
+//	                  as received, HTTP/1.1 wire form) and, for a body cut at
+//	                  the size limit, contents:truncated ("true"); what a WARC
+//	                  record of the version needs ([WebTable.Captures]).
+//	                  The body is the decoded one: the transport removes gzip
+//	                  and net/http removes chunking, while contents:headers
+//	                  still names them (Content-Encoding, Transfer-Encoding).
+//	                  Versions stored before headers were kept have none.
 //	                  Three versions are kept by default ([Options.Versions]).
 //	anchor:<referrer> the text of a link pointing at this page, one column per
 //	                  referring page (urlkey.Referrer form: anchor:cnnsi.com).
@@ -30,6 +40,11 @@
 // Readers use [WebTable.Get], [WebTable.Versions], [WebTable.Scan],
 // [WebTable.Stats] and [WebTable.Errors]; none of them returns raw bigtable
 // rows.
+//
+// Web archives go through [WebTable.Captures], which hands out stored
+// versions with what a WARC record of each needs, and [WebTable.Import],
+// which stores a capture read from one at its capture time (package
+// archive reads and writes the files).
 //
 // # Caveats
 //

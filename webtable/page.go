@@ -24,6 +24,10 @@ type Page struct {
 	KeepBody bool
 	// Body is the page as fetched: raw bytes, before any charset conversion.
 	Body []byte
+	// Headers is the status line and the response headers as received, in
+	// HTTP/1.1 wire form; stored as contents:headers beside a new version
+	// (nil stores none).
+	Headers []byte
 	// SHA256 is the lower-case hex SHA-256 of Body when the caller has it
 	// already (the crawler does); "" means computed here.
 	SHA256 string
@@ -91,8 +95,14 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 // mime:type and, when hexSum is not "", the body as a new contents:html
 // version with its contents:sha256 (hexSum) and contents:status.
 func pageMutation(p *Page, hexSum string) *bigtable.Mutation {
-	ts := timestamp(p.Fetch.Time)
 	m := bigtable.NewMutation()
+	setPage(m, p, hexSum)
+	return m
+}
+
+// setPage adds the cells of pageMutation to m.
+func setPage(m *bigtable.Mutation, p *Page, hexSum string) {
+	ts := timestamp(p.Fetch.Time)
 	setFetchRecord(m, p.Fetch, ts)
 	if p.MIME != "" {
 		m.Set(FamilyMIME, "type", ts, []byte(p.MIME))
@@ -101,8 +111,8 @@ func pageMutation(p *Page, hexSum string) *bigtable.Mutation {
 		m.Set(FamilyContents, "html", ts, p.Body)
 		m.Set(FamilyContents, "sha256", ts, []byte(hexSum))
 		m.Set(FamilyContents, "status", ts, []byte(strconv.Itoa(p.Fetch.Status)))
+		setArchiveCells(m, p, ts)
 	}
-	return m
 }
 
 func sha256Hex(b []byte) string {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -297,11 +298,24 @@ func TestMain(m *testing.M) {
 }
 
 // runBenchServer serves the benchmark rows, prints the address, and serves
-// until its standard input closes.
+// until its standard input closes. With WEBTABLE_BENCH_SERVER_CPUPROFILE
+// set to a file name it writes the server process's CPU profile there
+// (go test -bench ScanSeparateProcesses passes -cpuprofile's value on).
 func runBenchServer(kind string) error {
 	n, err := strconv.Atoi(os.Getenv(benchServerEnv + "_ROWS"))
 	if err != nil {
 		return err
+	}
+	if name := os.Getenv(benchServerEnv + "_CPUPROFILE"); name != "" && kind == "ours" {
+		f, err := os.Create(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	var addr string
 	var stop func()

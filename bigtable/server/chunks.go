@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/bigtable/internal/hooks"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -10,7 +11,7 @@ import (
 // cell of the table, and an object per chunk (with wrappers for its family
 // and qualifier) then reflection-driven marshalling cost more than the
 // store's read. The field numbers are those of google/bigtable/v2/
-// bigtable.proto; TestChunkEncoding checks the bytes decode to the
+// bigtable.proto; TestReadRowsChunks checks the bytes decode to the
 // messages meant.
 
 // Field numbers of ReadRowsResponse.CellChunk (and of the value field of
@@ -29,7 +30,7 @@ const (
 
 // chunk is one CellChunk to encode.
 type chunk struct {
-	key             string
+	key             []byte
 	hasKey          bool
 	family          string
 	qualifier       string
@@ -89,7 +90,7 @@ func (c *chunk) appendTo(b []byte) []byte {
 	b = protowire.AppendVarint(b, uint64(c.size()))
 	if c.hasKey {
 		b = protowire.AppendTag(b, fieldRowKey, protowire.BytesType)
-		b = protowire.AppendString(b, c.key)
+		b = protowire.AppendBytes(b, c.key)
 	}
 	if c.hasFam {
 		b = appendWrapped(b, fieldFamily, c.family)
@@ -125,13 +126,25 @@ type chunker struct {
 	total int    // bytes in resps and cur
 }
 
-// row encodes one row; a row without cells sends nothing.
+// row encodes one Row, as cells does; the no-op benchmark server and the
+// tests encode Rows.
+func (c *chunker) row(r bigtable.Row) {
+	var h hooks.Row
+	for _, fam := range sortedFamilies(r, nil) {
+		for _, it := range r[fam] {
+			h.Key = []byte(it.Row)
+			h.Cells = append(h.Cells, hooks.Cell{Family: fam, Qualifier: it.Column[len(fam)+1:], Timestamp: int64(it.Timestamp), Value: it.Value})
+		}
+	}
+	c.cells(&h)
+}
+
+// cells encodes one row as the store hands it out (see hooks.ReadCells);
+// a row without cells sends nothing. It keeps no reference to r.
 // NB: a row never spans two responses: the Go client checks after each
 // response that no row is left half read.
-func (c *chunker) row(r bigtable.Row) {
-	var one [1]string
-	fams := sortedFamilies(r, one[:0])
-	if len(fams) == 0 {
+func (c *chunker) cells(r *hooks.Row) {
+	if len(r.Cells) == 0 {
 		return
 	}
 	if len(c.cur) >= responseBytes {
@@ -141,36 +154,32 @@ func (c *chunker) row(r bigtable.Row) {
 		c.cur = (*respPool.Get(0))[:0]
 	}
 	before := len(c.cur)
-	key, first := r.Key(), true
-	for fi, fam := range fams {
-		items := r[fam]
-		prevQual := ""
-		for i, it := range items {
-			qual := it.Column[len(fam)+1:]
-			last := fi == len(fams)-1 && i == len(items)-1
-			ch := chunk{key: key, hasKey: first, ts: int64(it.Timestamp), family: fam, hasFam: i == 0, qualifier: qual, hasQual: i == 0 || qual != prevQual}
-			first, prevQual = false, qual
-			v := it.Value
-			if len(v) <= maxChunkValue {
-				ch.value, ch.commit = v, last
-				c.cur = ch.appendTo(c.cur)
-				continue
-			}
-			// A long value: the first chunk names the cell, the rest carry
-			// only bytes; all but the last say the whole size.
-			size := int32(len(v))
-			ch.value, ch.valueSize = v[:maxChunkValue], size
+	for i := range r.Cells {
+		cl := &r.Cells[i]
+		newFam := i == 0 || cl.Family != r.Cells[i-1].Family
+		ch := chunk{key: r.Key, hasKey: i == 0, ts: cl.Timestamp, family: cl.Family, hasFam: newFam,
+			qualifier: cl.Qualifier, hasQual: newFam || cl.Qualifier != r.Cells[i-1].Qualifier}
+		last := i == len(r.Cells)-1
+		v := cl.Value
+		if len(v) <= maxChunkValue {
+			ch.value, ch.commit = v, last
 			c.cur = ch.appendTo(c.cur)
-			for rest := v[maxChunkValue:]; len(rest) > 0; {
-				part := chunk{value: rest[:min(len(rest), maxChunkValue)]}
-				rest = rest[len(part.value):]
-				if len(rest) > 0 {
-					part.valueSize = size
-				} else {
-					part.commit = last
-				}
-				c.cur = part.appendTo(c.cur)
+			continue
+		}
+		// A long value: the first chunk names the cell, the rest carry
+		// only bytes; all but the last say the whole size.
+		size := int32(len(v))
+		ch.value, ch.valueSize = v[:maxChunkValue], size
+		c.cur = ch.appendTo(c.cur)
+		for rest := v[maxChunkValue:]; len(rest) > 0; {
+			part := chunk{value: rest[:min(len(rest), maxChunkValue)]}
+			rest = rest[len(part.value):]
+			if len(rest) > 0 {
+				part.valueSize = size
+			} else {
+				part.commit = last
 			}
+			c.cur = part.appendTo(c.cur)
 		}
 	}
 	c.total += len(c.cur) - before

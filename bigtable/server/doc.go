@@ -29,7 +29,11 @@
 // fresh snapshot of the store that starts after the last row sent (Cloud
 // Bigtable promises no snapshot across a stream either), and nothing of the
 // store is held while the client receives: a slow or stalled client pins no
-// old versions and at most three batches of memory.
+// old versions and at most three batches of memory. It reads the cells
+// through bigtable/internal/hooks.ReadCells, which hands out each row's
+// cells from one reused buffer instead of a bigtable.Row, and writes them
+// straight into the response buffers in protobuf wire form (chunks.go):
+// a scan allocates nothing per row of its own.
 //
 // # Caveats
 //

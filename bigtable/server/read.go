@@ -5,6 +5,7 @@ import (
 
 	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/bigtable/internal/hooks"
 	"github.com/webtable/webtable/bigtable/internal/wire"
 	"google.golang.org/grpc/codes"
 )
@@ -94,23 +95,21 @@ func (s *dataServer) readBatches(ctx context.Context, tbl *bigtable.Table, range
 	left := limit // 0: no limit
 	var enc chunker
 	for len(ranges) > 0 {
-		var opts []bigtable.ReadOption
-		if f != nil {
-			opts = append(opts, bigtable.RowFilter(f))
-		}
-		if left > 0 {
-			opts = append(opts, bigtable.LimitRows(left))
-		}
 		var n int64
-		var last string
+		var last []byte
 		full := false
-		err := tbl.ReadRows(ctx, wire.BigtableRowSet(ranges), func(r bigtable.Row) bool {
-			enc.row(r)
+		// NB: the store hands out each row's cells without building a
+		// bigtable.Row, and they are encoded at once: a scan allocates
+		// nothing per row here.
+		err := hooks.ReadCells(ctx, tbl, wire.BigtableRowSet(ranges), f, left, func(r *hooks.Row) bool {
+			enc.cells(r)
 			n++
-			last = r.Key()
 			full = enc.total >= s.cfg.batchBytes
+			if full {
+				last = append(last[:0], r.Key...)
+			}
 			return !full
-		}, opts...)
+		})
 		if err != nil {
 			return err
 		}
@@ -127,7 +126,7 @@ func (s *dataServer) readBatches(ctx context.Context, tbl *bigtable.Table, range
 		if !full {
 			return nil
 		}
-		ranges = wire.After(ranges, last)
+		ranges = wire.After(ranges, string(last))
 	}
 	return nil
 }

@@ -30,7 +30,8 @@ type options struct {
 	seeds     []string // URLs given as arguments
 	versions  int
 	demo      bool
-	deps      deps // not a flag: set by runWith
+	warcs     []string // --from-warc files (and, with it, the arguments)
+	deps      deps     // not a flag: set by runWith
 	// serve is the address to serve the store on while crawling ("": do
 	// not serve); allowRemote lets it be off loopback.
 	serve       string
@@ -45,12 +46,14 @@ with its host reversed (http://www.cnn.com/a -> com.cnn.www/a).
 Usage:
   crawl [flags] [URL ...]
   crawl --demo
+  crawl --from-warc FILE.warc.gz [FILE ...] [--db DIR]
 
 Examples:
   crawl --demo                                  crawl a built-in sample web (no network)
   crawl --seeds seeds/default.txt --depth 1     a few well-known sites, one hop deep
   crawl http://example.org/ --max-pages 100     one site, 100 pages at most
   crawl --recrawl --seeds my-seeds.txt          fetch stored pages again, keep changed versions
+  crawl --from-warc site.warc.gz                build the table from a web archive (no network)
 
   crawl --db bigtable://my-project/my-instance --seeds my-seeds.txt
                                                 crawl into Cloud Bigtable (table "webtable")
@@ -65,6 +68,13 @@ status 0, once every shard is idle and nothing is queued. A shard that is
 killed carries on when started again with the same command. A shard that
 stays silent longer than --shard-timeout makes the others stop with exit
 status 3, naming it. --max-pages then counts the pages of all shards.
+
+--from-warc reads web archives (WARC files, gzipped or not, as wget
+--warc-file, Heritrix, Browsertrix or "query export --warc" write them)
+instead of the network: each captured page becomes a version of its row,
+dated by its capture, with the anchors of its links. Nothing is fetched
+or queued; robots.txt and --depth do not apply, --max-body and
+--store-all do.
 
 With --serve ADDR the crawl also serves its store over Cloud Bigtable's own
 gRPC API while it runs, and keeps serving after it finishes (or, with
@@ -122,6 +132,10 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	})
 	fs.DurationVar(&o.shardTimeout, "shard-timeout", defaultShardTimeout, "with --shard: stop, exit status 3, when another shard has given no sign of life for `DUR`")
 	fs.IntVar(&o.versions, "versions", webtable.DefaultVersions, "keep `N` versions of each page's HTML")
+	fs.Func("from-warc", "build the table from this WARC `FILE` instead of fetching (repeatable; further arguments are WARC files too)", func(s string) error {
+		o.warcs = append(o.warcs, s)
+		return nil
+	})
 	fs.StringVar(&o.serve, "serve", "", "while crawling, serve the store on `ADDR` (e.g. 127.0.0.1:8086; port 0 picks one) over Cloud Bigtable's API, so that query, cbt and Bigtable clients (BIGTABLE_EMULATOR_HOST=ADDR) can read it; keep serving after the crawl until Ctrl-C")
 	fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --serve listen on an address other machines can reach (the protocol has no authentication: anyone who reaches it can read and change the store)")
 	fs.BoolVar(&o.demo, "demo", false, "crawl a built-in sample web (www.cnn.com, cnnsi.com, my.look.ca on 127.0.0.1) 3 times into "+defaultDemoDB)
@@ -149,6 +163,15 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		rest = rest[1:]
 	}
 	o.seeds = positional
+	if len(o.warcs) > 0 {
+		o.warcs, o.seeds = append(o.warcs, positional...), nil
+		if o.demo || o.seedsFile != "" {
+			return nil, fmt.Errorf("--from-warc reads pages from files: leave out --demo and --seeds")
+		}
+		if o.serve != "" {
+			return nil, fmt.Errorf("--from-warc builds the table and exits: serve it afterwards with crawl --serve ADDR --db DIR")
+		}
+	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "db":

@@ -97,6 +97,9 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 	if o.demo {
 		return runDemo(ctx, o, stdout, stderr)
 	}
+	if len(o.warcs) > 0 {
+		return importWARCs(ctx, o, stdout, stderr)
+	}
 	seedURLs, err := loadSeeds(o, stderr)
 	if err != nil {
 		return err

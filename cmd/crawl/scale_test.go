@@ -223,7 +223,7 @@ func TestFlatMemorySmall(t *testing.T) {
 	if r.stats.Queued > crawler.DefaultWindow {
 		t.Errorf("%d entries held in memory at the end, want at most one window (%d)", r.stats.Queued, crawler.DefaultWindow)
 	}
-	w, err := stores.OpenForRead(context.Background(), dir)
+	w, err := stores.Open(context.Background(), dir, stores.ForRead, webtable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

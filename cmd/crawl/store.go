@@ -202,7 +202,7 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 	}
 	f := &webtable.Fetched{
 		// The crawler's hash of the body, not computed again.
-		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body, SHA256: p.SHA256},
+		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body, SHA256: p.SHA256, Headers: p.Header},
 		Discovered: toEntries(p.Discovered),
 		AnchorTime: webtable.TimestampOf(p.Time).TruncateToMilliseconds(),
 		State:      webtable.State(p.State().String()),

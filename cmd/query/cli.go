@@ -45,7 +45,8 @@ func init() {
 		{"tablets", "list the tablets (row ranges stored together)", tabletsHelp, runTablets},
 		{"stats", "count rows, fetches, failures, versions and bytes", statsHelp, runStats},
 		{"errors", "list the URLs whose last fetch failed", errorsHelp, runErrors},
-		{"export", "copy the whole table, versions and all, to another store", exportHelp, runExport},
+		{"export", "copy the table to another store, or write it as a web archive (WARC)", exportHelp, runExport},
+		{"serve", "browse the table in a web browser (read-only)", serveHelp, runServe},
 	}
 }
 

@@ -25,6 +25,10 @@ Ranges:
 Flags:
   --family F   only cells of this family (anchor, contents, fetch, mime)
   --column C   only this column (family:qualifier)
+  --at TIME    every row as it was then: per column, the newest version at or
+               before TIME (microseconds since 1970, RFC 3339, or a date such
+               as 2026-01-02, meaning the end of that day, UTC); rows with
+               nothing stored by then are left out
   --limit N    stop after N rows
   --keys-only  list row keys only (never reads values)
   --json       JSON Lines, one row per line
@@ -33,13 +37,14 @@ Flags:
 Examples:
   query --db webtable-demo.db scan --domain cnn.com --keys-only
   query --db webtable-demo.db scan --host www.cnn.com --family anchor
+  query --db webtable-demo.db scan --domain cnn.com --at 2026-01-02T15:04:05Z
 `
 
 func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var (
-		db, domain, host, prefix, start, end, family, column string
-		limit                                                int64
-		keysOnly, asJSON                                     bool
+		db, domain, host, prefix, start, end, family, column, at string
+		limit                                                    int64
+		keysOnly, asJSON                                         bool
 	)
 	fs := newFlagSet("scan", &db)
 	fs.StringVar(&domain, "domain", "", "")
@@ -49,6 +54,7 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&end, "end", "", "")
 	fs.StringVar(&family, "family", "", "")
 	fs.StringVar(&column, "column", "", "")
+	fs.StringVar(&at, "at", "", "")
 	fs.Int64Var(&limit, "limit", 0, "")
 	fs.BoolVar(&keysOnly, "keys-only", false, "")
 	fs.BoolVar(&asJSON, "json", false, "")
@@ -67,6 +73,11 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	q := webtable.Query{Family: family, Column: column, KeysOnly: keysOnly}
+	if at != "" {
+		if q.At, err = parseAt(at); err != nil {
+			return err
+		}
+	}
 	w, err := openStore(ctx, db)
 	if err != nil {
 		return err

@@ -41,15 +41,18 @@ var (
 
 // rules is the layout of DEVELOPERS.md:
 //
-//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2, x/net/html
+//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2
+//	                      \-> extract --> x/net/html (links, text; no colly)
 //	    |     \-> seeds
 //	    \-------> webtable --> bigtable --> badger/v4
 //	cmd/query --> webtable, urlkey            internal/demoweb <-- cmd/crawl, tests
+//	    \-------> internal/webui --> webtable, urlkey, extract (query serve)
+//	cmd/crawl, cmd/query --> archive --> gowarc (WARC files; no storage, no crawling)
 //
 // plus internal/stores, which both programs use to open the store their
 // --db flag names (a directory, or Cloud Bigtable through bigtable/cloud).
-// The programs link bigtable only through those two: they never import it
-// (their tests may, to inject store faults).
+// The programs link bigtable (and its gRPC server) only through those two:
+// they never import it (their tests may, to inject store faults).
 var rules = map[string]rule{
 	"urlkey": {
 		forbidden:       concat(storage, crawling, terminal),
@@ -86,9 +89,17 @@ var rules = map[string]rule{
 		forbidden:       concat(cloud, crawling, terminal),
 		forbiddenDirect: []string{"net/http", "flag", "golang.org/x/net/html"},
 	},
+	"extract": {
+		forbidden:       concat(storage, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag", "os"},
+	},
 	"crawler": {
-		internal:        []string{"urlkey"},
+		internal:        []string{"urlkey", "extract"},
 		forbidden:       concat(storage, terminal),
+		forbiddenDirect: []string{"flag"},
+	},
+	"archive": {
+		forbidden:       concat(storage, crawling, terminal),
 		forbiddenDirect: []string{"flag"},
 	},
 	"seeds": {
@@ -112,19 +123,32 @@ var rules = map[string]rule{
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "seeds", "webtable", "bigtable", "urlkey", "internal/demoweb", "internal/stores"},
+		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores"},
 		forbiddenDirect: programsMustNotImport,
 	},
+	"internal/webui": {
+		internal:        []string{"webtable", "bigtable", "urlkey", "extract"},
+		forbidden:       concat(cloud, crawling, terminal),
+		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4", "github.com/webtable/webtable/bigtable", "flag"},
+	},
 	"cmd/query": {
-		internal:        []string{"webtable", "bigtable", "urlkey", "internal/stores"},
+		internal:        []string{"webtable", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui"},
 		forbidden:       concat(crawling, terminal),
 		forbiddenDirect: programsMustNotImport,
 	},
 }
 
 // programsMustNotImport are the store packages the programs reach only
-// through webtable and internal/stores.
-var programsMustNotImport = []string{"github.com/dgraph-io/badger/v4", module + "/bigtable", module + "/bigtable/cloud"}
+// through webtable and internal/stores: the store itself, the Cloud Bigtable
+// adapter, and the gRPC server with its proto translation (internal/stores
+// wires the server to a store and writes the address file that query reads).
+var programsMustNotImport = []string{
+	"github.com/dgraph-io/badger/v4",
+	module + "/bigtable",
+	module + "/bigtable/cloud",
+	module + "/bigtable/server",
+	module + "/bigtable/internal/wire",
+}
 
 func concat(lists ...[]string) []string {
 	var out []string
@@ -262,6 +286,9 @@ func TestViolationsDetected(t *testing.T) {
 		{"the server must not link the Cloud client", listedPackage{ImportPath: module + "/bigtable/server", Imports: []string{"cloud.google.com/go/bigtable"}}, "bigtable/server imports cloud.google.com/go/bigtable directly"},
 		{"programs speak webtable, not bigtable", listedPackage{ImportPath: module + "/cmd/query", Imports: []string{module + "/bigtable"}}, "cmd/query imports " + module + "/bigtable directly"},
 		{"programs open Cloud Bigtable through internal/stores", listedPackage{ImportPath: module + "/cmd/crawl", Imports: []string{module + "/bigtable/cloud"}}, "cmd/crawl imports " + module + "/bigtable/cloud directly"},
+		{"programs may link the server through internal/stores", listedPackage{ImportPath: module + "/cmd/crawl", Imports: []string{module + "/internal/stores"}, Deps: []string{module + "/internal/stores", module + "/bigtable/server", module + "/bigtable/internal/wire"}}, ""},
+		{"programs serve the store through internal/stores", listedPackage{ImportPath: module + "/cmd/crawl", Imports: []string{module + "/bigtable/server"}}, "cmd/crawl imports " + module + "/bigtable/server directly"},
+		{"programs never speak the protocol themselves", listedPackage{ImportPath: module + "/cmd/query", Imports: []string{module + "/bigtable/internal/wire"}}, "cmd/query imports " + module + "/bigtable/internal/wire directly"},
 		{"unknown package needs a rule", listedPackage{ImportPath: module + "/newpkg"}, "has no import rule"},
 	}
 	for _, tc := range tests {

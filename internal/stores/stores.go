@@ -95,22 +95,6 @@ func Open(ctx context.Context, db string, mode Mode, opts webtable.Options) (*we
 	return openDir(ctx, db, false, opts)
 }
 
-// Create opens the WebTable at db for a crawl.
-//
-// Deprecated: use Open(ctx, db, ForCrawl, opts). Kept while branches that
-// call it are merged.
-func Create(ctx context.Context, db string, opts webtable.Options) (*webtable.WebTable, error) {
-	return Open(ctx, db, ForCrawl, opts)
-}
-
-// OpenForRead opens an existing WebTable at db for reading.
-//
-// Deprecated: use Open(ctx, db, ForRead, webtable.Options{}). Kept while
-// branches that call it are merged.
-func OpenForRead(ctx context.Context, db string) (*webtable.WebTable, error) {
-	return Open(ctx, db, ForRead, webtable.Options{})
-}
-
 // withStore returns opts with more store options after its own.
 func withStore(opts webtable.Options, more ...bigtable.Option) webtable.Options {
 	opts.Store = append(append([]bigtable.Option(nil), opts.Store...), more...)

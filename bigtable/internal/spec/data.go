@@ -1,7 +1,5 @@
 package spec
 
-import "time"
-
 // RowSetKind names a variant of bigtable.RowSet.
 type RowSetKind uint8
 
@@ -89,26 +87,6 @@ type ReadSettings struct {
 	// LimitSet says a LimitRows option was given; Limit is its n.
 	LimitSet bool
 	Limit    int64
-}
-
-// GCKind names a variant of bigtable.GCPolicy.
-type GCKind uint8
-
-// The GC policy variants.
-const (
-	NoGC         GCKind = iota // NoGcPolicy
-	MaxVersions                // MaxVersionsPolicy: Versions
-	MaxAge                     // MaxAgePolicy: Age
-	Union                      // UnionPolicy: Sub
-	Intersection               // IntersectionPolicy: Sub
-)
-
-// GCPolicy is a bigtable.GCPolicy as data.
-type GCPolicy struct {
-	Kind     GCKind
-	Versions int
-	Age      time.Duration
-	Sub      []GCPolicy
 }
 
 // RMWRule is one rule of a bigtable.ReadModifyWrite: an Increment by Delta

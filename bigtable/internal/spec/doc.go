@@ -6,9 +6,10 @@
 //
 // # How the accessor works
 //
-// Package bigtable imports this package, never the other way round. Its file
-// export_spec.go holds the conversion functions over its unexported types
-// and hands them to Register in an init function; the functions here
+// Package bigtable imports this package, never the other way round. Each of
+// its filters and GC policies describes itself (a describe method beside
+// its constructor); its file export_spec.go describes the other types and
+// hands the conversion functions to Register in an init function; the functions here
 // (FilterOf, RowSetOf, MutationOf, ...) call them. Any program that holds a
 // bigtable value has linked package bigtable and so run that init; calling
 // an accessor before it panics. Because this package is internal, only this
@@ -20,6 +21,10 @@
 // module. A variant the hooks do not know (one added to bigtable later)
 // yields an error wrapping ErrUnknownVariant, so an adapter fails loudly
 // rather than translating it wrongly.
+//
+// GCPolicy is also the form package bigtable stores a family's policy in:
+// its MarshalJSON and UnmarshalJSON are that on-disk format, which must not
+// change.
 //
 // # Caveats
 //

@@ -1,60 +1,54 @@
-package crawler
+package extract
 
 import (
-	"bytes"
-	"io"
 	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
-	"golang.org/x/net/html/charset"
-	"golang.org/x/text/transform"
 )
 
-// rawLink is a link as written in a page, before resolution.
-type rawLink struct {
+// Link is a link as written in a page, before resolution against the
+// page's URL.
+type Link struct {
 	Href     string // attribute value, entities decoded
 	Text     string // anchor text, whitespace collapsed; img alt if no text
 	NoFollow bool   // rel contains nofollow
 }
 
-// extracted is what extractLinks finds in a page.
-type extracted struct {
-	Base         string    // first <base href>, "" if none
-	MetaNoFollow bool      // <meta name="robots"> says nofollow (or none)
-	Links        []rawLink // <a href> and <area href>, document order
-	Charset      string    // encoding used to decode the page
+// Links is what [Extract] finds in a page.
+type Links struct {
+	Base         string // first <base href>, "" if none
+	MetaNoFollow bool   // <meta name="robots"> says nofollow (or none)
+	Links        []Link // <a href> and <area href>, document order, at most MaxLinks
+	Charset      string // encoding used to decode the page
 }
 
-// maxRawLinks bounds the links collected from one page before resolution,
-// so a page of a million links costs bounded memory. Resolution keeps at
-// most Config.MaxLinks distinct targets and counts up to this many;
-// duplicates and junk need headroom.
-const maxRawLinks = 4 * DefaultMaxLinks
+// MaxLinks bounds the links collected from one page before resolution,
+// so a page of a million links costs bounded memory. The crawler keeps at
+// most its Config.MaxLinks (10,000 by default) distinct targets of these
+// and counts up to this many; duplicates and junk need headroom, hence four
+// times the crawler's default.
+const MaxLinks = 40_000
 
-// maxAnchorText bounds one anchor text, in bytes.
-const maxAnchorText = 1 << 10
+// MaxAnchorText bounds one anchor text, in bytes.
+const MaxAnchorText = 1 << 10
 
-// extractLinks tokenises an HTML page and returns its links. body is the
+// Extract tokenises an HTML page and returns its links. body is the
 // page as fetched; contentType is the Content-Type header ("" if none). The
 // bytes are decoded to UTF-8 first (Content-Type charset, byte order mark,
 // <meta charset>, else windows-1252, as browsers do), so anchor texts from
 // ISO-8859-1, Shift_JIS or GBK pages come out as correct UTF-8.
 // It never fails: malformed HTML yields what a tokenizer can recover.
-func extractLinks(body []byte, contentType string) extracted {
-	var ex extracted
-	enc, name, _ := charset.DetermineEncoding(body, contentType)
+func Extract(body []byte, contentType string) Links {
+	var ex Links
+	r, name := decode(body, contentType)
 	ex.Charset = name
-	var r io.Reader = bytes.NewReader(body)
-	if name != "utf-8" {
-		r = transform.NewReader(r, enc.NewDecoder())
-	}
 	z := html.NewTokenizer(r)
 	z.SetMaxBuf(0)
 
 	var (
 		inA      bool
-		cur      rawLink
+		cur      Link
 		text     strings.Builder
 		alt      string
 		skipText int // depth inside <script>/<style>/<title>... within a link
@@ -67,10 +61,10 @@ func extractLinks(body []byte, contentType string) extracted {
 		if cur.Text == "" {
 			cur.Text = collapse(alt)
 		}
-		if len(ex.Links) < maxRawLinks {
+		if len(ex.Links) < MaxLinks {
 			ex.Links = append(ex.Links, cur)
 		}
-		inA, cur, alt, skipText = false, rawLink{}, "", 0
+		inA, cur, alt, skipText = false, Link{}, "", 0
 		text.Reset()
 	}
 	for {
@@ -80,7 +74,7 @@ func extractLinks(body []byte, contentType string) extracted {
 			flush()
 			return ex
 		case html.TextToken:
-			if inA && skipText == 0 && text.Len() < maxAnchorText {
+			if inA && skipText == 0 && text.Len() < MaxAnchorText {
 				text.Write(z.Text())
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
@@ -89,14 +83,14 @@ func extractLinks(body []byte, contentType string) extracted {
 			switch a {
 			case atom.A, atom.Area:
 				flush()
-				if len(ex.Links) >= maxRawLinks {
+				if len(ex.Links) >= MaxLinks {
 					continue // full: no attributes or text read (<base>, <meta> still are)
 				}
 				href, rel, ok := linkAttrs(z, hasAttr)
 				if !ok {
 					continue
 				}
-				cur = rawLink{Href: href, NoFollow: hasToken(rel, "nofollow")}
+				cur = Link{Href: href, NoFollow: hasToken(rel, "nofollow")}
 				if a == atom.Area || tt == html.SelfClosingTagToken {
 					// <area> has no content; its alt is its text.
 					inA = true
@@ -196,13 +190,16 @@ func hasToken(s, tok string) bool {
 
 // collapse trims s and replaces each run of white space with one space.
 // NUL characters are dropped, as an HTML parser drops them from text.
-func collapse(s string) string {
+func collapse(s string) string { return collapseTo(s, MaxAnchorText) }
+
+// collapseTo is collapse with a bound of n bytes instead of MaxAnchorText.
+func collapseTo(s string, n int) string {
 	if strings.IndexByte(s, 0) >= 0 {
 		s = strings.ReplaceAll(s, "\x00", "")
 	}
 	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
-	if len(s) > maxAnchorText {
-		s = strings.ToValidUTF8(s[:maxAnchorText], "")
+	if len(s) > n {
+		s = strings.ToValidUTF8(s[:n], "")
 	}
 	return s
 }

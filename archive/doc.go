@@ -1,0 +1,37 @@
+// Package archive reads and writes web archives: WARC 1.1 files (ISO 28500,
+// the format of Heritrix, Browsertrix, wget --warc-file and Common Crawl)
+// and their CDXJ indexes (the index pywb reads), through the WARC library
+// github.com/nlnwa/gowarc/v3.
+//
+// A [Writer] writes one gzip member per record: a warcinfo record first,
+// then a response record per [Capture] (a resource record when the capture
+// has no HTTP header), and keeps the CDXJ line of each, written sorted by
+// [Writer.WriteIndex]. SURT keys, offsets and lengths follow webrecorder's
+// warcio (version 2.4.11, its cdx-index command).
+//
+// A [Reader] yields the captures of a WARC file, gzipped or plain, WARC/1.0
+// or 1.1: response records, and resource records with an http(s) URI.
+// Bodies are de-chunked and decoded per their HTTP headers, then cut at a
+// size limit. Revisit, request, metadata and warcinfo records, and
+// responses and resources with other URIs (Heritrix's dns: lookups, wget's
+// log as metadata://...), are counted in [Counts] and skipped.
+//
+// The package knows nothing of the WebTable or of crawling: programs move
+// captures between it and package webtable.
+//
+// # Caveats
+//
+//   - The WARC library buffers each record's block before handing it over:
+//     up to 1 MiB in memory, the rest in a temporary file. Records over
+//     [MaxRecord] (1 GiB) are refused: in a plain WARC file from their
+//     declared length, before they are read; in a gzipped one or a stream,
+//     once MaxRecord bytes of them were read (and spooled).
+//   - A WARC gzipped as one stream rather than one member per record is
+//     refused (the library would read its first record only).
+//   - A Writer sorts its CDXJ lines in memory up to 32 MiB of them (some
+//     150,000 records), then in temporary files that WriteIndex merges.
+//   - A damaged file (a truncated gzip member, a record whose Content-Length
+//     is wrong, bytes that are no record) stops the reading at the first
+//     damage with an [*Error] naming the file and offset; the captures
+//     before it were already returned.
+package archive

@@ -1,0 +1,44 @@
+package archive
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+)
+
+// FuzzRead: whatever the bytes, reading a WARC ends at io.EOF or with an
+// error naming the stream, never a panic, and every capture has a URL.
+func FuzzRead(f *testing.F) {
+	f.Add([]byte(rawRecord("1.1", "resource", "http://a.test/1", "2026-01-02T03:04:05Z", "text/html", "<p>one</p>")))
+	f.Add([]byte(gz(rawRecord("1.0", "response", "<http://a.test/>", "2026-01-02T03:04:05Z", "application/http;msgtype=response",
+		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"))))
+	f.Add([]byte("WARC/1.1\r\nContent-Length: 99999999999\r\n\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := NewReader("fuzz.warc", bytes.NewReader(data), 1<<16)
+		if err != nil {
+			var ae *Error
+			if !errors.As(err, &ae) {
+				t.Fatalf("NewReader: %v, want an *archive.Error", err)
+			}
+			return
+		}
+		defer r.Close()
+		for range 100 {
+			c, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if err != nil {
+				var ae *Error
+				if !errors.As(err, &ae) || ae.File != "fuzz.warc" {
+					t.Fatalf("Next: %v, want an *archive.Error naming fuzz.warc", err)
+				}
+				return
+			}
+			if c.URL == "" || len(c.Body) > 1<<16 {
+				t.Fatalf("capture %+v: no URL, or a body over the limit", c)
+			}
+		}
+	})
+}
