@@ -205,3 +205,29 @@ func TestSchedulerWakesOne(t *testing.T) {
 	s.done("a.test", held, true)
 	wg.Wait()
 }
+
+// TestSchedulerDuplicateHeld: a URL queued twice (two pages saved at the
+// same moment both found it new) is not handed to a second worker of its
+// host while the first holds it: the later entry is skipped when read.
+func TestSchedulerDuplicateHeld(t *testing.T) {
+	var f fakeFrontier
+	es := f.add("a.test", 4, 1) // positions 1..4
+	f.mu.Lock()
+	f.hosts["a.test"][2].URL, f.hosts["a.test"][2].Key = es[0].URL, es[0].Key // 3 queues 1's URL again
+	f.mu.Unlock()
+	s := newScheduler(2, 0, 0)
+	s.window = 1 // the second entry of the URL comes in a later refill
+	s.forRun(0, f.next)
+	s.addHost("a.test")
+	x, _, ok := s.pop(t.Context())
+	y, _, ok2 := s.pop(t.Context())
+	if !ok || !ok2 || x.URL != es[0].URL || y.URL != es[1].URL {
+		t.Fatalf("first pops: %q (%v), %q (%v), want %q and %q", x.URL, ok, y.URL, ok2, es[0].URL, es[1].URL)
+	}
+	f.remove("a.test", y)
+	s.done("a.test", y, true)
+	z, _, ok := s.pop(t.Context())
+	if !ok || z.URL != es[3].URL {
+		t.Errorf("pop while %s is held = %q (frontier %s, %v), want %q: the URL would be fetched twice", x.URL, z.URL, z.Frontier, ok, es[3].URL)
+	}
+}

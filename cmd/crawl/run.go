@@ -50,6 +50,10 @@ type deps struct {
 	open func(ctx context.Context, db string, opts webtable.Options) (*webtable.WebTable, error)
 	// storeGrace bounds each store call once ctx is cancelled.
 	storeGrace time.Duration
+	// shardRoundDone, when set, is called by a shard (--shard) after each
+	// round that ended without error, before it counts what it left
+	// queued: tests use it to queue entries at that moment.
+	shardRoundDone func(ctx context.Context, shard int, w *webtable.WebTable)
 }
 
 // run is the whole program: it returns the exit status. ctx is cancelled

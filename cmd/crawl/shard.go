@@ -130,6 +130,16 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 		}); err != nil {
 			return err
 		}
+		// NB: counted before the round, since only the entries queued
+		// before it began are surely seen by it; see leftQueued.
+		var before int64
+		if err := s.retry(ctx, "counting the entries queued", func(ctx context.Context) error {
+			var err error
+			before, err = s.w.QueuedOf(ctx, s.o.cfg.Shard, s.o.cfg.Shards)
+			return err
+		}); err != nil {
+			return err
+		}
 		st, err := s.round(ctx, c, seeds)
 		totalMu.Lock()
 		total = addStats(total, st)
@@ -141,13 +151,15 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 		case err == nil:
 			seeds = nil
 			rounds++
+			if hook := o.deps.shardRoundDone; hook != nil {
+				hook(ctx, o.cfg.Shard, w)
+			}
 			if st.Fetched+st.Errors > 0 {
 				fmt.Fprintf(stderr, "%sround %d: %s\n", s.label, rounds, status(st))
 				s.held = -1
 			} else if err := s.retry(ctx, "counting the entries left queued", func(ctx context.Context) error {
-				// A round that took nothing: what is queued stays so.
 				q, err := s.w.QueuedOf(ctx, s.o.cfg.Shard, s.o.cfg.Shards)
-				s.held = q
+				s.held = leftQueued(before, q)
 				return err
 			}); err != nil {
 				return err
@@ -309,6 +321,23 @@ func (s *shard) takeable(ctx context.Context) (bool, error) {
 	}
 	s.held = q
 	return false, nil
+}
+
+// leftQueued is what a round that took nothing leaves queued on purpose
+// (see shard.held), from the counts of this shard's part of the frontier
+// before the round began and after it ended: that count when the two agree,
+// else -1 (unknown: look again). NB: the count after the round alone is
+// not enough: an entry that another shard queued after the round last read
+// the frontier was never seen by it, and holding it would leave it queued
+// for ever while the shards agree that the crawl is finished (issue 17:
+// a crawl that stopped after the seed's host). A count that changed means
+// entries came (or stale ones were dropped) during the round, so the shard
+// runs another round rather than guess which.
+func leftQueued(before, after int64) int64 {
+	if before != after {
+		return -1
+	}
+	return after
 }
 
 // budgetSpent reports whether --max-pages is set and every page of it is

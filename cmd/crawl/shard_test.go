@@ -29,6 +29,7 @@ import (
 // across shards). It records the User-Agent of every page request.
 type manyHostWeb struct {
 	hosts, pages int
+	unlinked     int // hosts served after the linked ones that no page links to; set before crawling
 	srv          *httptest.Server
 
 	mu      sync.Mutex
@@ -48,7 +49,7 @@ func (s *manyHostWeb) host(h int) string { return fmt.Sprintf("h%04d.web.test", 
 
 func (s *manyHostWeb) serve(w http.ResponseWriter, r *http.Request) {
 	var h, i int
-	if _, err := fmt.Sscanf(r.Host, "h%d.web.test", &h); err != nil || h >= s.hosts {
+	if _, err := fmt.Sscanf(r.Host, "h%d.web.test", &h); err != nil || h >= s.hosts+s.unlinked {
 		http.Error(w, "no such host", http.StatusBadGateway)
 		return
 	}
