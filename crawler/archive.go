@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/webtable/webtable/extract"
@@ -25,7 +24,7 @@ func PageLinks(body []byte, contentType, pageURL string) (links []Link, charset 
 		return nil, "", fmt.Errorf("crawler: links of %q: %w", pageURL, err)
 	}
 	ex := extract.Extract(body, contentType)
-	links = resolveLinks(u, ex)
+	links, _, _ = resolveLinks(u, ex, DefaultMaxLinks, nil)
 	return links, ex.Charset, nil
 }
 
@@ -50,61 +49,6 @@ func parseContentType(ct string) (mediaType, charset string) {
 	}
 	mt, _, _ := strings.Cut(ct, ";")
 	return strings.ToLower(strings.TrimSpace(mt)), ""
-}
-
-// resolveLinks resolves and canonicalises the raw links of the page at
-// final, one per distinct target, as run.links does for Page.Links.
-// NB: a copy of the first half of run.links, made when issue 12 reworked
-// that function at the last minute; the two should become one function.
-func resolveLinks(final *url.URL, ex extract.Links) []Link {
-	base := final
-	if ex.Base != "" {
-		if b, err := final.Parse(ex.Base); err == nil && (b.Scheme == "http" || b.Scheme == "https") {
-			base = b
-		}
-	}
-	self := frontierKey(final)
-	index := make(map[string]int, len(ex.Links))
-	var links []Link
-	for _, l := range ex.Links {
-		if l.Href == "" || len(l.Href) > 4*MaxURLLength {
-			continue
-		}
-		ref, err := base.Parse(l.Href)
-		if err != nil || (ref.Scheme != "http" && ref.Scheme != "https") {
-			continue
-		}
-		cu, err := urlkey.Canonical(ref.String())
-		if err != nil {
-			continue
-		}
-		s := cu.String()
-		if isTrap(cu, s) {
-			continue
-		}
-		key := frontierKey(cu)
-		if key == self {
-			continue
-		}
-		nofollow := l.NoFollow || ex.MetaNoFollow
-		if i, ok := index[key]; ok {
-			if i < 0 {
-				continue
-			}
-			if links[i].Text == "" {
-				links[i].Text = l.Text
-			}
-			links[i].NoFollow = links[i].NoFollow && nofollow
-			continue
-		}
-		if len(links) >= DefaultMaxLinks {
-			index[key] = -1
-			continue
-		}
-		index[key] = len(links)
-		links = append(links, Link{URL: s, Text: l.Text, NoFollow: nofollow})
-	}
-	return links
 }
 
 // IsHTML reports whether a response of this media type (without
