@@ -212,10 +212,9 @@ func (w *writer) notePrune(family, qualifier string) {
 	if f := w.ts.families[family]; f == nil || !f.gc {
 		return
 	}
-	c := rowColumn{w.row, family, qualifier}
-	if !slices.Contains(w.prune, c) {
-		w.prune = append(w.prune, c)
-	}
+	// NB: no search for duplicates here (quadratic in a big bulk write):
+	// flushPrune sorts the columns and skips repeats.
+	w.prune = append(w.prune, rowColumn{w.row, family, qualifier})
 }
 
 // flushPrune deletes the versions that the noted columns' policies
@@ -227,9 +226,23 @@ func (w *writer) flushPrune() error {
 	if len(w.prune) == 0 {
 		return nil
 	}
-	keys := make([][]byte, len(w.prune))
+	// NB: all the keys share one buffer, sliced once it stops growing:
+	// one allocation instead of one per column.
+	ends := make([]int, len(w.prune))
+	size := 0
+	for _, c := range w.prune {
+		size += tablePrefixLen + len(c.row) + len(c.family) + len(c.qualifier) + 3*2 // NB: escaping may need more; append then grows buf
+	}
+	buf := make([]byte, 0, size)
 	for i, c := range w.prune {
-		keys[i] = appendColumnKey(nil, w.ts.id, c.row, c.family, c.qualifier)
+		buf = appendColumnKey(buf, w.ts.id, c.row, c.family, c.qualifier)
+		ends[i] = len(buf)
+	}
+	keys := make([][]byte, len(w.prune))
+	start := 0
+	for i, end := range ends {
+		keys[i] = buf[start:end:end]
+		start = end
 	}
 	order := make([]int, len(keys))
 	for i := range order {
@@ -239,7 +252,12 @@ func (w *writer) flushPrune() error {
 	it := w.txn.NewIterator(badger.IteratorOptions{Prefix: appendTablePrefix(nil, w.ts.id)})
 	var doomed [][]byte
 	seeked := false
+	var last []byte
 	for _, i := range order {
+		if last != nil && bytes.Equal(keys[i], last) {
+			continue // a column written twice (or in two rows' mutations of one bulk) is pruned once
+		}
+		last = keys[i]
 		policy := w.ts.families[w.prune[i].family].policy
 		prefix := keys[i]
 		// NB: a Seek costs as much as a dozen Nexts, and most columns

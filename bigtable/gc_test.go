@@ -319,3 +319,32 @@ func TestGCPruneOnWriteBulk(t *testing.T) {
 		}
 	}
 }
+
+// TestGCPruneOnWriteBulkRepeatedColumn: a bulk write that names the same
+// row twice, setting the same column (and one whose qualifier extends it)
+// in both mutations, still prunes each column down to its policy, even
+// though flushPrune walks a repeated column only once.
+func TestGCPruneOnWriteBulkRepeatedColumn(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, WithGCInterval(0))
+	tbl := db.mustTable("t", "g")
+	db.SetGCPolicy(ctx, "t", "g", MaxVersionsPolicy(1))
+	for ts := range Timestamp(3) {
+		m := NewMutation()
+		m.Set("g", "q", ts, []byte("old"))
+		m.Set("g", "q0", ts, []byte("old"))
+		if err := tbl.Apply(ctx, "r", m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m1, m2 := NewMutation(), NewMutation()
+	m1.Set("g", "q", 10, []byte("a"))
+	m2.Set("g", "q", 11, []byte("b"))
+	m2.Set("g", "q0", 11, []byte("b"))
+	if errs, err := tbl.ApplyBulk(ctx, []string{"r", "r"}, []*Mutation{m1, m2}); err != nil || errs != nil {
+		t.Fatal(err, errs)
+	}
+	if n := rawCells(t, db.DB); n != 2 {
+		t.Fatalf("%d cells on disk after the bulk write, want 2 (one per column)", n)
+	}
+}
