@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -19,6 +20,10 @@ const (
 	colSHA256  = "sha256"
 	colHeaders = "headers" // the status line and response headers as received
 	colFetched = "url"     // the URL fetched, scheme included
+	// colSeen is the sha256 of an imported capture equal to the version
+	// before it, kept at its time in place of a version (see
+	// [WebTable.Import]).
+	colSeen = "seen"
 	// contents:status and contents:truncated ("true" when the body was cut
 	// at the size limit; absent otherwise) share their names with the
 	// fetch family's colStatus and colTruncated.
@@ -182,9 +187,12 @@ func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 // differs from the stored version just before it in time; when it equals
 // the version just after it, that version moves back to this earlier time
 // (the content was already there then). A capture equal to the version
-// before it leaves no trace, so if a different capture later arrives
-// between the two, the content it replaced is not restored after it:
-// import files in capture order where that matters.
+// before it is kept as a sighting (contents:seen, its sha256, at its time),
+// so that when a different capture later arrives between the two, the
+// sighting becomes a version again: its body, status, url and headers are
+// copied from the version it equalled. Sightings are collected like
+// versions (the newest [Options.Versions] are kept); one collected leaves
+// no trace.
 func (w *WebTable) Import(ctx context.Context, c *Capture) (Stored, error) {
 	st, err := w.importBatch(ctx, []*Capture{c})
 	if err != nil {
@@ -215,6 +223,7 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 	}
 	var b batch
 	out := make([]Stored, len(caps))
+	pages := map[string]*Page{} // by row key and sha256: the bodies of this batch
 	for i, c := range caps {
 		key, ts := keys[i], timestamp(c.Time)
 		var hexSum string
@@ -222,14 +231,14 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 			hexSum = sha256Hex(c.Body)
 		}
 		vs := versions[key]
-		// before: the newest version at or before ts; after: the oldest after it.
+		// j: the first entry after ts; before: the newest version at or
+		// before ts (sightings left aside).
 		j, _ := slices.BinarySearchFunc(vs, ts+1, func(v version, t bigtable.Timestamp) int { return cmp.Compare(v.ts, t) })
-		var before, after *version
-		if j > 0 {
-			before = &vs[j-1]
-		}
-		if j < len(vs) {
-			after = &vs[j]
+		var before *version
+		for k := j - 1; k >= 0 && before == nil; k-- {
+			if !vs[k].seen {
+				before = &vs[k]
+			}
 		}
 		p := &Page{
 			Fetch: Fetch{
@@ -258,22 +267,22 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 			state = StateFailed
 		}
 		m.Set(FamilyFetch, colState, ts, []byte(state))
-		if stored == NewVersion {
-			if after != nil && after.sum == hexSum {
-				// NB: a whole millisecond, as every WebTable timestamp
-				// is: Cloud Bigtable refuses a range shorter than that.
-				for _, q := range []string{colHTML, colSHA256, colStatus, colHeaders, colFetched, colTruncated} {
-					m.DeleteTimestampRange(FamilyContents, q, after.ts, after.ts+1000)
-				}
-				vs = slices.Delete(vs, j, j+1)
+		switch stored {
+		case Unchanged:
+			if before.ts != ts {
+				// NB: remembered so that a different capture arriving
+				// later between the two restores this content after it.
+				m.Set(FamilyContents, colSeen, ts, []byte(hexSum))
+				vs = setVersion(vs, j, version{ts, hexSum, true})
 			}
-			if before != nil && before.ts == ts {
-				vs[j-1].sum = hexSum
-			} else {
-				vs = slices.Insert(vs, j, version{ts, hexSum})
+		case NewVersion:
+			pages[key+"\x00"+hexSum] = p
+			vs = setVersion(vs, j, version{ts, hexSum, false})
+			if vs, err = w.relinkAfter(ctx, m, key, vs, ts, pages); err != nil {
+				return nil, err
 			}
-			versions[key] = vs
 		}
+		versions[key] = vs
 		u, err := urlkey.Canonical(c.URL)
 		if err != nil {
 			return nil, fmt.Errorf("webtable: importing: %w", err)
@@ -289,10 +298,86 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 	return out, nil
 }
 
-// version is a stored contents:html version: its timestamp and sha256.
+// version is a stored contents:html version, or a sighting (a capture
+// equal to the version before it, kept as contents:seen only): its
+// timestamp and sha256.
 type version struct {
-	ts  bigtable.Timestamp
-	sum string
+	ts   bigtable.Timestamp
+	sum  string
+	seen bool
+}
+
+// setVersion puts v into vs, whose first entry after v.ts is at j,
+// replacing an entry at v.ts.
+func setVersion(vs []version, j int, v version) []version {
+	if j > 0 && vs[j-1].ts == v.ts {
+		vs[j-1] = v
+		return vs
+	}
+	return slices.Insert(vs, j, v)
+}
+
+// relinkAfter restores the rule "a version is new when it differs from the
+// one before it in time" after a new version at ts: walking the entries
+// after ts up to the next version that still differs, a sighting of other
+// content becomes a version again (its body copied from a version with the
+// same sha256), and a version equal to the content before it becomes a
+// sighting (the content was already there). It adds the cells to m and
+// returns the updated entries.
+func (w *WebTable) relinkAfter(ctx context.Context, m *bigtable.Mutation, key string, vs []version, ts bigtable.Timestamp, pages map[string]*Page) ([]version, error) {
+	i, _ := slices.BinarySearchFunc(vs, ts, func(v version, t bigtable.Timestamp) int { return cmp.Compare(v.ts, t) })
+	current := vs[i].sum
+	for k := i + 1; k < len(vs); k++ {
+		e := &vs[k]
+		switch {
+		case !e.seen && e.sum != current:
+			return vs, nil
+		case !e.seen:
+			// NB: a whole millisecond, as every WebTable timestamp
+			// is: Cloud Bigtable refuses a range shorter than that.
+			for _, q := range []string{colHTML, colSHA256, colStatus, colHeaders, colFetched, colTruncated} {
+				m.DeleteTimestampRange(FamilyContents, q, e.ts, e.ts+1000)
+			}
+			m.Set(FamilyContents, colSeen, e.ts, []byte(e.sum))
+			e.seen = true
+		case e.sum != current:
+			ok, err := w.copyVersion(ctx, m, key, vs, *e, pages)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				e.seen = false
+			}
+			current = e.sum
+		}
+	}
+	return vs, nil
+}
+
+// copyVersion adds to m the contents cells of a version with the sha256 of
+// sighting s, at s's time: from this batch's pages, else from the store.
+// It reports false when no such version is left (the sighting stays one).
+func (w *WebTable) copyVersion(ctx context.Context, m *bigtable.Mutation, key string, vs []version, s version, pages map[string]*Page) (bool, error) {
+	if p := pages[key+"\x00"+s.sum]; p != nil {
+		setContents(m, p, s.sum, s.ts)
+		return true, nil
+	}
+	k := slices.IndexFunc(vs, func(v version) bool { return !v.seen && v.sum == s.sum && v.ts != s.ts })
+	if k < 0 {
+		return false, nil
+	}
+	src := vs[k].ts
+	r, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.ChainFilters(
+		bigtable.FamilyFilter(FamilyContents), bigtable.TimestampRangeFilterMicros(src, src+1000))))
+	if err != nil {
+		return false, fmt.Errorf("webtable: reading the version of %q at %s to restore it: %w", key, formatTime(src.Time()), err)
+	}
+	for _, it := range r[FamilyContents] {
+		if q := qualifier(it.Column); q != colSeen {
+			m.Set(FamilyContents, q, s.ts, it.Value)
+		}
+	}
+	return true, nil
 }
 
 // versionSums reads the stored versions of the rows keys, oldest first.
@@ -302,14 +387,19 @@ func (w *WebTable) versionSums(ctx context.Context, keys []string) (map[string][
 	sorted = slices.Compact(sorted)
 	out := make(map[string][]version, len(sorted))
 	err := w.tbl.ReadRows(ctx, bigtable.RowList(sorted), func(r bigtable.Row) bool {
-		var vs []version
+		byTS := map[bigtable.Timestamp]version{}
 		for _, it := range r[FamilyContents] {
-			vs = append(vs, version{it.Timestamp, string(it.Value)})
+			seen := qualifier(it.Column) == colSeen
+			if v, ok := byTS[it.Timestamp]; ok && !v.seen {
+				continue // a version and a sighting at one time: the version counts
+			}
+			byTS[it.Timestamp] = version{it.Timestamp, string(it.Value), seen}
 		}
+		vs := slices.Collect(maps.Values(byTS))
 		slices.SortFunc(vs, func(a, b version) int { return cmp.Compare(a.ts, b.ts) })
 		out[r.Key()] = vs
 		return true
-	}, bigtable.RowFilter(column(FamilyContents, colSHA256)))
+	}, bigtable.RowFilter(bigtable.InterleaveFilters(column(FamilyContents, colSHA256), column(FamilyContents, colSeen))))
 	if err != nil {
 		return nil, fmt.Errorf("webtable: reading stored versions: %w", err)
 	}

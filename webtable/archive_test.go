@@ -3,6 +3,7 @@ package webtable
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +145,65 @@ func TestCaptures(t *testing.T) {
 				t.Errorf("Captures(%+v) = %q, want %q", tc.sel, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestImportRestoresLaterContent: a capture equal to the version before it
+// is remembered, so that a different capture arriving between the two
+// restores the earlier content after it, one by one or in one batch.
+func TestImportRestoresLaterContent(t *testing.T) {
+	ctx := context.Background()
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	steps := []struct {
+		body string
+		min  int
+		want Stored
+	}{
+		{"A", 1, NewVersion},
+		{"A", 3, Unchanged},
+		{"A", 5, Unchanged},
+		{"B", 2, NewVersion}, // A is back at 3
+		{"C", 4, NewVersion}, // and again at 5
+		{"A", 6, Unchanged},  // equal to the restored version at 5
+		{"B", 0, NewVersion}, // before everything
+		{"C", 3, NewVersion}, // replaces A at 3, equal to C at 4: that one goes
+	}
+	const want = "0:B 1:A 2:B 3:C 5:A"
+	for _, size := range []int{1, len(steps)} {
+		// Room for every version: collection is not what is tested.
+		w := openDir(t, filepath.Join(t.TempDir(), "webtable.db"), true, Options{Versions: 10})
+		t.Cleanup(func() { w.Close() })
+		var got []Stored
+		for start := 0; start < len(steps); start += size {
+			var caps []*Capture
+			for _, s := range steps[start:min(start+size, len(steps))] {
+				caps = append(caps, &Capture{URL: "http://www.cnn.com/", Time: at(s.min), Status: 200,
+					Header: []byte("HTTP/1.1 200 OK\r\nX-Body: " + s.body + "\r\n\r\n"), Body: []byte(s.body)})
+			}
+			st, err := w.importBatch(ctx, caps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, st...)
+		}
+		for i, s := range steps {
+			if got[i] != s.want {
+				t.Errorf("batches of %d: step %d: Import(%s at %d) = %v, want %v", size, i, s.body, s.min, got[i], s.want)
+			}
+		}
+		var have []string
+		err := w.Captures(ctx, nil, Selection{All: true}, func(c *Capture) error {
+			have = append(have, fmt.Sprintf("%d:%s", int(c.Time.Sub(t0)/time.Minute), c.Body))
+			if c.URL != "http://www.cnn.com/" || c.Status != 200 || !strings.Contains(string(c.Header), "X-Body: "+string(c.Body)+"\r\n") {
+				t.Errorf("batches of %d: restored capture %+v lacks its url, status or a header of its body", size, c)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(have, " ") != want {
+			t.Errorf("batches of %d: versions %v, want %v", size, have, want)
+		}
 	}
 }

@@ -20,6 +20,10 @@
 //	                  still names them (Content-Encoding, Transfer-Encoding).
 //	                  Versions stored before headers were kept have none.
 //	                  Three versions are kept by default ([Options.Versions]).
+//	                  A web-archive import also keeps contents:seen (the
+//	                  sha256 of a capture equal to the version before it, at
+//	                  its time, with no contents:html) so that captures
+//	                  arriving out of order still yield the right versions.
 //	anchor:<referrer> the text of a link pointing at this page, one column per
 //	                  referring page (urlkey.Referrer form: anchor:cnnsi.com).
 //	                  Written when the referrer is crawled, whether or not this

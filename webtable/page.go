@@ -108,11 +108,16 @@ func setPage(m *bigtable.Mutation, p *Page, hexSum string) {
 		m.Set(FamilyMIME, "type", ts, []byte(p.MIME))
 	}
 	if hexSum != "" {
-		m.Set(FamilyContents, "html", ts, p.Body)
-		m.Set(FamilyContents, "sha256", ts, []byte(hexSum))
-		m.Set(FamilyContents, "status", ts, []byte(strconv.Itoa(p.Fetch.Status)))
-		setArchiveCells(m, p, ts)
+		setContents(m, p, hexSum, ts)
 	}
+}
+
+// setContents adds to m the contents cells of a version of p's body at ts.
+func setContents(m *bigtable.Mutation, p *Page, hexSum string, ts bigtable.Timestamp) {
+	m.Set(FamilyContents, "html", ts, p.Body)
+	m.Set(FamilyContents, "sha256", ts, []byte(hexSum))
+	m.Set(FamilyContents, "status", ts, []byte(strconv.Itoa(p.Fetch.Status)))
+	setArchiveCells(m, p, ts)
 }
 
 func sha256Hex(b []byte) string {
