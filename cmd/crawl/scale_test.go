@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,6 +43,7 @@ type memPeak struct {
 	done    chan struct{}
 	rssAnon atomic.Int64
 	heap    atomic.Int64
+	live    atomic.Int64
 }
 
 func startMemPeak() *memPeak {
@@ -72,12 +74,19 @@ func (m *memPeak) sample() {
 	if v := int64(ms.HeapInuse); v > m.heap.Load() {
 		m.heap.Store(v)
 	}
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	if live[0].Value.Kind() == metrics.KindUint64 {
+		if v := int64(live[0].Value.Uint64()); v > m.live.Load() {
+			m.live.Store(v)
+		}
+	}
 }
 
-func (m *memPeak) finish() (rssAnon, heap int64) {
+func (m *memPeak) finish() (rssAnon, heap, live int64) {
 	close(m.stop)
 	<-m.done
-	return m.rssAnon.Load(), m.heap.Load()
+	return m.rssAnon.Load(), m.heap.Load(), m.live.Load()
 }
 
 // rssAnon reads RssAnon of this process in bytes; 0 where /proc is absent.
@@ -102,7 +111,8 @@ type scaleResult struct {
 	stats    crawler.Stats
 	quarters [4]float64 // pages/s in each quarter of the fetches
 	rssAnon  int64      // peak RssAnon, bytes
-	heap     int64      // peak Go heap in use, bytes
+	heap     int64      // peak Go heap in use (live and garbage), bytes
+	live     int64      // peak live heap (marked by a garbage collection), bytes
 }
 
 // crawlWeb crawls web into a fresh store in dir with cfg (proxy and
@@ -137,7 +147,7 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 	marks[0] = time.Now()
 	st, err := c.Run(context.Background(), []string{web.Seed()})
 	res := scaleResult{stats: st}
-	res.rssAnon, res.heap = mem.finish()
+	res.rssAnon, res.heap, res.live = mem.finish()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -165,6 +175,7 @@ func report(b *testing.B, r scaleResult) {
 	}
 	b.ReportMetric(float64(r.rssAnon)/(1<<20), "peak-RssAnon-MiB")
 	b.ReportMetric(float64(r.heap)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(r.live)/(1<<20), "peak-live-MiB")
 	b.ReportMetric(float64(r.stats.Fetched), "pages")
 }
 
@@ -288,6 +299,7 @@ func BenchmarkFlatMemory(b *testing.B) {
 			web.Close()
 			b.ReportMetric(float64(r.rssAnon)/(1<<20), fmt.Sprintf("peak-RssAnon-MiB-%d", n))
 			b.ReportMetric(float64(r.heap)/(1<<20), fmt.Sprintf("peak-heap-MiB-%d", n))
+			b.ReportMetric(float64(r.live)/(1<<20), fmt.Sprintf("peak-live-MiB-%d", n))
 			b.ReportMetric(r.stats.PagesPerSecond(), fmt.Sprintf("pages/s-%d", n))
 			if web.Twice() != 0 {
 				b.Errorf("%d pages fetched twice", web.Twice())
