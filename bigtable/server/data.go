@@ -35,6 +35,23 @@ func noViews(view string) error {
 	return nil
 }
 
+// rowTable vets a one-row request (no authorized view, a table name, a
+// row key) and returns the table it names.
+func (s *dataServer) rowTable(view, name string, key []byte) (*bigtable.Table, error) {
+	if err := noViews(view); err != nil {
+		return nil, err
+	}
+	tbl, err := s.table(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRowKey(key); err != nil {
+		return nil, err
+	}
+	return tbl, nil
+}
+
+// checkRowKey refuses an empty row key, as Cloud Bigtable does.
 func checkRowKey(key []byte) error {
 	if len(key) == 0 {
 		return statusf(codes.InvalidArgument, "row_key is empty")
@@ -44,14 +61,8 @@ func checkRowKey(key []byte) error {
 
 // MutateRow applies one row's mutations atomically.
 func (s *dataServer) MutateRow(ctx context.Context, req *btpb.MutateRowRequest) (*btpb.MutateRowResponse, error) {
-	if err := noViews(req.AuthorizedViewName); err != nil {
-		return nil, err
-	}
-	tbl, err := s.table(req.TableName)
+	tbl, err := s.rowTable(req.AuthorizedViewName, req.TableName, req.RowKey)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkRowKey(req.RowKey); err != nil {
 		return nil, err
 	}
 	m, err := wire.Mutation(req.Mutations, "mutations")
@@ -111,14 +122,8 @@ func (s *dataServer) MutateRows(req *btpb.MutateRowsRequest, stream btpb.Bigtabl
 // CheckAndMutateRow applies one of two mutations depending on whether a
 // filter passes any cell of the row, atomically.
 func (s *dataServer) CheckAndMutateRow(ctx context.Context, req *btpb.CheckAndMutateRowRequest) (*btpb.CheckAndMutateRowResponse, error) {
-	if err := noViews(req.AuthorizedViewName); err != nil {
-		return nil, err
-	}
-	tbl, err := s.table(req.TableName)
+	tbl, err := s.rowTable(req.AuthorizedViewName, req.TableName, req.RowKey)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkRowKey(req.RowKey); err != nil {
 		return nil, err
 	}
 	pred, err := wire.Filter(req.PredicateFilter)
@@ -144,14 +149,8 @@ func (s *dataServer) CheckAndMutateRow(ctx context.Context, req *btpb.CheckAndMu
 // ReadModifyWriteRow applies increments and appends to a row atomically
 // and answers the cells they wrote.
 func (s *dataServer) ReadModifyWriteRow(ctx context.Context, req *btpb.ReadModifyWriteRowRequest) (*btpb.ReadModifyWriteRowResponse, error) {
-	if err := noViews(req.AuthorizedViewName); err != nil {
-		return nil, err
-	}
-	tbl, err := s.table(req.TableName)
+	tbl, err := s.rowTable(req.AuthorizedViewName, req.TableName, req.RowKey)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkRowKey(req.RowKey); err != nil {
 		return nil, err
 	}
 	m, err := wire.ReadModifyWrite(req.Rules)
