@@ -3,10 +3,10 @@ package main
 import (
 	"bufio"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/webtable/webtable/internal/jsonshape"
 	"io"
 	"strings"
 	"unicode"
@@ -62,39 +62,10 @@ func (o *output) close(err error) error {
 	return err
 }
 
-// jsonCell is a cell in --json output: value when it is valid UTF-8,
-// value_base64 otherwise.
-type jsonCell struct {
-	Column      string  `json:"column"`
-	Timestamp   int64   `json:"timestamp"`
-	Value       *string `json:"value,omitempty"`
-	ValueBase64 *string `json:"value_base64,omitempty"`
-}
-
-type jsonRow struct {
-	Row   string     `json:"row"`
-	Cells []jsonCell `json:"cells,omitempty"`
-}
-
 // row writes one row: its key and its cells.
 func (o *output) row(r webtable.Row, keysOnly bool) error {
 	if o.json != nil {
-		jr := jsonRow{Row: r.Key}
-		if !keysOnly {
-			jr.Cells = make([]jsonCell, len(r.Cells))
-			for i, c := range r.Cells {
-				jc := jsonCell{Column: c.Column(), Timestamp: int64(c.Timestamp)}
-				if utf8.Valid(c.Value) {
-					s := string(c.Value)
-					jc.Value = &s
-				} else {
-					s := base64.StdEncoding.EncodeToString(c.Value)
-					jc.ValueBase64 = &s
-				}
-				jr.Cells[i] = jc
-			}
-		}
-		return o.json.Encode(jr)
+		return o.json.Encode(jsonshape.RowOf(r, keysOnly))
 	}
 	if keysOnly {
 		_, err := fmt.Fprintln(o.w, printable(r.Key))

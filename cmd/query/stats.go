@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/webtable/webtable/internal/jsonshape"
 	"io"
 
 	"github.com/webtable/webtable/urlkey"
@@ -101,14 +102,6 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return out.flush()
 }
 
-type jsonFailure struct {
-	Row    string `json:"row"`
-	URL    string `json:"url"`
-	Status int    `json:"status"`
-	Time   string `json:"time"`
-	Error  string `json:"error"`
-}
-
 func runErrors(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var db, domain string
 	var limit int
@@ -143,7 +136,7 @@ func runErrors(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			t = f.Fetch.Time.UTC().Format(timeJSON)
 		}
 		if asJSON {
-			return out.ok(out.json.Encode(jsonFailure{Row: f.Row, URL: f.Fetch.URL, Status: f.Fetch.Status, Time: t, Error: f.Fetch.Error}))
+			return out.ok(out.json.Encode(jsonshape.FailureOf(f.Row, f.Fetch)))
 		}
 		_, err := fmt.Fprintf(out.w, "%s\n  status %d  %s  %s\n", printable(f.Fetch.URL), f.Fetch.Status, t, printable(f.Fetch.Error))
 		return out.ok(err)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/webtable/webtable/internal/jsonshape"
 	"io"
 )
 
@@ -18,13 +19,6 @@ page.
 Example:
   query --db webtable-demo.db tablets
 `
-
-type jsonTablet struct {
-	Start string `json:"start"`
-	End   string `json:"end"`
-	Bytes int64  `json:"bytes"`
-	Rows  int64  `json:"rows"`
-}
 
 func runTablets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var db string
@@ -55,7 +49,7 @@ func runTablets(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, t := range tablets {
 		unknown = unknown || t.Bytes < 0 || t.Rows < 0
 		if asJSON {
-			err = out.json.Encode(jsonTablet{Start: t.Start, End: t.End, Bytes: t.Bytes, Rows: t.Rows})
+			err = out.json.Encode(jsonshape.TabletOf(t))
 		} else {
 			_, err = fmt.Fprintf(out.w, "%-32s %-32s %10s %10s\n", bound(t.Start, "(first)"), bound(t.End, "(last)"), known(t.Bytes, size), known(t.Rows, count))
 		}

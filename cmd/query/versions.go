@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/webtable/webtable/internal/jsonshape"
 	"io"
 )
 
@@ -15,15 +16,6 @@ A crawl stores a new version only when the page changed.
 Example:
   query --db webtable-demo.db versions http://www.cnn.com/
 `
-
-type jsonVersion struct {
-	Row       string `json:"row"`
-	Timestamp int64  `json:"timestamp"`
-	Time      string `json:"time"`
-	Size      int    `json:"size"`
-	SHA256    string `json:"sha256"`
-	Status    int    `json:"status"`
-}
 
 func runVersions(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var db string
@@ -60,8 +52,7 @@ func runVersions(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	for _, v := range vs {
 		if asJSON {
-			err = out.json.Encode(jsonVersion{Row: v.Row, Timestamp: int64(v.Timestamp),
-				Time: v.Timestamp.Time().UTC().Format(timeJSON), Size: v.Size, SHA256: v.SHA256, Status: v.Status})
+			err = out.json.Encode(jsonshape.VersionOf(v))
 		} else {
 			_, err = fmt.Fprintf(out.w, "%-24s  %10s  %-24s  %d\n", formatTime(v.Timestamp), size(int64(v.Size)), cut(v.SHA256, 23)+"…", v.Status)
 		}

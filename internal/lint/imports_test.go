@@ -126,13 +126,18 @@ var rules = map[string]rule{
 		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores"},
 		forbiddenDirect: programsMustNotImport,
 	},
+	// The JSON shapes query prints and query serve answers with.
+	"internal/jsonshape": {
+		internal:  []string{"webtable", "bigtable", "urlkey"},
+		forbidden: concat(cloud, crawling, terminal),
+	},
 	"internal/webui": {
-		internal:        []string{"webtable", "bigtable", "urlkey", "extract"},
+		internal:        []string{"webtable", "bigtable", "urlkey", "extract", "internal/jsonshape"},
 		forbidden:       concat(cloud, crawling, terminal),
 		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4", "github.com/webtable/webtable/bigtable", "flag"},
 	},
 	"cmd/query": {
-		internal:        []string{"webtable", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui"},
+		internal:        []string{"webtable", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui", "internal/jsonshape"},
 		forbidden:       concat(crawling, terminal),
 		forbiddenDirect: programsMustNotImport,
 	},

@@ -2,6 +2,7 @@ package webui
 
 import (
 	"fmt"
+	"github.com/webtable/webtable/internal/jsonshape"
 	"net/http"
 	"time"
 
@@ -141,7 +142,7 @@ func (ui *UI) overview(r *http.Request) (result, error) {
 		}
 	}
 	for _, t := range d.Tablets {
-		j.Tablets = append(j.Tablets, jsonTablet{t.Start, t.End, t.Bytes, t.Rows})
+		j.Tablets = append(j.Tablets, jsonshape.TabletOf(t))
 	}
 	return result{page: "overview", title: fmt.Sprintf("table %s", d.Table), data: d, json: j}, nil
 }
@@ -169,7 +170,7 @@ func (ui *UI) tablets(r *http.Request) (result, error) {
 	}
 	j := make([]jsonTablet, len(tablets))
 	for i, t := range tablets {
-		j[i] = jsonTablet{t.Start, t.End, t.Bytes, t.Rows}
+		j[i] = jsonshape.TabletOf(t)
 	}
 	return result{page: "tablets", title: "tablets", data: tablets, json: j}, nil
 }
