@@ -116,6 +116,7 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 	if err != nil {
 		return nil, err
 	}
+	o.memTableSize = max(o.memTableSize, replayMemTableSize(dir))
 	// NB: Badger's own SyncWrites flushes once per transaction; the store
 	// syncs itself instead, once per group of commits (groupsync.go).
 	bo := badger.DefaultOptions(dir).
@@ -125,6 +126,8 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 		WithMemTableSize(o.memTableSize).
 		WithNumMemtables(o.numMemtables).
 		WithValueLogFileSize(o.vlogFileSize).
+		WithNumCompactors(o.numCompactors).
+		WithBaseTableSize(o.baseTableSize).
 		// NB: compacting level 0 on Close turns the deletes of pruned
 		// versions into discard statistics, without which value log GC
 		// never finds a file worth rewriting when a crawl runs in short
@@ -137,6 +140,7 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 		// well but are small beside the values.
 		WithCompression(boptions.None).
 		WithLogger(nil)
+	bo.TableSizeMultiplier = o.tableSizeMult // NB: Badger has no setter for it
 	if o.logger != nil {
 		bo = bo.WithLogger(badgerLogger{o.logger})
 	}

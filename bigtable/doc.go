@@ -72,21 +72,38 @@
 //
 // # Memory and sizing
 //
-// Badger keeps in memory NumMemtables memtables (each an arena of about
-// 1.25 x MemTableSize: the table and room for one more transaction), the
-// block cache, and the indexes and Bloom filters of its tables (keys only,
-// since values of WithValueThreshold bytes or more live in the value log;
-// a few MiB per million cells). Above that, a ReadRows holds one row (and
-// up to three read-ahead batches, about 3 MiB), an ApplyBulk one
-// transaction's worth of rows (at most about 15% of MemTableSize of keys
-// and small values). So memory is bounded by the configuration, not by the
-// size of a scan or an ingest: the Go heap stays under about 1.25 x
-// NumMemtables x MemTableSize + BlockCacheSize (0 by default) + 128 MiB
-// (compaction buffers, garbage) + the largest row read: about 530 MiB with
-// the defaults, 250 MiB with the laptop sizing below. The value log is
-// memory-mapped: the pages an ingest or a scan touches count in the
-// process's resident size (about the size of the data touched), but they
-// are file pages that the kernel drops under memory pressure, not heap.
+// Badger's write path keeps in memory up to NumMemtables + 2 memtables
+// (the one being written, those waiting to be flushed and the one being
+// flushed; each an arena of about 1.3 x MemTableSize: the table and room
+// for one more transaction) and the table builders of memtable flushes
+// and compactions, which build a whole table file in memory; it keeps 8
+// builders' buffers for reuse, each as large as it ever grew (a flush's:
+// about twice a memtable). The indexes and Bloom filters of its tables
+// are not on the heap: without encryption and with no index cache (this
+// package sets none) Badger reads them in place from the memory-mapped
+// table files. Above that, a ReadRows holds one row (and up to three
+// read-ahead batches, about 3 MiB), an ApplyBulk one transaction's worth
+// of rows (at most about 15% of MemTableSize of keys and small values).
+// Sizing.WriteMemory (see SizingOf) adds these up into a bound.
+//
+// NB: one thing grows with the store: a compaction builds up to 13 tables
+// at once, and by default each level's tables are twice the size of the
+// level above (WithTableSizeMultiplier), so the more levels the store
+// fills, the larger the tables compactions into the deepest build (8 MiB
+// for a few GiB of tables, doubling with each tenfold growth), in buffers
+// of twice that. WithTableSizeMultiplier(1) keeps every table at
+// WithBaseTableSize, so that nothing in Badger's memory depends on the
+// size of the store; a store that is written for hours (a crawl) should
+// use it, with small memtables (internal/stores does for crawls: 8 MiB
+// memtables, 2 waiting, 2 compactors).
+//
+// Garbage comes on top: Go's collector lets the heap grow to twice what
+// is live (GOGC=100) unless a memory limit (GOMEMLIMIT, or
+// runtime/debug.SetMemoryLimit) makes it collect sooner. The value log
+// and the tables are memory-mapped: the pages an ingest or a scan touches
+// count in the process's resident size (about the size of the data
+// touched), but they are file pages that the kernel drops under memory
+// pressure, not heap, and not in RssAnon.
 //
 // Measured with BenchmarkMemory (ApplyBulk ingest of 1000-byte values into
 // an empty store, then one ReadRows of everything; 2 cores, shared; one
@@ -118,6 +135,12 @@
 //     heap at most, measured, at the same ingest speed in the benchmark;
 //     bursts stall sooner (two memtables), and one row's mutation may hold
 //     at most about 5 MiB of keys and of values below the value threshold.
+//   - A store written without pause for hours, whose tables grow to many
+//     GiB (a crawl): WithMemTableSize(8 MiB), WithNumMemtables(2),
+//     WithNumCompactors(2), WithTableSizeMultiplier(1): memory that does
+//     not grow with the store (a crawl of 100,000 pages: see the README's
+//     "A web-scale crawl, on paper"). A row's mutation may then hold at
+//     most about 1.2 MiB of keys and small values.
 //   - Keep WithValueThreshold small (the default 256 bytes) for web pages:
 //     values in the value log are not rewritten by compactions and are not
 //     read by scans of other families; the store reclaims the value log

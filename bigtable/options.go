@@ -19,6 +19,9 @@ type options struct {
 	numMemtables   int
 	vlogFileSize   int64
 	blockCacheSize int64
+	numCompactors  int
+	baseTableSize  int64
+	tableSizeMult  int
 	logger         *log.Logger
 	splitSize      int64
 	readAhead      int
@@ -44,6 +47,9 @@ func defaultOptions() options {
 		numMemtables:   5,
 		vlogFileSize:   1<<30 - 1,
 		blockCacheSize: 0,
+		numCompactors:  DefaultNumCompactors,
+		baseTableSize:  DefaultBaseTableSize,
+		tableSizeMult:  DefaultTableSizeMultiplier,
 		splitSize:      DefaultTabletSplitSize,
 		readAhead:      DefaultReadAhead,
 	}
@@ -124,6 +130,47 @@ func WithNumMemtables(n int) Option {
 // for tables on a slow disk with little page cache to spare.
 func WithBlockCacheSize(n int64) Option {
 	return optionFunc(func(o *options) { o.blockCacheSize = n })
+}
+
+// DefaultNumCompactors is the default of WithNumCompactors (Badger's).
+const DefaultNumCompactors = 4
+
+// DefaultBaseTableSize is the default of WithBaseTableSize (Badger's).
+const DefaultBaseTableSize = 2 << 20
+
+// DefaultTableSizeMultiplier is the default of WithTableSizeMultiplier
+// (Badger's).
+const DefaultTableSizeMultiplier = 2
+
+// WithNumCompactors sets how many compactions Badger runs at once. Each
+// holds table builders in memory while it writes (see "Memory and sizing"
+// in the package documentation), so fewer compactors bound memory; too few
+// let level 0 fill up under a heavy write load, and writes then wait.
+// Values below 2 are taken as 2 (Badger needs one for level 0 and one for
+// the others). The default value is DefaultNumCompactors (4).
+func WithNumCompactors(n int) Option {
+	return optionFunc(func(o *options) { o.numCompactors = max(2, n) })
+}
+
+// WithBaseTableSize sets the size in bytes of the table files Badger
+// writes at the first level below level 0; each deeper level multiplies it
+// by WithTableSizeMultiplier. A compaction builds its output tables in
+// memory, several at a time, so the table size bounds the memory of a
+// compaction. The default value is DefaultBaseTableSize (2 MiB).
+func WithBaseTableSize(n int64) Option {
+	return optionFunc(func(o *options) { o.baseTableSize = max(1<<10, n) })
+}
+
+// WithTableSizeMultiplier sets by how much the size of Badger's table files
+// grows from one level to the next deeper one. With the default, the tables
+// of the deepest levels of a large store, and so the buffers a compaction
+// into them builds in memory, grow with the store (2 MiB, 4 MiB, ... 64
+// MiB); 1 keeps every table at WithBaseTableSize, so that a compaction's
+// memory does not depend on the store's size, at the cost of more files.
+// Values below 1 are taken as 1. The default value is
+// DefaultTableSizeMultiplier (2).
+func WithTableSizeMultiplier(n int) Option {
+	return optionFunc(func(o *options) { o.tableSizeMult = max(1, n) })
 }
 
 // WithTabletSplitSize sets the size in bytes (keys and values as stored)
