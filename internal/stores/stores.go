@@ -101,10 +101,13 @@ func withStore(opts webtable.Options, more ...bigtable.Option) webtable.Options 
 	return opts
 }
 
-// openDir opens the embedded store in dir: for a crawl (create), or an
-// existing WebTable, read-only unless opts.Store says otherwise.
+// openDir opens the embedded store in dir: for a crawl (create), sized by
+// CrawlStoreOptions, or an existing WebTable, read-only unless opts.Store
+// says otherwise.
 func openDir(ctx context.Context, dir string, create bool, opts webtable.Options) (*webtable.WebTable, error) {
-	if !create {
+	if create {
+		opts.Store = append(CrawlStoreOptions(), opts.Store...)
+	} else {
 		if _, err := os.Stat(dir); err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return nil, fmt.Errorf("%w: %s does not exist", webtable.ErrNoStore, dir)
