@@ -19,7 +19,14 @@ import "github.com/webtable/webtable/bigtable"
 //   - 2 compactors, each building at most 13 tables at once;
 //   - every table file of the same size (2 MiB): with Badger's default of
 //     doubling the size at each deeper level, a compaction into the
-//     deepest level of a large store builds tables of 64 MiB and more.
+//     deepest level builds larger tables as the store grows.
+//
+// NB: one row's mutation may then hold at most about 1.2 MiB of keys and
+// of values under 256 bytes (larger values go to the value log and count
+// as pointers); a larger one fails with bigtable.ErrTooLarge naming the
+// row. A crawl writes a few cells per row at a time; "query export"
+// copies a row whole, so a row with several thousand anchors would need
+// a larger memtable (bigtable.WithMemTableSize in opts.Store).
 func CrawlStoreOptions() []bigtable.Option {
 	return []bigtable.Option{
 		bigtable.WithMemTableSize(8 << 20),
