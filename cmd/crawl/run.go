@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -57,8 +58,10 @@ type deps struct {
 }
 
 // run is the whole program: it returns the exit status. ctx is cancelled
-// by Ctrl-C (see main).
+// by Ctrl-C (see main). It runs under a Go memory limit (see
+// setMemoryLimit).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	defer setMemoryLimit(os.Getenv, defaultMemoryLimit)()
 	return runWith(ctx, args, stdout, stderr, deps{open: openForCrawl, storeGrace: storeGrace})
 }
 

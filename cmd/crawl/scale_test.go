@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,6 +34,7 @@ var (
 	scaleKillAt   = flag.Int("scale-kill-at", 60_000, "pages fetched before the kill (BenchmarkResume)")
 	scaleConc     = flag.Int("scale-concurrency", 64, "fetches in flight (scale benchmarks)")
 	scaleDelayDur = flag.Duration("scale-delay", 200*time.Millisecond, "per-host delay of BenchmarkManyHostsDelay")
+	scaleProfile  = flag.String("scale-heapprofile", "", "directory to write a heap profile into at each quarter of a scale crawl's fetches (after a garbage collection)")
 )
 
 // memPeak samples the process's anonymous memory (RssAnon in
@@ -122,6 +124,7 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 	tb.Helper()
 	cfg.Proxy = web.Proxy()
 	cfg.AllowDomains = []string{webgen.Domain}
+	defer setMemoryLimit(os.Getenv, defaultMemoryLimit)() // as the program does
 	w, err := stores.Open(context.Background(), dir, stores.ForCrawl, webtable.Options{})
 	if err != nil {
 		tb.Fatal(err)
@@ -135,6 +138,7 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 		defer mu.Unlock()
 		for next <= 4 && s.Fetched >= int64(next*total/4) {
 			marks[next] = time.Now()
+			writeHeapProfile(tb, fmt.Sprintf("heap-%d-q%d.pprof", total, next))
 			next++
 		}
 	}
@@ -157,6 +161,24 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 		}
 	}
 	return res
+}
+
+// writeHeapProfile writes a heap profile named name into -scale-heapprofile
+// after a garbage collection, when that flag is set.
+func writeHeapProfile(tb testing.TB, name string) {
+	if *scaleProfile == "" {
+		return
+	}
+	runtime.GC()
+	f, err := os.Create(filepath.Join(*scaleProfile, name))
+	if err != nil {
+		tb.Error(err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		tb.Error(err)
+	}
 }
 
 func scaleConfig(conc, perHost int, delay time.Duration) crawler.Config {
