@@ -34,7 +34,7 @@ var (
 	scaleKillAt   = flag.Int("scale-kill-at", 60_000, "pages fetched before the kill (BenchmarkResume)")
 	scaleConc     = flag.Int("scale-concurrency", 64, "fetches in flight (scale benchmarks)")
 	scaleDelayDur = flag.Duration("scale-delay", 200*time.Millisecond, "per-host delay of BenchmarkManyHostsDelay")
-	scaleProfile  = flag.String("scale-heapprofile", "", "directory to write a heap profile into at each quarter of a scale crawl's fetches (after a garbage collection)")
+	scaleProfile  = flag.String("scale-heapprofile", "", "directory to write heap profiles into: at each quarter of a scale crawl's fetches (after a garbage collection), and at the peak of the live heap")
 )
 
 // memPeak samples the process's anonymous memory (RssAnon in
@@ -46,10 +46,14 @@ type memPeak struct {
 	rssAnon atomic.Int64
 	heap    atomic.Int64
 	live    atomic.Int64
+	// onLive, when set, is called when the live heap passes its peak by
+	// more than 8 MiB.
+	onLive   func()
+	reported int64
 }
 
-func startMemPeak() *memPeak {
-	m := &memPeak{stop: make(chan struct{}), done: make(chan struct{})}
+func startMemPeak(onLive func()) *memPeak {
+	m := &memPeak{stop: make(chan struct{}), done: make(chan struct{}), onLive: onLive}
 	go func() {
 		defer close(m.done)
 		t := time.NewTicker(200 * time.Millisecond)
@@ -81,6 +85,10 @@ func (m *memPeak) sample() {
 	if live[0].Value.Kind() == metrics.KindUint64 {
 		if v := int64(live[0].Value.Uint64()); v > m.live.Load() {
 			m.live.Store(v)
+			if m.onLive != nil && v > m.reported+8<<20 {
+				m.reported = v
+				m.onLive()
+			}
 		}
 	}
 }
@@ -138,7 +146,7 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 		defer mu.Unlock()
 		for next <= 4 && s.Fetched >= int64(next*total/4) {
 			marks[next] = time.Now()
-			writeHeapProfile(tb, fmt.Sprintf("heap-%d-q%d.pprof", total, next))
+			writeHeapProfile(tb, fmt.Sprintf("heap-%d-q%d.pprof", total, next), true)
 			next++
 		}
 	}
@@ -147,7 +155,9 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 		tb.Fatal(err)
 	}
 	defer c.Close()
-	mem := startMemPeak()
+	// NB: a heap profile shows the heap as of the last collection, the
+	// one whose live heap was just read.
+	mem := startMemPeak(func() { writeHeapProfile(tb, fmt.Sprintf("heap-%d-peak.pprof", total), false) })
 	marks[0] = time.Now()
 	st, err := c.Run(context.Background(), []string{web.Seed()})
 	res := scaleResult{stats: st}
@@ -164,12 +174,14 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 }
 
 // writeHeapProfile writes a heap profile named name into -scale-heapprofile
-// after a garbage collection, when that flag is set.
-func writeHeapProfile(tb testing.TB, name string) {
+// (after a garbage collection if gc), when that flag is set.
+func writeHeapProfile(tb testing.TB, name string, gc bool) {
 	if *scaleProfile == "" {
 		return
 	}
-	runtime.GC()
+	if gc {
+		runtime.GC()
+	}
 	f, err := os.Create(filepath.Join(*scaleProfile, name))
 	if err != nil {
 		tb.Error(err)
