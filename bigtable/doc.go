@@ -84,7 +84,8 @@
 // table files. Above that, a ReadRows holds one row (and up to three
 // read-ahead batches, about 3 MiB), an ApplyBulk one transaction's worth
 // of rows (at most about 15% of MemTableSize of keys and small values).
-// Sizing.WriteMemory (see SizingOf) adds these up into a bound.
+// Sizing.WriteMemory (see SizingOf) adds these up into a worst-case
+// estimate.
 //
 // NB: one thing grows with the store: a compaction builds up to 13 tables
 // at once, and by default each level's tables are twice the size of the

@@ -43,6 +43,9 @@ const (
 	// badgerBuildersPerCompaction bounds the tables one compaction builds
 	// at once (8 plus at most 5 key ranges compacted side by side).
 	badgerBuildersPerCompaction = 13
+	// badgerIndexBuilder is what Badger allocates to build the index of
+	// each table it finishes.
+	badgerIndexBuilder = 3 << 20
 )
 
 // WriteMemory returns an upper estimate of the Go heap, in bytes, that
@@ -58,7 +61,8 @@ const (
 //     of one memtable's table: buffers that start at 2 x BaseTableSize and
 //     double, so at most twice a memtable's arena plus twice the first;
 //   - NumCompactors compactions, each building up to 13 tables at once in
-//     buffers of 2 x the table size, which is BaseTableSize when
+//     buffers of 2 x the table size (plus 3 MiB for the index of each
+//     table it finishes), the table size being BaseTableSize when
 //     TableSizeMultiplier is 1 and doubles with each deeper level
 //     otherwise: that is what grows with the store;
 //   - the block cache.
@@ -71,7 +75,7 @@ func (s Sizing) WriteMemory() int64 {
 	arena := s.MemTableSize * 13 / 10
 	memtables := int64(s.NumMemtables+2) * arena
 	pooled := int64(badgerPooledBuilders) * (2*arena + 4*s.BaseTableSize)
-	compacting := int64(s.NumCompactors*badgerBuildersPerCompaction) * 2 * s.BaseTableSize
+	compacting := int64(s.NumCompactors*badgerBuildersPerCompaction) * (2*s.BaseTableSize + badgerIndexBuilder)
 	return memtables + pooled + compacting + s.BlockCacheSize
 }
 

@@ -103,9 +103,9 @@ func TestSizingOf(t *testing.T) {
 		t.Errorf("SizingOf(compactors 0, multiplier 0) = %+v, want 2 compactors and multiplier 1", s)
 	}
 	// 4 memtables of 1.3 x 8 MiB, 8 kept builders of 2 x 10.4 + 8 MiB,
-	// 2 x 13 builders of 4 MiB.
+	// 2 x 13 builders of 4 MiB and an index of 3 MiB.
 	arena := int64(8<<20) * 13 / 10
-	want := 4*arena + 8*(2*arena+8<<20) + 26*(4<<20)
+	want := 4*arena + 8*(2*arena+8<<20) + 26*(4<<20+3<<20)
 	if got := s.WriteMemory(); got != want {
 		t.Errorf("WriteMemory() = %d, want %d", got, want)
 	}

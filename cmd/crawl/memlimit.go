@@ -8,8 +8,8 @@ import (
 // the GOMEMLIMIT environment variable sets one (see setMemoryLimit).
 //
 // NB: the store a crawl opens in a directory keeps its own memory within
-// what its sizing allows (stores.CrawlStoreOptions; its estimate stays
-// below this limit, TestMemoryLimitCoversStore), and the crawler's state
+// what its sizing allows (stores.CrawlStoreOptions; its worst-case
+// estimate stays below this limit, TestMemoryLimitCoversStore), and the crawler's state
 // is bounded by its flags; what is left to grow is garbage awaiting
 // collection, which by Go's default (GOGC=100) may reach the live heap
 // again. The limit makes the collector run sooner as the heap nears it
