@@ -38,6 +38,12 @@ type Stats struct {
 	// Queued is the number of entries waiting in this run's frontier;
 	// InFlight the number being fetched or stored.
 	Queued, InFlight int64
+	// Ready is how long, so far in the run, some host was ready: an entry
+	// of it could be handed out and its request start at once. IdleReady
+	// is the part of Ready during which a worker waited nonetheless (for
+	// an entry, or for a host's turn): 1 - IdleReady/Ready is the share of
+	// that time all Concurrency workers were busy.
+	Ready, IdleReady time.Duration
 	// Elapsed is the time since Run started.
 	Elapsed time.Duration
 	// Done is true in the last snapshot of a run.
@@ -142,18 +148,22 @@ func (r *statsRecorder) copyLocked() Stats {
 // snapshot returns the current statistics.
 func (r *statsRecorder) snapshot(sched *scheduler) Stats {
 	q, _ := sched.queued()
+	use := sched.usage()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.s.Queued = int64(q)
+	r.s.Ready, r.s.IdleReady = use.ready, use.idle
 	return r.copyLocked()
 }
 
 // finish returns the final statistics and reports them once more.
 func (r *statsRecorder) finish(sched *scheduler) Stats {
 	q, _ := sched.queued()
+	use := sched.usage()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.s.Queued = int64(q)
+	r.s.Ready, r.s.IdleReady = use.ready, use.idle
 	r.s.InFlight = 0
 	r.s.Done = true
 	s := r.copyLocked()
