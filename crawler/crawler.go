@@ -469,6 +469,7 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 	defer r.c.sched.unclaim(capt)
 	hdr.Set(fetchIDHeader, id)
 	err = r.c.colly.Request(http.MethodGet, p.URL, nil, nil, hdr)
+	r.sched.fetchOver(u.Host, e)
 	if err != nil && r.stopped(ctx, err) {
 		return false // never reached the wire, or stopped between hops: stays queued
 	}

@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -156,28 +157,45 @@ func TestSchedulerOneTimekeeper(t *testing.T) {
 	}
 }
 
-// TestUsageAccounting: the scheduler counts the time a host was ready, and
-// the part of it during which a worker was idle.
+// TestUsageAccounting: the scheduler counts the worker-time spent idle,
+// and the part of it during which a host was due for the idle worker: the
+// integral of min(idle workers, hosts due).
 func TestUsageAccounting(t *testing.T) {
 	var f fakeFrontier
 	s := newScheduler(1, time.Second, 0)
 	s.forRun(0, f.next)
 	t0 := time.Now()
-	s.host("a.test").last = t0.Add(-time.Second + 10*time.Millisecond) // ready at t0+10ms
-	for _, e := range f.add("a.test", 1, 0) {
-		s.enqueued("a.test", e)
+	ms := time.Millisecond
+	// Due at t0+10ms, t0+200ms, t0+250ms, and long after.
+	for i, due := range []time.Duration{10 * ms, 200 * ms, 250 * ms, time.Hour} {
+		host := fmt.Sprintf("h%d.test", i)
+		s.host(host).last = t0.Add(due - time.Second)
+		for _, e := range f.add(host, 1, 0) {
+			s.enqueued(host, e)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.acctAt = t0
-	s.account(t0.Add(100 * time.Millisecond)) // no worker idle
-	s.idle = 1
-	s.account(t0.Add(300 * time.Millisecond)) // one idle
-	s.idle = 0
-	want := usage{ready: 290 * time.Millisecond, idle: 200 * time.Millisecond}
-	if s.use != want {
-		t.Errorf("usage = %+v, want %+v", s.use, want)
+	cases := []struct {
+		name     string
+		idle     int
+		from, to time.Duration
+		want     usage // added
+	}{
+		{"no worker idle", 0, 0, 100 * ms, usage{}},
+		{"one idle, one host due", 1, 0, 100 * ms, usage{idle: 100 * ms, lost: 90 * ms}},
+		{"two idle, hosts coming due", 2, 0, 300 * ms, usage{idle: 600 * ms, lost: 290*ms + 100*ms}},
+		{"two idle, three due", 2, 260 * ms, 300 * ms, usage{idle: 80 * ms, lost: 80 * ms}},
+		{"five idle, three due", 5, 260 * ms, 300 * ms, usage{idle: 200 * ms, lost: 120 * ms}},
 	}
+	for _, tc := range cases {
+		s.use, s.acctAt, s.idle = usage{}, t0.Add(tc.from), tc.idle
+		s.account(t0.Add(tc.to))
+		if s.use != tc.want {
+			t.Errorf("%s: usage = %+v, want %+v", tc.name, s.use, tc.want)
+		}
+	}
+	s.idle = 0
 }
 
 // TestRobotsTurnFreesTheWorker: the robots.txt fetched before a host's
@@ -210,8 +228,8 @@ func TestRobotsTurnFreesTheWorker(t *testing.T) {
 	}
 }
 
-// TestBusyWorkers: a crawl with a delay reports how long hosts were ready
-// and how long a worker idled meanwhile (part of it). NB: how small that
+// TestBusyWorkers: a crawl with a delay reports how long workers idled,
+// and how much of it with a host due for them (part of it). NB: how small that
 // part is depends on how fast a woken goroutine runs, which a loaded
 // machine under -race does not promise; BenchmarkManyHostsDelay
 // (cmd/crawl) reports the share, and TestRobotsTurnFreesTheWorker and
@@ -238,8 +256,35 @@ func TestBusyWorkers(t *testing.T) {
 	if st.Fetched != hosts*pages {
 		t.Fatalf("fetched %d, want %d", st.Fetched, hosts*pages)
 	}
-	t.Logf("hosts ready %v, a worker idle meanwhile %v", st.Ready, st.IdleReady)
-	if st.Ready <= 0 || st.IdleReady < 0 || st.IdleReady > st.Ready {
-		t.Errorf("a worker idled %v of the %v hosts were ready, want a part of a positive time", st.IdleReady, st.Ready)
+	t.Logf("workers idle %v, of which with a host due %v", st.Idle, st.IdleReady)
+	if st.Idle <= 0 || st.IdleReady < 0 || st.IdleReady > st.Idle {
+		t.Errorf("workers idle %v, of which with a host due %v; want a part of a positive time", st.Idle, st.IdleReady)
 	}
+}
+
+// TestDelayTurnNotHeldByStore: with a delay, a host's next entry is handed
+// out once the delay after its last response has passed, while the worker
+// of the previous one is still storing it: storing is not asking the host.
+func TestDelayTurnNotHeldByStore(t *testing.T) {
+	var f fakeFrontier
+	s := newScheduler(1, 30*time.Millisecond, 0)
+	s.forRun(0, f.next)
+	for _, e := range f.add("a.test", 2, 0) {
+		s.enqueued("a.test", e)
+	}
+	first, _, _ := s.pop(t.Context())
+	release, err := s.acquire(t.Context(), nil, "a.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	s.fetchOver("a.test", first)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	second, _, ok := s.pop(ctx)
+	if !ok {
+		t.Fatal("the host's next entry was not handed out while the first one was being stored")
+	}
+	s.done("a.test", first, true)
+	s.done("a.test", second, true)
 }

@@ -61,10 +61,9 @@ type refillFunc func(ctx context.Context, host, from string, n int) (FrontierBat
 // woken together by their host's changes of politeness state (a release, a
 // pause, a Crawl-delay).
 //
-// Busy workers: the scheduler integrates over time whether a host was
-// ready (an entry could be handed out and its request start) and whether,
-// meanwhile, a worker was idle (waiting in pop or in acquire); see
-// usage.
+// Busy workers: the scheduler integrates over time how many workers were
+// idle (waiting in pop or in acquire) and how many of them had a host due
+// (an entry could be handed out and its request start); see usage.
 type scheduler struct {
 	perHost int
 	delay   time.Duration
@@ -78,6 +77,8 @@ type scheduler struct {
 	woken    int             // times a worker waiting in pop woke up (tests)
 	acctAt   time.Time       // when usage was last brought up to date
 	use      usage
+	dueBuf   []time.Time // dueTime's buffers, reused
+	stackBuf []int
 	hosts    map[string]*hostState
 	ready    hostHeap            // hosts with work and fewer than perHost entries held
 	held     int                 // entries handed to workers, not yet done
@@ -98,6 +99,7 @@ type hostState struct {
 	low      string        // during a refill: the lowest position queued meanwhile
 	lowSet   bool          //
 	holding  []string      // row keys of the entries held by workers
+	over     []string      // those of holding whose fetch is over (being stored)
 	idx      int           // index in the ready heap, -1 when not in it
 	working  bool          // counted in scheduler.work
 	inflight int           // requests on the wire
@@ -132,7 +134,7 @@ func (s *scheduler) lock() {
 func (s *scheduler) reset(maxPages int) *scheduler {
 	for _, h := range s.hosts {
 		h.window, h.head, h.cursor, h.more, h.filling, h.lowSet = nil, 0, "", false, false, false
-		h.holding, h.idx, h.working, h.isFull = nil, -1, false, false
+		h.holding, h.over, h.idx, h.working, h.isFull = nil, nil, -1, false, false
 	}
 	s.ready = s.ready[:0]
 	s.held, s.work, s.inWindow = 0, 0, 0
@@ -232,7 +234,7 @@ func (s *scheduler) update(h *hostState) {
 			s.work--
 		}
 	}
-	ready := h.hasWork() && !h.filling && len(h.holding) < s.limit(h)
+	ready := h.hasWork() && !h.filling && h.fetching() < s.limit(h)
 	switch {
 	case ready && h.idx < 0:
 		heap.Push(&s.ready, h)
@@ -463,6 +465,11 @@ func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 func (s *scheduler) fill(ctx context.Context, h *hostState) {
 	h.filling, h.lowSet = true, false
 	s.update(h)
+	if len(s.ready) > 0 && s.keeper == nil {
+		// NB: this worker was the one watching the clock, or taking the
+		// next host due: another does while it reads.
+		s.signal()
+	}
 	from, n := h.cursor, s.window
 	s.mu.Unlock()
 	b, err := s.refill(ctx, h.name, from, n)
@@ -499,11 +506,11 @@ func (s *scheduler) done(host string, e Entry, fetched bool) {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.hosts[host]
-	for i, k := range h.holding {
-		if k == e.Key {
-			h.holding = append(h.holding[:i], h.holding[i+1:]...)
-			break
-		}
+	if i := slices.Index(h.holding, e.Key); i >= 0 {
+		h.holding = slices.Delete(h.holding, i, i+1)
+	}
+	if i := slices.Index(h.over, e.Key); i >= 0 {
+		h.over = slices.Delete(h.over, i, i+1)
 	}
 	s.held--
 	if !fetched && s.budget >= 0 {
@@ -513,6 +520,28 @@ func (s *scheduler) done(host string, e Entry, fetched bool) {
 	if s.over() {
 		s.wakeAll()
 	} else {
+		s.signal()
+	}
+}
+
+// fetching is the number of h's entries held by workers whose fetch is not
+// over: what PerHost (or one, with a delay) bounds.
+func (h *hostState) fetching() int { return len(h.holding) - len(h.over) }
+
+// fetchOver records that the fetch of e, handed out by pop on host, is over
+// (its response read, or it failed): storing it does not hold the host's
+// turn, so with a delay its next entry is handed out when the delay has
+// passed, not when the page is stored. done still follows.
+func (s *scheduler) fetchOver(host string, e Entry) {
+	s.lock()
+	defer s.mu.Unlock()
+	h := s.hosts[host]
+	if h == nil || !slices.Contains(h.holding, e.Key) || slices.Contains(h.over, e.Key) {
+		return
+	}
+	h.over = append(h.over, e.Key)
+	s.update(h)
+	if h.idx >= 0 {
 		s.signal()
 	}
 }

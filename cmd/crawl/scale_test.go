@@ -108,13 +108,51 @@ func rssAnon() int64 {
 	return 0
 }
 
+// processCPU returns the CPU time (user and system) this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// runQueueWait returns the time this process's threads have spent
+// runnable but waiting for a core (the second field of
+// /proc/self/task/*/schedstat, summed); 0 where /proc is absent. Threads
+// that ended are not counted.
+func runQueueWait() time.Duration {
+	paths, _ := filepath.Glob("/proc/self/task/*/schedstat")
+	var sum time.Duration
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(b)); len(f) >= 2 {
+			if ns, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				sum += time.Duration(ns)
+			}
+		}
+	}
+	return sum
+}
+
 // scaleResult is what one measured crawl reports.
 type scaleResult struct {
 	stats    crawler.Stats
 	quarters [4]float64 // pages/s in each quarter of the fetches
-	rssAnon  int64      // peak RssAnon, bytes
-	heap     int64      // peak Go heap in use (live and garbage), bytes
-	live     int64      // peak live heap (marked by a garbage collection), bytes
+	// cpuPerPage is the process's CPU time per page in each quarter, ms:
+	// what the crawl costs, whatever else the machine runs.
+	cpuPerPage [4]float64
+	// runQueue is, in each quarter, the time the process's threads were
+	// runnable but not running (other processes had the cores), per
+	// second: a crawl slowed by a loaded machine shows here.
+	runQueue [4]float64
+	elapsed  time.Duration // of the crawl
+	rssAnon  int64         // peak RssAnon, bytes
+	heap     int64         // peak Go heap in use (live and garbage), bytes
+	live     int64         // peak live heap (marked by a garbage collection), bytes
 }
 
 // crawlWeb crawls web into a fresh store in dir with cfg (proxy and
@@ -131,6 +169,7 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 	defer w.Close()
 	var mu sync.Mutex
 	var marks [5]time.Time
+	var cpus, waits [5]time.Duration
 	next := 1
 	prof := startQuarterProfile(tb, *scaleProfile, 1)
 	cfg.Progress = func(s crawler.Stats) {
@@ -138,6 +177,7 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 		defer mu.Unlock()
 		for next <= 4 && s.Fetched >= int64(next*total/4) {
 			marks[next] = time.Now()
+			cpus[next], waits[next] = processCPU(), runQueueWait()
 			prof.stop()
 			next++
 			if next <= 4 {
@@ -152,11 +192,12 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 	defer c.Close()
 	mem := startMemPeak()
 	marks[0] = time.Now()
+	cpus[0], waits[0] = processCPU(), runQueueWait()
 	st, err := c.Run(context.Background(), []string{web.Seed()})
 	mu.Lock()
 	prof.stop()
 	mu.Unlock()
-	res := scaleResult{stats: st}
+	res := scaleResult{stats: st, elapsed: time.Since(marks[0])}
 	res.rssAnon, res.heap, res.live = mem.finish()
 	if err != nil {
 		tb.Fatal(err)
@@ -164,6 +205,8 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 	for q := 1; q <= 4; q++ {
 		if !marks[q].IsZero() && !marks[q-1].IsZero() {
 			res.quarters[q-1] = float64(total/4) / marks[q].Sub(marks[q-1]).Seconds()
+			res.cpuPerPage[q-1] = (cpus[q] - cpus[q-1]).Seconds() * 1000 / float64(total/4)
+			res.runQueue[q-1] = (waits[q] - waits[q-1]).Seconds() / marks[q].Sub(marks[q-1]).Seconds()
 		}
 	}
 	return res
@@ -212,14 +255,22 @@ func report(b *testing.B, r scaleResult) {
 	if r.quarters[1] > 0 {
 		b.ReportMetric(r.quarters[2]/r.quarters[1], "q3/q2")
 	}
+	for q, v := range r.cpuPerPage {
+		b.ReportMetric(v, fmt.Sprintf("cpu-ms/page-q%d", q+1))
+	}
+	for q, v := range r.runQueue {
+		b.ReportMetric(v, fmt.Sprintf("runq-s/s-q%d", q+1))
+	}
 	b.ReportMetric(float64(r.rssAnon)/(1<<20), "peak-RssAnon-MiB")
 	b.ReportMetric(float64(r.heap)/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(float64(r.live)/(1<<20), "peak-live-MiB")
 	b.ReportMetric(float64(r.stats.Fetched), "pages")
-	if r.stats.Ready > 0 {
-		b.ReportMetric(1-r.stats.IdleReady.Seconds()/r.stats.Ready.Seconds(), "busy-when-ready")
+	// Shares of the workers' time: idle, and idle while a host was due
+	// for them (near 0: all workers busy whenever enough hosts were due).
+	if wt := float64(*scaleConc) * r.elapsed.Seconds(); wt > 0 {
+		b.ReportMetric(r.stats.Idle.Seconds()/wt, "idle-share")
+		b.ReportMetric(r.stats.IdleReady.Seconds()/wt, "idle-while-due-share")
 	}
-	b.ReportMetric(r.stats.Ready.Seconds(), "ready-s")
 }
 
 // TestManyHostsSmall is the CI size of BenchmarkManyHosts: every page of
