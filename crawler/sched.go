@@ -1,7 +1,6 @@
 package crawler
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"slices"
@@ -136,6 +135,7 @@ func (s *scheduler) reset(maxPages int) *scheduler {
 		h.window, h.head, h.cursor, h.more, h.filling, h.lowSet = nil, 0, "", false, false, false
 		h.holding, h.over, h.idx, h.working, h.isFull = nil, nil, -1, false, false
 	}
+	clear(s.ready)
 	s.ready = s.ready[:0]
 	s.held, s.work, s.inWindow = 0, 0, 0
 	s.budget = -1
@@ -237,11 +237,11 @@ func (s *scheduler) update(h *hostState) {
 	ready := h.hasWork() && !h.filling && h.fetching() < s.limit(h)
 	switch {
 	case ready && h.idx < 0:
-		heap.Push(&s.ready, h)
+		s.ready.push(heapEntry{at: readyAt(h), h: h})
 	case ready:
-		heap.Fix(&s.ready, h.idx)
+		s.fix(h)
 	case h.idx >= 0:
-		heap.Remove(&s.ready, h.idx)
+		s.ready.remove(h.idx)
 	}
 }
 
@@ -400,7 +400,7 @@ func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 		}
 		var wait time.Duration
 		if s.budget != 0 && len(s.ready) > 0 {
-			h := s.ready[0]
+			h := s.ready[0].h
 			now := time.Now()
 			if wait = readyAt(h).Sub(now); wait <= 0 {
 				if h.head == len(h.window) {
@@ -423,7 +423,7 @@ func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 					s.budget--
 				}
 				s.update(h)
-				if len(s.ready) > 0 && (s.keeper == nil || !readyAt(s.ready[0]).After(now)) {
+				if len(s.ready) > 0 && (s.keeper == nil || !s.ready[0].at.After(now)) {
 					// More work is ready (the next worker takes it), or
 					// will be and no one watches the clock for it.
 					s.signal()
@@ -628,9 +628,7 @@ func (h *hostState) nextStart() time.Time {
 // politenessChanged re-sorts h after its next start or its limit moved
 // and wakes the waiters. Callers hold s.mu.
 func (s *scheduler) politenessChanged(h *hostState) {
-	if h.idx >= 0 {
-		heap.Fix(&s.ready, h.idx)
-	}
+	s.fix(h)
 	s.update(h)
 	h.broadcast()
 	s.signal()
@@ -716,9 +714,7 @@ func (s *scheduler) acquire(ctx context.Context, stop <-chan struct{}, host stri
 			next := h.nextStart()
 			if !now.Before(next) {
 				h.inflight++
-				if h.idx >= 0 {
-					heap.Fix(&s.ready, h.idx)
-				}
+				s.fix(h)
 				return func() { s.release(h) }, nil
 			}
 			wait = next.Sub(now)
@@ -747,34 +743,102 @@ func (s *scheduler) release(h *hostState) {
 	h.broadcast()
 	if h.idx >= 0 {
 		// Its next start moved (from "after this request" to a time).
-		heap.Fix(&s.ready, h.idx)
+		s.fix(h)
 		s.signal()
 	}
 }
 
-// hostHeap orders hosts by the time their next request may start.
-type hostHeap []*hostState
+// hostHeap orders hosts by the time their next request may start. Each
+// entry carries that time, so that comparisons read the heap's array and
+// not the hosts (with 100,000 hosts, a cache miss each).
+type hostHeap []heapEntry
 
-func (q hostHeap) Len() int { return len(q) }
-func (q hostHeap) Less(i, j int) bool {
-	return readyAt(q[i]).Before(readyAt(q[j]))
+// heapEntry is a host in the ready heap and its key, readyAt(h) when it
+// was last pushed or fixed.
+type heapEntry struct {
+	at time.Time
+	h  *hostState
 }
-func (q hostHeap) Swap(i, j int) {
+
+func (q hostHeap) less(i, j int) bool { return q[i].at.Before(q[j].at) }
+
+func (q hostHeap) swap(i, j int) {
 	q[i], q[j] = q[j], q[i]
-	q[i].idx, q[j].idx = i, j
+	q[i].h.idx, q[j].h.idx = i, j
 }
-func (q *hostHeap) Push(x any) {
-	h := x.(*hostState)
-	h.idx = len(*q)
-	*q = append(*q, h)
+
+// NB: the heap operations are container/heap's, written for this type so
+// that an entry is not boxed in an interface (an allocation) on every push.
+
+func (q *hostHeap) push(e heapEntry) {
+	e.h.idx = len(*q)
+	*q = append(*q, e)
+	q.up(len(*q) - 1)
 }
-func (q *hostHeap) Pop() any {
-	old := *q
-	h := old[len(old)-1]
-	old[len(old)-1] = nil
-	h.idx = -1
-	*q = old[:len(old)-1]
-	return h
+
+func (q *hostHeap) remove(i int) {
+	n := len(*q) - 1
+	if n != i {
+		q.swap(i, n)
+		if !q.down(i, n) {
+			q.up(i)
+		}
+	}
+	(*q)[n].h.idx = -1
+	(*q)[n] = heapEntry{}
+	*q = (*q)[:n]
+}
+
+func (q hostHeap) fix(i int) {
+	if !q.down(i, len(q)) {
+		q.up(i)
+	}
+}
+
+func (q hostHeap) init() {
+	for i := len(q)/2 - 1; i >= 0; i-- {
+		q.down(i, len(q))
+	}
+}
+
+func (q hostHeap) up(j int) {
+	for {
+		i := (j - 1) / 2 // parent
+		if i == j || !q.less(j, i) {
+			break
+		}
+		q.swap(i, j)
+		j = i
+	}
+}
+
+func (q hostHeap) down(i0, n int) bool {
+	i := i0
+	for {
+		j1 := 2*i + 1
+		if j1 >= n || j1 < 0 {
+			break
+		}
+		j := j1 // left child
+		if j2 := j1 + 1; j2 < n && q.less(j2, j1) {
+			j = j2
+		}
+		if !q.less(j, i) {
+			break
+		}
+		q.swap(i, j)
+		i = j
+	}
+	return i > i0
+}
+
+// fix re-sorts h in the ready heap, if it is there, after a change of what
+// its key is computed from. Callers hold s.mu.
+func (s *scheduler) fix(h *hostState) {
+	if h.idx >= 0 {
+		s.ready[h.idx].at = readyAt(h)
+		s.ready.fix(h.idx)
+	}
 }
 
 // farFuture sorts after every time a host becomes ready.
@@ -784,7 +848,7 @@ var farFuture = time.Unix(1<<62, 0)
 // delay, while a request to h is in flight (a redirect hop of a worker
 // holding another host's entry), that is not known before it ends: h sorts
 // last. NB: it reads fields changed only under the scheduler's lock, and
-// every change re-sorts h (heap.Fix).
+// every change re-sorts h (fix).
 func readyAt(h *hostState) time.Time {
 	if h.inflight > 0 && h.delay() > 0 {
 		return farFuture

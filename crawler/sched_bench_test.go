@@ -1,7 +1,6 @@
 package crawler
 
 import (
-	"container/heap"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -97,7 +96,10 @@ func popInOrder(tb testing.TB, n, pops int, stop, start func()) (wrong int) {
 			order[rank] = hosts[i]
 		}
 		s.mu.Lock()
-		heap.Init(&s.ready)
+		for i := range s.ready {
+			s.ready[i].at = readyAt(s.ready[i].h)
+		}
+		s.ready.init()
 		s.mu.Unlock()
 		start()
 		for rank := 0; rank < n && done < pops; rank++ {

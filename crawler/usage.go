@@ -49,7 +49,7 @@ func (s *scheduler) dueTime(from, to time.Time, k int) time.Duration {
 	for len(stack) > 0 && early < k {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		at := readyAt(s.ready[i])
+		at := s.ready[i].at
 		if !at.Before(to) {
 			continue
 		}
