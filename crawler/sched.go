@@ -378,7 +378,8 @@ func (s *scheduler) over() bool {
 }
 
 // pop hands out the next entry, from the host whose next request may start
-// soonest among those with fewer than PerHost entries held, refilling the
+// soonest among those with fewer entries being fetched than their limit
+// (PerHost, or one with a delay), refilling the
 // host's window from the store when it is empty. It waits while there is
 // none, or while that host's next start is still ahead. It returns
 // ok=false when ctx is done, when the run is closed, or when nothing is

@@ -34,6 +34,7 @@ var (
 	scaleKillAt   = flag.Int("scale-kill-at", 60_000, "pages fetched before the kill (BenchmarkResume)")
 	scaleConc     = flag.Int("scale-concurrency", 64, "fetches in flight (scale benchmarks)")
 	scaleDelayDur = flag.Duration("scale-delay", 200*time.Millisecond, "per-host delay of BenchmarkManyHostsDelay")
+	scaleSeen     = flag.Int("scale-seen-cache", crawler.DefaultSeenCache, "row keys the crawl's seen cache holds (--seen-cache)")
 	scaleProfile  = flag.String("scale-cpuprofile", "", "write a CPU profile of each quarter of the fetches to `prefix`-q1.pprof .. -q4.pprof")
 )
 
@@ -248,6 +249,7 @@ func scaleConfig(conc, perHost int, delay time.Duration) crawler.Config {
 	cfg := crawler.DefaultConfig()
 	cfg.Depth = 1 << 20
 	cfg.Concurrency, cfg.PerHost, cfg.Delay = conc, perHost, delay
+	cfg.SeenCache = *scaleSeen
 	return cfg
 }
 
