@@ -58,7 +58,9 @@ func TestTwoGiBRecord(t *testing.T) {
 	const size = 2 << 30
 	good := rawRecord("1.1", "resource", "http://a.test/1", "2026-01-02T03:04:05Z", "text/html", "<p>one</p>")
 	head := fmt.Sprintf("WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:22222222-2222-2222-2222-222222222222>\r\nWARC-Target-URI: http://a.test/big\r\nWARC-Date: 2026-01-02T03:04:06Z\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", size)
-	big := func() io.Reader { return io.MultiReader(strings.NewReader(head), &xs{left: size}, strings.NewReader("\r\n\r\n")) }
+	big := func() io.Reader {
+		return io.MultiReader(strings.NewReader(head), &xs{left: size}, strings.NewReader("\r\n\r\n"))
+	}
 	for _, tc := range []struct {
 		name    string
 		src     func(t *testing.T) io.Reader
@@ -78,4 +80,3 @@ func TestTwoGiBRecord(t *testing.T) {
 		})
 	}
 }
-
