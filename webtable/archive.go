@@ -129,11 +129,15 @@ func (w *WebTable) Captures(ctx context.Context, ranges []urlkey.Range, sel Sele
 func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 	byTS := map[bigtable.Timestamp]*Capture{}
 	var caps []*Capture
+	var times []bigtable.Timestamp // of caps
 	for _, it := range r[FamilyContents] {
 		if qualifier(it.Column) == colHTML {
-			c := &Capture{Row: r.Key(), Time: it.Timestamp.Time().UTC(), Body: it.Value}
+			// NB: the millisecond: captures of one instant have
+			// versions at microseconds of it (see Import).
+			c := &Capture{Row: r.Key(), Time: it.Timestamp.TruncateToMilliseconds().Time().UTC(), Body: it.Value}
 			byTS[it.Timestamp] = c
 			caps = append(caps, c)
+			times = append(times, it.Timestamp)
 		}
 	}
 	var fetchURL, mime string
@@ -172,8 +176,16 @@ func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 			return nil, fmt.Errorf("webtable: row %q has contents:html at %s but no contents:url or fetch:url", r.Key(), formatTime(c.Time))
 		}
 	}
-	slices.SortFunc(caps, func(a, b *Capture) int { return a.Time.Compare(b.Time) })
-	return caps, nil
+	order := make([]int, len(caps))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(times[a], times[b]) })
+	sorted := make([]*Capture, len(caps))
+	for i, k := range order {
+		sorted[i] = caps[k]
+	}
+	return sorted, nil
 }
 
 // Import stores a capture read from a web archive as a version of its row,
@@ -193,6 +205,20 @@ func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 // copied from the version it equalled. Sightings are collected like
 // versions (the newest [Options.Versions] are kept); one collected leaves
 // no trace.
+//
+// Captures of one page at one instant (the same millisecond) with
+// different bodies are all kept: each distinct body has its own entry
+// (version or sighting) at consecutive microseconds of that millisecond,
+// ordered by the bodies' sha256 (hex, ascending), so the time shown and
+// exported stays the capture's millisecond and the result does not depend
+// on the order the captures arrive in. The entry with the greatest sha256
+// counts as the instant's latest capture: its fetch record and mime:type
+// are kept. For the anchors the captures of one instant write, each target
+// keeps the greatest text (byte order) any of them gives it. Captures of
+// one instant with equal bodies are one capture: the first stored keeps
+// its headers. A store that keeps times to the millisecond only (Cloud
+// Bigtable) cannot hold two bodies at one instant: Import returns an error
+// for the second rather than let it overwrite the first.
 func (w *WebTable) Import(ctx context.Context, c *Capture) (Stored, error) {
 	st, err := w.importBatch(ctx, []*Capture{c})
 	if err != nil {
@@ -210,12 +236,14 @@ func (w *WebTable) Import(ctx context.Context, c *Capture) (Stored, error) {
 // commits, set the pace there).
 func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, error) {
 	keys := make([]string, len(caps))
+	perInstant := map[string]int{} // captures of this batch by row and instant
 	for i, c := range caps {
 		k, err := urlkey.Key(c.URL)
 		if err != nil {
 			return nil, fmt.Errorf("webtable: importing: %w", err)
 		}
 		keys[i] = k
+		perInstant[instantKey(k, timestamp(c.Time))]++
 	}
 	versions, err := w.versionSums(ctx, keys)
 	if err != nil {
@@ -223,22 +251,22 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 	}
 	var b batch
 	out := make([]Stored, len(caps))
-	pages := map[string]*Page{} // by row key and sha256: the bodies of this batch
+	im := &importing{w: w, pages: map[string]*Page{}, copied: map[string][]bigtable.ReadItem{}, written: map[string]cells{}, anchors: map[string]string{}}
 	for i, c := range caps {
-		key, ts := keys[i], timestamp(c.Time)
+		key, t := keys[i], timestamp(c.Time)
 		var hexSum string
 		if c.Body != nil {
 			hexSum = sha256Hex(c.Body)
 		}
 		vs := versions[key]
-		// j: the first entry after ts; before: the newest version at or
-		// before ts (sightings left aside).
-		j, _ := slices.BinarySearchFunc(vs, ts+1, func(v version, t bigtable.Timestamp) int { return cmp.Compare(v.ts, t) })
-		var before *version
-		for k := j - 1; k >= 0 && before == nil; k-- {
-			if !vs[k].seen {
-				before = &vs[k]
-			}
+		// The captures already stored at this instant decide whether this
+		// one is its latest (see Import) and whether its anchors meet
+		// another capture's.
+		latest, shared := true, false
+		lo, hi := instant(vs, t)
+		for _, e := range vs[lo:hi] {
+			latest = latest && e.sum <= hexSum
+			shared = shared || e.sum != hexSum
 		}
 		p := &Page{
 			Fetch: Fetch{
@@ -250,44 +278,39 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 			Body:     c.Body,
 			Headers:  c.Header,
 		}
-		stored, sum := NewVersion, hexSum
-		switch {
-		case c.Body == nil:
-			stored = NoBody
-		case before != nil && before.sum == hexSum:
-			stored, sum = Unchanged, ""
-		}
 		// NB: one mutation per row, its operations in order, so that a
 		// row met twice in the batch is written as if one by one
 		// (Cloud Bigtable's bulk writes promise no order between entries).
 		m, _ := b.mutation(key)
-		setPage(m, p, sum)
-		state := StateDone
-		if c.Error != "" {
-			state = StateFailed
-		}
-		m.Set(FamilyFetch, colState, ts, []byte(state))
-		switch stored {
-		case Unchanged:
-			if before.ts != ts {
-				// NB: remembered so that a different capture arriving
-				// later between the two restores this content after it.
-				m.Set(FamilyContents, colSeen, ts, []byte(hexSum))
-				vs = setVersion(vs, j, version{ts, hexSum, true})
-			}
-		case NewVersion:
-			pages[key+"\x00"+hexSum] = p
-			vs = setVersion(vs, j, version{ts, hexSum, false})
-			if vs, err = w.relinkAfter(ctx, m, key, vs, ts, pages); err != nil {
+		stored := NoBody
+		if c.Body != nil {
+			if stored, vs, err = im.storeBody(ctx, m, key, vs, t, p, hexSum); err != nil {
 				return nil, err
 			}
+			versions[key] = vs
 		}
-		versions[key] = vs
+		if latest {
+			setFetchRecord(m, p.Fetch, t)
+			if p.MIME != "" {
+				m.Set(FamilyMIME, "type", t, []byte(p.MIME))
+			}
+			state := StateDone
+			if c.Error != "" {
+				state = StateFailed
+			}
+			m.Set(FamilyFetch, colState, t, []byte(state))
+		}
 		u, err := urlkey.Canonical(c.URL)
 		if err != nil {
 			return nil, fmt.Errorf("webtable: importing: %w", err)
 		}
-		if _, err := w.addLinkMutations(ctx, &b, urlkey.Referrer(u), c.Anchors, nil, ts, Requeue{}); err != nil {
+		referrer, anchors := urlkey.Referrer(u), c.Anchors
+		if len(anchors) > 0 && (shared || perInstant[instantKey(key, t)] > 1) {
+			if anchors, err = im.greatestAnchors(ctx, referrer, anchors, t, shared); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := w.addLinkMutations(ctx, &b, referrer, anchors, nil, t, Requeue{}); err != nil {
 			return nil, err
 		}
 		out[i] = stored
@@ -298,6 +321,57 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 	return out, nil
 }
 
+// importing is what one importBatch remembers of the cells it has written
+// so far (its writes are applied at its end, so the store does not show
+// them yet).
+type importing struct {
+	w *WebTable
+	// pages holds this batch's new versions, by row key and sha256.
+	pages map[string]*Page
+	// copied holds the contents cells of versions read from the store to
+	// be copied, by row key and sha256.
+	copied map[string][]bigtable.ReadItem
+	// written holds where the contents cells this batch wrote came from,
+	// by row key and time (see instantKey).
+	written map[string]cells
+	// anchors holds the anchor texts written at instants shared by
+	// several captures of this batch, by target row, referrer and time.
+	anchors map[string]string
+}
+
+// storeBody stores the body of p, with sha256 hexSum, captured at instant
+// t, as a version or a sighting at its place among the entries vs of the
+// row key, and returns what it did and the updated entries.
+func (im *importing) storeBody(ctx context.Context, m *bigtable.Mutation, key string, vs []version, t bigtable.Timestamp, p *Page, hexSum string) (Stored, []version, error) {
+	ts, vs, err := im.slot(ctx, m, key, vs, t, hexSum)
+	if err != nil {
+		return NoBody, nil, err
+	}
+	// j: the first entry after ts; before: the newest version at or
+	// before ts (sightings left aside).
+	j, _ := slices.BinarySearchFunc(vs, ts+1, byTime)
+	var before *version
+	for k := j - 1; k >= 0 && before == nil; k-- {
+		if !vs[k].seen {
+			before = &vs[k]
+		}
+	}
+	if before != nil && before.sum == hexSum {
+		if before.ts != ts {
+			// NB: remembered so that a different capture arriving
+			// later between the two restores this content after it.
+			m.Set(FamilyContents, colSeen, ts, []byte(hexSum))
+			vs = setVersion(vs, j, version{ts, hexSum, true})
+		}
+		return Unchanged, vs, nil
+	}
+	im.put(m, key, hexSum, ts, cells{page: p})
+	im.pages[key+"\x00"+hexSum] = p
+	vs = setVersion(vs, j, version{ts, hexSum, false})
+	vs, err = im.relinkAfter(ctx, m, key, vs, ts)
+	return NewVersion, vs, err
+}
+
 // version is a stored contents:html version, or a sighting (a capture
 // equal to the version before it, kept as contents:seen only): its
 // timestamp and sha256.
@@ -306,6 +380,9 @@ type version struct {
 	sum  string
 	seen bool
 }
+
+// byTime orders versions by their time, for binary searches.
+func byTime(v version, t bigtable.Timestamp) int { return cmp.Compare(v.ts, t) }
 
 // setVersion puts v into vs, whose first entry after v.ts is at j,
 // replacing an entry at v.ts.
@@ -324,8 +401,8 @@ func setVersion(vs []version, j int, v version) []version {
 // same sha256), and a version equal to the content before it becomes a
 // sighting (the content was already there). It adds the cells to m and
 // returns the updated entries.
-func (w *WebTable) relinkAfter(ctx context.Context, m *bigtable.Mutation, key string, vs []version, ts bigtable.Timestamp, pages map[string]*Page) ([]version, error) {
-	i, _ := slices.BinarySearchFunc(vs, ts, func(v version, t bigtable.Timestamp) int { return cmp.Compare(v.ts, t) })
+func (im *importing) relinkAfter(ctx context.Context, m *bigtable.Mutation, key string, vs []version, ts bigtable.Timestamp) ([]version, error) {
+	i, _ := slices.BinarySearchFunc(vs, ts, byTime)
 	current := vs[i].sum
 	for k := i + 1; k < len(vs); k++ {
 		e := &vs[k]
@@ -333,15 +410,12 @@ func (w *WebTable) relinkAfter(ctx context.Context, m *bigtable.Mutation, key st
 		case !e.seen && e.sum != current:
 			return vs, nil
 		case !e.seen:
-			// NB: a whole millisecond, as every WebTable timestamp
-			// is: Cloud Bigtable refuses a range shorter than that.
-			for _, q := range []string{colHTML, colSHA256, colStatus, colHeaders, colFetched, colTruncated} {
-				m.DeleteTimestampRange(FamilyContents, q, e.ts, e.ts+1000)
-			}
+			deleteEntry(m, e.ts, slotEnd(vs, k))
+			delete(im.written, instantKey(key, e.ts))
 			m.Set(FamilyContents, colSeen, e.ts, []byte(e.sum))
 			e.seen = true
 		case e.sum != current:
-			ok, err := w.copyVersion(ctx, m, key, vs, *e, pages)
+			ok, err := im.copyVersion(ctx, m, key, vs, e.sum, e.ts)
 			if err != nil {
 				return nil, err
 			}
@@ -354,30 +428,56 @@ func (w *WebTable) relinkAfter(ctx context.Context, m *bigtable.Mutation, key st
 	return vs, nil
 }
 
-// copyVersion adds to m the contents cells of a version with the sha256 of
-// sighting s, at s's time: from this batch's pages, else from the store.
-// It reports false when no such version is left (the sighting stays one).
-func (w *WebTable) copyVersion(ctx context.Context, m *bigtable.Mutation, key string, vs []version, s version, pages map[string]*Page) (bool, error) {
-	if p := pages[key+"\x00"+s.sum]; p != nil {
-		setContents(m, p, s.sum, s.ts)
+// copyVersion adds to m the contents cells of a version with sha256 sum
+// at ts: from this batch's pages, else from a version the store holds at
+// another time. It reports false when no such version is left.
+func (im *importing) copyVersion(ctx context.Context, m *bigtable.Mutation, key string, vs []version, sum string, ts bigtable.Timestamp) (bool, error) {
+	if p := im.pages[key+"\x00"+sum]; p != nil {
+		im.put(m, key, sum, ts, cells{page: p})
 		return true, nil
 	}
-	k := slices.IndexFunc(vs, func(v version) bool { return !v.seen && v.sum == s.sum && v.ts != s.ts })
-	if k < 0 {
-		return false, nil
-	}
-	src := vs[k].ts
-	r, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.ChainFilters(
-		bigtable.FamilyFilter(FamilyContents), bigtable.TimestampRangeFilterMicros(src, src+1000))))
-	if err != nil {
-		return false, fmt.Errorf("webtable: reading the version of %q at %s to restore it: %w", key, formatTime(src.Time()), err)
-	}
-	for _, it := range r[FamilyContents] {
-		if q := qualifier(it.Column); q != colSeen {
-			m.Set(FamilyContents, q, s.ts, it.Value)
+	items, ok := im.copied[key+"\x00"+sum]
+	if !ok {
+		k := slices.IndexFunc(vs, func(v version) bool { return !v.seen && v.sum == sum && v.ts != ts })
+		if k < 0 {
+			return false, nil
 		}
+		src := vs[k].ts
+		r, err := im.w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.ChainFilters(
+			bigtable.FamilyFilter(FamilyContents), bigtable.TimestampRangeFilterMicros(src, slotEnd(vs, k)))))
+		if err != nil {
+			return false, fmt.Errorf("webtable: reading the version of %q at %s to copy it: %w", key, formatTime(src.Time()), err)
+		}
+		for _, it := range r[FamilyContents] {
+			if qualifier(it.Column) != colSeen {
+				items = append(items, it)
+			}
+		}
+		// NB: kept, as the store's cells may be gone by the next copy
+		// in this batch (the version moved or became a sighting).
+		im.copied[key+"\x00"+sum] = items
 	}
+	im.put(m, key, sum, ts, cells{items: items})
 	return true, nil
+}
+
+// cells are the contents cells of a version: a page's, or cells read
+// from the store.
+type cells struct {
+	page  *Page
+	items []bigtable.ReadItem
+}
+
+// put adds to m the contents cells c of a version with sha256 sum at ts,
+// and remembers them there.
+func (im *importing) put(m *bigtable.Mutation, key, sum string, ts bigtable.Timestamp, c cells) {
+	if c.page != nil {
+		setContents(m, c.page, sum, ts)
+	}
+	for _, it := range c.items {
+		m.Set(FamilyContents, qualifier(it.Column), ts, it.Value)
+	}
+	im.written[instantKey(key, ts)] = c
 }
 
 // versionSums reads the stored versions of the rows keys, oldest first.
