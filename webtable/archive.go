@@ -251,7 +251,7 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 	}
 	var b batch
 	out := make([]Stored, len(caps))
-	im := &importing{w: w, pages: map[string]*Page{}, copied: map[string][]bigtable.ReadItem{}, written: map[string]cells{}, anchors: map[string]string{}}
+	im := &importing{w: w, pages: map[string]*Page{}, written: map[string]cells{}, anchors: map[string]string{}}
 	for i, c := range caps {
 		key, t := keys[i], timestamp(c.Time)
 		var hexSum string
@@ -262,11 +262,12 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 		// The captures already stored at this instant decide whether this
 		// one is its latest (see Import) and whether its anchors meet
 		// another capture's.
-		latest, shared := true, false
+		latest, shared, again := true, false, false
 		lo, hi := instant(vs, t)
 		for _, e := range vs[lo:hi] {
 			latest = latest && e.sum <= hexSum
 			shared = shared || e.sum != hexSum
+			again = again || e.sum == hexSum
 		}
 		p := &Page{
 			Fetch: Fetch{
@@ -281,15 +282,23 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 		// NB: one mutation per row, its operations in order, so that a
 		// row met twice in the batch is written as if one by one
 		// (Cloud Bigtable's bulk writes promise no order between entries).
-		m, _ := b.mutation(key)
 		stored := NoBody
-		if c.Body != nil {
+		switch {
+		case !latest && (c.Body == nil || again):
+			// Nothing to write in the row: the body is there already
+			// and the fetch record is another capture's.
+			if c.Body != nil {
+				stored = Unchanged
+			}
+		case c.Body != nil:
+			m, _ := b.mutation(key)
 			if stored, vs, err = im.storeBody(ctx, m, key, vs, t, p, hexSum); err != nil {
 				return nil, err
 			}
 			versions[key] = vs
 		}
 		if latest {
+			m, _ := b.mutation(key)
 			setFetchRecord(m, p.Fetch, t)
 			if p.MIME != "" {
 				m.Set(FamilyMIME, "type", t, []byte(p.MIME))
@@ -328,9 +337,6 @@ type importing struct {
 	w *WebTable
 	// pages holds this batch's new versions, by row key and sha256.
 	pages map[string]*Page
-	// copied holds the contents cells of versions read from the store to
-	// be copied, by row key and sha256.
-	copied map[string][]bigtable.ReadItem
 	// written holds where the contents cells this batch wrote came from,
 	// by row key and time (see instantKey).
 	written map[string]cells
@@ -429,36 +435,59 @@ func (im *importing) relinkAfter(ctx context.Context, m *bigtable.Mutation, key 
 }
 
 // copyVersion adds to m the contents cells of a version with sha256 sum
-// at ts: from this batch's pages, else from a version the store holds at
-// another time. It reports false when no such version is left.
+// at ts, copied from another version with that sum: one this batch wrote,
+// else one the store holds, else this batch's page of that body. It
+// reports false when no such version is left.
 func (im *importing) copyVersion(ctx context.Context, m *bigtable.Mutation, key string, vs []version, sum string, ts bigtable.Timestamp) (bool, error) {
-	if p := im.pages[key+"\x00"+sum]; p != nil {
-		im.put(m, key, sum, ts, cells{page: p})
-		return true, nil
+	src := -1
+	for k, v := range vs {
+		if v.seen || v.sum != sum || v.ts == ts {
+			continue
+		}
+		if c, ok := im.written[instantKey(key, v.ts)]; ok {
+			im.put(m, key, sum, ts, c)
+			return true, nil
+		}
+		if src < 0 {
+			// NB: not written by this batch, so its cells are in the
+			// store at its time.
+			src = k
+		}
 	}
-	items, ok := im.copied[key+"\x00"+sum]
-	if !ok {
-		k := slices.IndexFunc(vs, func(v version) bool { return !v.seen && v.sum == sum && v.ts != ts })
-		if k < 0 {
-			return false, nil
+	if src < 0 {
+		if p := im.pages[key+"\x00"+sum]; p != nil {
+			im.put(m, key, sum, ts, cells{page: p})
+			return true, nil
 		}
-		src := vs[k].ts
-		r, err := im.w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.ChainFilters(
-			bigtable.FamilyFilter(FamilyContents), bigtable.TimestampRangeFilterMicros(src, slotEnd(vs, k)))))
-		if err != nil {
-			return false, fmt.Errorf("webtable: reading the version of %q at %s to copy it: %w", key, formatTime(src.Time()), err)
-		}
-		for _, it := range r[FamilyContents] {
-			if qualifier(it.Column) != colSeen {
-				items = append(items, it)
-			}
-		}
-		// NB: kept, as the store's cells may be gone by the next copy
-		// in this batch (the version moved or became a sighting).
-		im.copied[key+"\x00"+sum] = items
+		return false, nil
 	}
-	im.put(m, key, sum, ts, cells{items: items})
+	c, err := im.storedCells(ctx, key, vs, src)
+	if err != nil {
+		return false, err
+	}
+	im.put(m, key, sum, ts, c)
 	return true, nil
+}
+
+// storedCells reads the contents cells of the version vs[k] from the
+// store, where they must be at its time.
+func (im *importing) storedCells(ctx context.Context, key string, vs []version, k int) (cells, error) {
+	at := vs[k].ts
+	r, err := im.w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.ChainFilters(
+		bigtable.FamilyFilter(FamilyContents), bigtable.TimestampRangeFilterMicros(at, slotEnd(vs, k)))))
+	if err != nil {
+		return cells{}, fmt.Errorf("webtable: reading the version of %q at %s: %w", key, formatTime(at.Time()), err)
+	}
+	var c cells
+	for _, it := range r[FamilyContents] {
+		if qualifier(it.Column) != colSeen {
+			c.items = append(c.items, it)
+		}
+	}
+	if len(c.items) == 0 {
+		return cells{}, fmt.Errorf("webtable: importing %q: the version at %s is not in the store", key, formatTime(at.Time()))
+	}
+	return c, nil
 }
 
 // cells are the contents cells of a version: a page's, or cells read

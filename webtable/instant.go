@@ -113,18 +113,9 @@ func (im *importing) moveEntry(ctx context.Context, m *bigtable.Mutation, key st
 	}
 	src, ok := im.written[instantKey(key, e.ts)]
 	if !ok {
-		r, err := im.w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.ChainFilters(
-			bigtable.FamilyFilter(FamilyContents), bigtable.TimestampRangeFilterMicros(e.ts, end))))
-		if err != nil {
-			return fmt.Errorf("webtable: reading the version of %q at %s to move it: %w", key, formatTime(e.ts.Time()), err)
-		}
-		for _, it := range r[FamilyContents] {
-			if qualifier(it.Column) != colSeen {
-				src.items = append(src.items, it)
-			}
-		}
-		if len(src.items) == 0 {
-			return fmt.Errorf("webtable: importing %q: the version at %s is not in the store", key, formatTime(e.ts.Time()))
+		var err error
+		if src, err = im.storedCells(ctx, key, vs, k); err != nil {
+			return err
 		}
 	}
 	delete(im.written, instantKey(key, e.ts))
