@@ -292,6 +292,9 @@ func TestBadInput(t *testing.T) {
 		// bytes left over are caught before the next record.
 		{"plain record with a Content-Length too short", good + short + good, 2, len(good) + len(short) - 10, "not a WARC record"},
 		{"garbage after a record", g1 + "garbage", 1, len(g1), "no WARC record"},
+		// The WARC library used to read the first record of such a member
+		// and skip the rest silently.
+		{"gzip member holding two records", g1 + gz(second+good), 1, len(g1), "holds more than the record"},
 		{"not a WARC file", "<html>hello</html>", 0, 0, "not a WARC file"},
 		{"empty file", "", 0, 0, "not a WARC file"},
 	} {
