@@ -21,9 +21,10 @@
 //	                  Versions stored before headers were kept have none.
 //	                  Three versions are kept by default ([Options.Versions]).
 //	                  A web-archive import also keeps contents:seen (the
-//	                  sha256 of a capture equal to the version before it, at
-//	                  its time, with no contents:html) so that captures
-//	                  arriving out of order still yield the right versions.
+//	                  sha256 of a capture equal to the version before it, and
+//	                  that capture's status, URL and headers, at its time,
+//	                  with no contents:html) so that captures arriving out of
+//	                  order still yield the right versions.
 //	                  Captures of one page in one millisecond with different
 //	                  bodies each get their own version (or contents:seen) at
 //	                  consecutive microseconds of that millisecond, ordered by

@@ -101,25 +101,20 @@ func (im *importing) slot(ctx context.Context, m *bigtable.Mutation, key string,
 	return at, vs, nil
 }
 
-// moveEntry adds to m the move of the entry vs[k] one microsecond later,
-// with the cells it has: those this batch wrote at its time, else the
-// store's.
+// moveEntry adds to m the move of the entry vs[k] (version or sighting)
+// one microsecond later, with its cells.
 func (im *importing) moveEntry(ctx context.Context, m *bigtable.Mutation, key string, vs []version, k int) error {
-	e, end := vs[k], slotEnd(vs, k)
-	deleteEntry(m, e.ts, end)
-	if e.seen {
-		m.Set(FamilyContents, colSeen, e.ts+1, []byte(e.sum))
-		return nil
+	e := vs[k]
+	c, err := im.cellsAt(ctx, key, vs, k)
+	if err != nil {
+		return err
 	}
-	src, ok := im.written[instantKey(key, e.ts)]
-	if !ok {
-		var err error
-		if src, err = im.storedCells(ctx, key, vs, k); err != nil {
-			return err
-		}
+	if !e.seen && c.get(colHTML) == nil {
+		return fmt.Errorf("webtable: importing %q: the version at %s is not in the store", key, formatTime(e.ts.Time()))
 	}
+	deleteEntry(m, e.ts, slotEnd(vs, k))
 	delete(im.written, instantKey(key, e.ts))
-	im.put(m, key, e.sum, e.ts+1, src)
+	im.put(m, key, e.sum, e.ts+1, c, e.seen)
 	return nil
 }
 
@@ -176,4 +171,62 @@ func (im *importing) greatestAnchors(ctx context.Context, referrer string, ancho
 		out = append(out, a)
 	}
 	return out, nil
+}
+
+// firstContents reports whether the contents facts of p (headers, URL,
+// status, truncation) sort before those kept for the same body, sha256
+// sum, among the entries inst of its instant: of captures of one instant
+// with equal bodies, the first by these facts is kept, whatever the order
+// they arrive in. A sighting stored before facts were kept has none: true.
+func (im *importing) firstContents(ctx context.Context, key string, inst []version, sum string, p *Page) (bool, error) {
+	i := slices.IndexFunc(inst, func(e version) bool { return e.sum == sum })
+	if i < 0 {
+		return false, nil
+	}
+	cur, err := im.cellsAt(ctx, key, inst, i)
+	if err != nil {
+		return false, err
+	}
+	return !cur.hasFacts() || pageCells(p, sum).factsKey() < cur.factsKey(), nil
+}
+
+// factsKey orders the contents facts of captures with equal bodies.
+func (c cells) factsKey() string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%s", c.get(colHeaders), c.get(colFetched), c.get(colStatus), c.get(colTruncated))
+}
+
+// recordKey orders the fetch records of captures of one instant that
+// could each be its latest.
+func recordKey(f Fetch, mime string) string {
+	return fmt.Sprintf("%s\x00%d\x00%d\x00%s\x00%t\x00%s\x00%s", f.URL, f.Status, f.Length, f.Charset, f.Truncated, f.Error, mime)
+}
+
+// firstRecord reports whether the fetch record of p sorts before (or
+// equals) the one already kept at instant t of the row key, if any: of
+// captures of one instant that could each be its latest (equal bodies, or
+// none), the first by recordKey keeps the fetch record and mime:type.
+func (im *importing) firstRecord(ctx context.Context, key string, t bigtable.Timestamp, p *Page) (bool, error) {
+	cur, ok := im.records[instantKey(key, t)]
+	if !ok {
+		inInstant := bigtable.TimestampRangeFilterMicros(t, t+1000)
+		r, err := im.w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.InterleaveFilters(
+			bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), inInstant),
+			bigtable.ChainFilters(column(FamilyMIME, "type"), inInstant))))
+		if err != nil {
+			return false, fmt.Errorf("webtable: reading the fetch record of %q at %s: %w", key, formatTime(t.Time()), err)
+		}
+		if len(r[FamilyFetch]) == 0 {
+			return true, nil
+		}
+		f, err := parseFetch(r)
+		if err != nil {
+			return false, err
+		}
+		var mime string
+		if items := r[FamilyMIME]; len(items) > 0 {
+			mime = string(items[0].Value)
+		}
+		cur = recordKey(f, mime)
+	}
+	return recordKey(p.Fetch, p.MIME) <= cur, nil
 }
