@@ -295,6 +295,8 @@ func TestBadInput(t *testing.T) {
 		// The WARC library used to read the first record of such a member
 		// and skip the rest silently.
 		{"gzip member holding two records", g1 + gz(second+good), 1, len(g1), "holds more than the record"},
+		// Blank lines after a record in its member are no damage.
+		{"gzip member with blank lines after its record", g1 + gz(second+"\r\n") + "garbage", 2, len(g1) + len(gz(second+"\r\n")), "no WARC record"},
 		{"not a WARC file", "<html>hello</html>", 0, 0, "not a WARC file"},
 		{"empty file", "", 0, 0, "not a WARC file"},
 	} {

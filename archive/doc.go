@@ -28,7 +28,7 @@
 //     file or stream: the Reader decompresses each gzip member itself and
 //     reads the record's header before the library sees the record.
 //   - A gzip member must hold exactly one record: bytes after the record
-//     in its member stop the reading with an [*Error].
+//     in its member (blank lines aside) stop the reading with an [*Error].
 //   - A WARC gzipped as one stream rather than one member per record is
 //     refused (the library would read its first record only).
 //   - A Writer sorts its CDXJ lines in memory up to 32 MiB of them (some

@@ -268,11 +268,8 @@ func (r *Reader) next1() (c *Capture, err error) {
 		}
 	}
 	if gzipped {
-		// The member ends with the record, and its checksum holds.
-		if _, err := plain.Peek(1); err == nil {
-			return nil, r.fail(start, errors.New("the gzip member holds more than the record (its Content-Length may be wrong, or the member holds several records)"))
-		} else if !errors.Is(err, io.EOF) {
-			return nil, r.fail(start, readError("the gzip member", err))
+		if err := memberEnd(plain); err != nil {
+			return nil, r.fail(start, err)
 		}
 	}
 	r.next = r.pos()
@@ -297,6 +294,22 @@ func (r *Reader) next1() (c *Capture, err error) {
 		return nil, r.fail(start, err)
 	}
 	return c, nil
+}
+
+// memberEnd reads the rest of a gzip member after its record: nothing, or
+// blank lines some tools add, and a checksum that holds.
+func memberEnd(plain *bufio.Reader) error {
+	for {
+		b, err := plain.ReadByte()
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return readError("the gzip member", err)
+		case b != '\r' && b != '\n':
+			return errors.New("the gzip member holds more than the record (its Content-Length may be wrong, or the member holds several records)")
+		}
+	}
 }
 
 // readError says what went wrong reading what.
