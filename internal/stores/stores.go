@@ -37,7 +37,8 @@ type Mode int
 const (
 	// ForCrawl opens the WebTable for a crawl, reading and writing: the
 	// directory, the table and its column families are created when
-	// absent, and every family's GC policy is set.
+	// absent, and every family's GC policy is set. A directory is sized by
+	// CrawlStoreOptions, for memory that does not grow with the store.
 	ForCrawl Mode = iota
 	// ForRead opens an existing WebTable for reading, creating nothing: a
 	// missing directory gives webtable.ErrNoStore, a store without the
