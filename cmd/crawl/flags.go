@@ -89,7 +89,7 @@ stopped the next time it runs on the same --db.
 Memory does not grow with the crawl: the URLs waiting to be fetched live
 in the store, and a store in a directory is sized so that its own memory
 does not grow with it. The program asks Go's garbage collector to keep it
-under 512 MiB (a soft limit: it takes more if it must); set the GOMEMLIMIT
+under 448 MiB (a soft limit: it takes more if it must); set the GOMEMLIMIT
 environment variable (e.g. GOMEMLIMIT=2GiB) to choose another.
 
 Flags:

@@ -41,9 +41,11 @@ func TestMemoryLimitCoversStore(t *testing.T) {
 	if w < 0 {
 		t.Fatalf("the crawl's store sizing %+v lets Badger's memory grow with the store", s)
 	}
-	// NB: WriteMemory is a sum of worst cases; crawls measured about half
-	// of it live at their peak.
-	if w > defaultMemoryLimit {
-		t.Errorf("the crawl's store may hold %d MiB (%+v), more than the %d MiB memory limit", w>>20, s, defaultMemoryLimit>>20)
+	// NB: WriteMemory sums worst cases that do not all happen at once:
+	// crawls peaked at 50-77% of it live (README). The soft limit must
+	// stay well above that, here at least 80% of the estimate; a sizing
+	// that outgrows it needs the limit measured again.
+	if w*4/5 > defaultMemoryLimit {
+		t.Errorf("the crawl's store may hold %d MiB (%+v): too much for the %d MiB memory limit", w>>20, s, defaultMemoryLimit>>20)
 	}
 }
