@@ -415,6 +415,15 @@ func (b *bulk) write(idx []int) error {
 					break
 				}
 			}
+			if w.pre != nil {
+				// NB: room for a note per write, made once (a page's
+				// save notes ~50 columns).
+				n := 0
+				for _, i := range idx {
+					n += len(b.muts[i].ops)
+				}
+				w.prune = make([]rowColumn, 0, n)
+			}
 			for n, i := range idx {
 				w.row = b.rows[i]
 				before := w.written
