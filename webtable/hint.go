@@ -153,3 +153,33 @@ func (h *hintReader) peek(ctx context.Context) (*hostHint, error) {
 
 // next drops the hint row peek returned.
 func (h *hintReader) next() { h.page = h.page[1:] }
+
+// hintsTried is how many hinted hosts HasFrontier tries before it lists
+// the hosts.
+const hintsTried = 4
+
+// HasFrontier reports whether the frontier holds any entry. It tries the
+// hosts that have hints first, each from its hint (one seek over the
+// entries done before), then lists the hosts ([WebTable.FrontierHosts]),
+// which walks from the first frontier key. An entry counts whether or not
+// its page was fetched meanwhile (a stale duplicate, dropped when read).
+func (w *WebTable) HasFrontier(ctx context.Context) (bool, error) {
+	hints := newHintReader(w, 0, urlkey.Buckets)
+	for range hintsTried {
+		h, err := hints.peek(ctx)
+		if err != nil || h == nil {
+			break
+		}
+		key, err := w.firstKey(ctx, h.hint, prefixEnd(h.prefix))
+		if err != nil {
+			return false, err
+		}
+		if key != "" {
+			return true, nil
+		}
+		hints.next()
+	}
+	found := false
+	err := w.FrontierHosts(ctx, 0, urlkey.Buckets, func(string) bool { found = true; return false }, nil)
+	return found, err
+}

@@ -153,3 +153,40 @@ func TestFrontierHintRowsSortLikeHosts(t *testing.T) {
 		}
 	}
 }
+
+// TestHasFrontier: an empty frontier has nothing; an entry is found with
+// or without a hint, also when its host's hint is past it; a host whose
+// entries are all deleted has nothing, whatever its hint says.
+func TestHasFrontier(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	has := func() bool {
+		t.Helper()
+		ok, err := w.HasFrontier(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if has() {
+		t.Errorf("HasFrontier of an empty store = true")
+	}
+	es := entries("http://a.test/1")
+	if _, err := w.Enqueue(ctx, es); err != nil {
+		t.Fatal(err)
+	}
+	if !has() {
+		t.Errorf("HasFrontier with one entry and no hint = false")
+	}
+	setHint(t, w, "a.test", FrontierEntryKey("a.test", 1<<62, 0))
+	if !has() {
+		t.Errorf("HasFrontier with one entry before its host's hint = false")
+	}
+	if err := w.tbl.Apply(ctx, es[0].Frontier, deleteRow()); err != nil {
+		t.Fatal(err)
+	}
+	setHint(t, w, "a.test", es[0].Frontier)
+	if has() {
+		t.Errorf("HasFrontier with the only entry deleted = true")
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/seeds"
-	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -128,12 +127,12 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 		return serveUntilStopped(ctx, stderr)
 	}
 	if len(seedURLs) == 0 {
-		// NB: one seek (from a host's hint, see webtable.FrontierHint), not
-		// a read of the entries: a frontier whose first host has many
+		// NB: a seek from a host's hint (see webtable.FrontierHint), not a
+		// read of the entries: a frontier whose first host has many
 		// entries done walked their tombstones here before the crawl began.
-		queued := false
-		if err := w.FrontierHosts(ctx, 0, urlkey.Buckets, func(string) bool { queued = true; return false }, nil); err != nil {
-			return fail(exitStoreFailed, "reading the frontier of %s: %v", o.db, err)
+		queued, qerr := w.HasFrontier(ctx)
+		if qerr != nil {
+			return fail(exitStoreFailed, "reading the frontier of %s: %v", o.db, qerr)
 		}
 		if !queued && o.serve != "" {
 			fmt.Fprintf(stderr, "nothing to crawl in %s: only serving it\n", o.db)
