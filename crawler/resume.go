@@ -73,14 +73,16 @@ func (r *run) readBehind(host, hint string) {
 			r.fail(fmt.Errorf("%w: reading the frontier of %s: %w", ErrStore, host, err))
 			return
 		}
+		// NB: a bad entry of this batch may lie after the hint, and then
+		// the run's own read names it too; named twice beats never.
+		for _, bad := range b.Bad {
+			r.stats.badEntry(r.c.cfg.Log, bad)
+		}
 		for _, e := range b.Entries {
 			if e.Frontier >= hint {
 				return
 			}
 			r.sched.enqueued(host, e)
-		}
-		for _, bad := range b.Bad {
-			r.stats.badEntry(r.c.cfg.Log, bad)
 		}
 		if !b.More || b.Next >= hint {
 			return
