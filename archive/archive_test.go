@@ -292,6 +292,11 @@ func TestBadInput(t *testing.T) {
 		// bytes left over are caught before the next record.
 		{"plain record with a Content-Length too short", good + short + good, 2, len(good) + len(short) - 10, "not a WARC record"},
 		{"garbage after a record", g1 + "garbage", 1, len(g1), "no WARC record"},
+		// The WARC library used to read the first record of such a member
+		// and skip the rest silently.
+		{"gzip member holding two records", g1 + gz(second+good), 1, len(g1), "holds more than the record"},
+		// Blank lines after a record in its member are no damage.
+		{"gzip member with blank lines after its record", g1 + gz(second+"\r\n") + "garbage", 2, len(g1) + len(gz(second+"\r\n")), "no WARC record"},
 		{"not a WARC file", "<html>hello</html>", 0, 0, "not a WARC file"},
 		{"empty file", "", 0, 0, "not a WARC file"},
 	} {
@@ -331,4 +336,53 @@ func TestOneGzipStream(t *testing.T) {
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "one gzip stream") {
 		t.Errorf("err = %v, want an *archive.Error saying the file is one gzip stream", err)
 	}
+}
+
+// TestDeclaredTooLarge: a record whose header declares more than
+// MaxRecord is refused from its Content-Length, plain or in a gzip
+// member, before its block is read (the blocks here are short: reading
+// them would give another error). See TestTwoGiBRecord for a real one.
+func TestDeclaredTooLarge(t *testing.T) {
+	good := rawRecord("1.1", "resource", "http://a.test/1", "2026-01-02T03:04:05Z", "text/html", "<p>one</p>")
+	big := strings.Replace(rawRecord("1.1", "resource", "http://a.test/big", "2026-01-02T03:04:06Z", "text/html", strings.Repeat("x", 2<<20)),
+		fmt.Sprintf("Content-Length: %d", 2<<20), fmt.Sprintf("Content-Length: %d", MaxRecord+1), 1)
+	for _, tc := range []struct {
+		name    string
+		data    string
+		goodLen int
+	}{
+		{"plain", good + big, len(good)},
+		{"gzipped", gz(good) + gz(big), len(gz(good))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			readBig(t, struct{ io.Reader }{strings.NewReader(tc.data)}, tc.goodLen, fmt.Sprintf("declares %d bytes", MaxRecord+1))
+		})
+	}
+}
+
+// readBig reads src, whose second record is too large: the first comes
+// back, the second is refused at goodLen with an error saying want, and
+// $TMPDIR stays empty.
+func readBig(t *testing.T, src io.Reader, goodLen int, want string) {
+	t.Helper()
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	r, err := NewReader("generated.warc", src, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	c, err := r.Next()
+	if err != nil || c.URL != "http://a.test/1" || !bytes.Equal(c.Body, []byte("<p>one</p>")) {
+		t.Fatalf("first record: %v, %v; want the good record", c, err)
+	}
+	_, err = r.Next()
+	var ae *Error
+	if !errors.As(err, &ae) || ae.File != "generated.warc" || ae.Offset != int64(goodLen) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v; want an *Error at offset %d saying %q", err, goodLen, want)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("reading the record left %d files in $TMPDIR (%s): its block was spooled before it was refused", len(left), left[0].Name())
+	}
+	t.Log(err)
 }

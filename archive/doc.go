@@ -22,10 +22,13 @@
 // # Caveats
 //
 //   - The WARC library buffers each record's block before handing it over:
-//     up to 1 MiB in memory, the rest in a temporary file. Records over
-//     [MaxRecord] (1 GiB) are refused: in a plain WARC file from their
-//     declared length, before they are read; in a gzipped one or a stream,
-//     once MaxRecord bytes of them were read (and spooled).
+//     up to 1 MiB in memory, the rest in a temporary file. Records whose
+//     header declares more than [MaxRecord] (1 GiB) are refused from that
+//     Content-Length before any of their block is read, gzipped or plain,
+//     file or stream: the Reader decompresses each gzip member itself and
+//     reads the record's header before the library sees the record.
+//   - A gzip member must hold exactly one record: bytes after the record
+//     in its member (blank lines aside) stop the reading with an [*Error].
 //   - A WARC gzipped as one stream rather than one member per record is
 //     refused (the library would read its first record only).
 //   - A Writer sorts its CDXJ lines in memory up to 32 MiB of them (some

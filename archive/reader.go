@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/flate"
-	stdgzip "compress/gzip"
 	"compress/zlib"
 	"errors"
 	"fmt"
@@ -37,26 +36,36 @@ type Counts struct {
 // concurrent use.
 type Reader struct {
 	name   string
-	at     io.ReaderAt // the file, when it is one
 	closer io.Closer
 	lim    *recordLimit
-	// Reused to read record headers from the file (rawHeader).
-	peekZ             *stdgzip.Reader
-	peekRaw, peekText *bufio.Reader
-	r                 *gowarc.WarcFileReader
-	maxBody           int64
-	next              int64 // where the next record must start
-	counts            Counts
-	err               error
+	// src is the stream as stored (gzipped or plain); pos counts in it.
+	src *bufio.Reader
+	// gz and member decompress one gzip member at a time (reused): the
+	// WARC library is handed the plain record, after its header was read
+	// here (see checkHeader).
+	gz      *gzip.Reader
+	member  *bufio.Reader
+	un      gowarc.Unmarshaler
+	head    []byte // the WARC header of the current record, as stored
+	maxBody int64
+	next    int64 // where the next record must start
+	counts  Counts
+	err     error
 }
 
-// MaxRecord is the largest record a Reader accepts, in bytes as stored
-// (compressed, for a gzipped WARC): a larger one stops the reading with an
-// [*Error]. The WARC library spools a record's block to a temporary file
-// beyond 1 MiB, so this bounds that file too.
+// MaxRecord is the largest record a Reader accepts: a record whose WARC
+// header declares a longer block (Content-Length, uncompressed) is refused
+// with an [*Error] before any of its block is read, gzipped or not. The
+// WARC library spools a record's block to a temporary file beyond 1 MiB,
+// so this bounds that file too.
 const MaxRecord int64 = 1 << 30
 
-// errTooLarge marks a record beyond MaxRecord.
+// bufSize is the size of the Reader's buffers, and so the longest WARC
+// header it reads.
+const bufSize = 64 << 10
+
+// errTooLarge marks a record that reads on beyond MaxRecord without
+// declaring it (a backstop: a record declaring more is refused up front).
 var errTooLarge = fmt.Errorf("the record is larger than %d bytes (MaxRecord)", MaxRecord)
 
 // Open opens a WARC file (gzipped or plain) for reading; bodies longer
@@ -81,9 +90,8 @@ func Open(name string, maxBody int64) (*Reader, error) {
 
 // checkFirstMember refuses a gzipped WARC whose first gzip member holds
 // more than one record (the whole file compressed as one stream, which
-// WARC readers do not expect): the WARC library would read its first
-// record and silently skip the rest of the member. The check reads the
-// first record only; f is left at its start.
+// WARC readers do not expect), with an error that says what to do about
+// it. The check reads the first record only; f is left at its start.
 func checkFirstMember(name string, f *os.File) error {
 	defer f.Seek(0, io.SeekStart)
 	br := bufio.NewReader(f)
@@ -117,8 +125,7 @@ func checkFirstMember(name string, f *os.File) error {
 }
 
 // NewReader reads a WARC stream (gzipped or plain) that errors name;
-// see [Open]. When src is also an io.ReaderAt (a file), each record's
-// declared length is checked before the record is read.
+// see [Open].
 func NewReader(name string, src io.Reader, maxBody int64) (*Reader, error) {
 	var magic [5]byte
 	n, err := io.ReadFull(src, magic[:])
@@ -131,21 +138,16 @@ func NewReader(name string, src io.Reader, maxBody int64) (*Reader, error) {
 	if !bytes.HasPrefix(magic[:n], []byte{0x1f, 0x8b}) && !bytes.Equal(magic[:n], []byte("WARC/")[:n]) || n < 2 {
 		return nil, &Error{File: name, Err: fmt.Errorf("%w: it starts with %q, not \"WARC/\" or a gzip header", ErrNotWARC, magic[:n])}
 	}
-	lim := &recordLimit{r: io.MultiReader(bytes.NewReader(magic[:n]), src), max: MaxRecord}
-	wr, err := gowarc.NewWarcFileReaderFromStream(lim, 0,
+	// NB: the limit is on bytes as stored; a gzip member can be a little
+	// longer than the record it holds.
+	lim := &recordLimit{r: io.MultiReader(bytes.NewReader(magic[:n]), src), max: MaxRecord + MaxRecord/64 + bufSize}
+	un := gowarc.NewUnmarshaler(
 		gowarc.WithSyntaxErrorPolicy(gowarc.ErrWarn),
 		gowarc.WithSpecViolationPolicy(gowarc.ErrWarn),
 		gowarc.WithUnknownRecordTypePolicy(gowarc.ErrIgnore),
 		gowarc.WithBlockErrorPolicy(gowarc.ErrIgnore),
 	)
-	if err != nil {
-		return nil, fmt.Errorf("archive: %s: %w", name, err)
-	}
-	r := &Reader{name: name, lim: lim, r: wr, maxBody: maxBody, counts: Counts{Skipped: map[string]int{}}}
-	if at, ok := src.(io.ReaderAt); ok {
-		r.at = at
-	}
-	return r, nil
+	return &Reader{name: name, lim: lim, src: bufio.NewReaderSize(lim, bufSize), un: un, maxBody: maxBody, counts: Counts{Skipped: map[string]int{}}}, nil
 }
 
 // recordLimit fails reads that go more than max bytes past the start of
@@ -175,7 +177,6 @@ func (r *Reader) Counts() Counts { return r.counts }
 
 // Close closes the file (a stream given to NewReader is left open).
 func (r *Reader) Close() error {
-	r.r.Close()
 	if r.closer != nil {
 		if err := r.closer.Close(); err != nil {
 			return fmt.Errorf("archive: closing %s: %w", r.name, err)
@@ -203,6 +204,9 @@ func (r *Reader) Next() (*Capture, error) {
 	}
 }
 
+// pos is the offset in the stream of the next byte to read.
+func (r *Reader) pos() int64 { return r.lim.n - int64(r.src.Buffered()) }
+
 // next1 reads one record: a capture, or nil for a record that is skipped.
 func (r *Reader) next1() (c *Capture, err error) {
 	defer func() {
@@ -212,39 +216,47 @@ func (r *Reader) next1() (c *Capture, err error) {
 			c, err = nil, r.fail(r.next, fmt.Errorf("the WARC library failed on this record: %v", p))
 		}
 	}()
-	r.lim.start = r.next
-	if n, ok := r.declaredLength(r.next); ok && n > MaxRecord {
-		return nil, r.fail(r.next, fmt.Errorf("the record declares %d bytes, more than %d (MaxRecord)", n, MaxRecord))
+	start := r.next
+	r.lim.start = start
+	gzipped, err := r.atRecord()
+	if err != nil {
+		return nil, err
 	}
-	rec, err := r.r.Next()
-	if rec.WarcRecord != nil {
-		defer rec.WarcRecord.Close()
-	}
-	if errors.Is(err, io.EOF) && rec.WarcRecord == nil {
-		if rec.Offset > r.next {
-			return nil, r.fail(r.next, fmt.Errorf("%d bytes after the last record are not a WARC record", rec.Offset-r.next))
+	plain := r.src
+	if gzipped {
+		if r.gz == nil {
+			r.gz, err = gzip.NewReader(r.src)
+		} else {
+			err = r.gz.Reset(r.src)
 		}
-		return nil, io.EOF
+		if err != nil {
+			return nil, r.fail(start, readError("the gzip member's header", err))
+		}
+		r.gz.Multistream(false)
+		if r.member == nil {
+			r.member = bufio.NewReaderSize(r.gz, bufSize)
+		} else {
+			r.member.Reset(r.gz)
+		}
+		plain = r.member
+	}
+	if err := r.checkHeader(plain); err != nil {
+		return nil, r.fail(start, err)
+	}
+	w, skipped, validation, err := r.un.Unmarshal(plain)
+	if w != nil {
+		defer w.Close()
 	}
 	if err != nil {
-		if errors.Is(err, errTooLarge) {
-			return nil, r.fail(r.next, errTooLarge)
-		}
-		if errors.Is(err, gowarc.ErrNoRecord) {
-			return nil, r.fail(r.next, fmt.Errorf("no WARC record follows: %w", err))
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			err = fmt.Errorf("the record is cut short (truncated file or gzip member): %w", err)
-		}
-		return nil, r.fail(r.next, err)
+		return nil, r.fail(start, readError("the record", err))
 	}
-	if rec.Offset != r.next {
-		return nil, r.fail(r.next, fmt.Errorf("%d bytes that are not a WARC record (the previous record's Content-Length may be wrong)", rec.Offset-r.next))
+	if skipped != 0 {
+		return nil, r.fail(start, fmt.Errorf("%d bytes that are not a WARC record", skipped))
 	}
-	for _, v := range rec.Validation {
+	for _, v := range validation {
 		var cl *gowarc.ContentLengthError
 		if errors.As(v, &cl) {
-			return nil, r.fail(rec.Offset, fmt.Errorf("the record's Content-Length says %d bytes but its block has %d", cl.Expected, cl.Actual))
+			return nil, r.fail(start, fmt.Errorf("the record's Content-Length says %d bytes but its block has %d", cl.Expected, cl.Actual))
 		}
 		// NB: a payload digest may be over the chunked or the de-chunked
 		// payload depending on the tool that wrote it, so only the block
@@ -252,12 +264,16 @@ func (r *Reader) next1() (c *Capture, err error) {
 		// against the record.
 		var de *gowarc.DigestError
 		if errors.As(v, &de) && strings.HasPrefix(v.Error(), "block:") {
-			return nil, r.fail(rec.Offset, fmt.Errorf("the record's block does not match its WARC-Block-Digest (a wrong Content-Length, or damage): %w", v))
+			return nil, r.fail(start, fmt.Errorf("the record's block does not match its WARC-Block-Digest (a wrong Content-Length, or damage): %w", v))
 		}
 	}
-	r.next = rec.Offset + rec.Size
-	w := rec.WarcRecord
-	uri := r.targetURI(w, rec.Offset)
+	if gzipped {
+		if err := memberEnd(plain); err != nil {
+			return nil, r.fail(start, err)
+		}
+	}
+	r.next = r.pos()
+	uri := r.targetURI(w)
 	web := strings.HasPrefix(uri, "http://") || strings.HasPrefix(uri, "https://")
 	switch w.Type() {
 	case gowarc.Response, gowarc.Resource:
@@ -275,9 +291,119 @@ func (r *Reader) next1() (c *Capture, err error) {
 	}
 	c, err = r.capture(w, uri)
 	if err != nil {
-		return nil, r.fail(rec.Offset, err)
+		return nil, r.fail(start, err)
 	}
 	return c, nil
+}
+
+// memberEnd reads the rest of a gzip member after its record: nothing, or
+// blank lines some tools add, and a checksum that holds.
+func memberEnd(plain *bufio.Reader) error {
+	for {
+		b, err := plain.ReadByte()
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return readError("the gzip member", err)
+		case b != '\r' && b != '\n':
+			return errors.New("the gzip member holds more than the record (its Content-Length may be wrong, or the member holds several records)")
+		}
+	}
+}
+
+// readError says what went wrong reading what.
+func readError(what string, err error) error {
+	switch {
+	case errors.Is(err, errTooLarge):
+		return errTooLarge
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return fmt.Errorf("%s is cut short (truncated file or gzip member): %w", what, err)
+	}
+	return fmt.Errorf("reading %s: %w", what, err)
+}
+
+// atRecord reports whether the record at the reader's position is
+// gzipped, io.EOF at the end of the stream, or an [*Error] when the
+// bytes there start no record.
+func (r *Reader) atRecord() (gzipped bool, err error) {
+	buf, err := r.src.Peek(bufSize)
+	switch {
+	case len(buf) == 0 && errors.Is(err, io.EOF):
+		return false, io.EOF
+	case len(buf) == 0 && err != nil:
+		return false, r.fail(r.next, readError("the stream", err))
+	case len(buf) >= 2 && buf[0] == 0x1f && buf[1] == 0x8b:
+		return true, nil
+	case bytes.HasPrefix(buf, []byte("WARC/")):
+		return false, nil
+	}
+	// Say how many bytes lie before the next record, if one follows.
+	i := bytes.Index(buf, []byte("WARC/"))
+	if j := bytes.Index(buf, []byte{0x1f, 0x8b}); j >= 0 && (i < 0 || j < i) {
+		i = j
+	}
+	switch {
+	case i >= 0:
+		return false, r.fail(r.next, fmt.Errorf("%d bytes that are not a WARC record (the previous record's Content-Length may be wrong)", i))
+	case err != nil:
+		return false, r.fail(r.next, fmt.Errorf("no WARC record follows: the %d bytes after the last record are not a WARC record", len(buf)))
+	}
+	return false, r.fail(r.next, fmt.Errorf("%d bytes and more that are not a WARC record", len(buf)))
+}
+
+// checkHeader reads the WARC header of the record at the start of plain
+// (the record's bytes, decompressed) without consuming it, keeps it for
+// targetURI, and refuses a record that declares more than MaxRecord: this
+// runs before the WARC library reads (and spools) the block. A header that
+// cannot be read here is left to the library to report.
+func (r *Reader) checkHeader(plain *bufio.Reader) error {
+	r.head = r.head[:0]
+	for n := 2048; ; n *= 4 {
+		n = min(n, plain.Size())
+		buf, err := plain.Peek(n)
+		if end := headerEnd(buf); end >= 0 {
+			r.head = append(r.head, buf[:end]...)
+			break
+		}
+		if err != nil {
+			return nil
+		}
+		if n == plain.Size() {
+			return fmt.Errorf("the record's WARC header does not end within its first %d bytes", n)
+		}
+	}
+	if n, ok := contentLength(r.head); ok && n > MaxRecord {
+		return fmt.Errorf("the record declares %d bytes, more than %d (MaxRecord)", n, MaxRecord)
+	}
+	return nil
+}
+
+// headerEnd is the length of the WARC header at the start of buf, up to
+// and including the empty line that ends it (CRLF, or LF alone as some
+// tools write), or -1 when buf does not hold all of it.
+func headerEnd(buf []byte) int {
+	end := -1
+	if i := bytes.Index(buf, []byte("\r\n\r\n")); i >= 0 {
+		end = i + 4
+	}
+	if i := bytes.Index(buf, []byte("\n\n")); i >= 0 && (end < 0 || i+2 < end) {
+		end = i + 2
+	}
+	return end
+}
+
+// contentLength is the value of the Content-Length field of a WARC
+// header, when it has one that is a number.
+func contentLength(head []byte) (int64, bool) {
+	const field = "content-length:"
+	for line := range bytes.Lines(head) {
+		if len(line) > len(field) && strings.EqualFold(string(line[:len(field)]), field) {
+			n, err := strconv.ParseInt(string(bytes.TrimSpace(line[len(field):])), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
 }
 
 // fail is err at offset of this reader's file.
@@ -287,76 +413,19 @@ func (r *Reader) fail(offset int64, err error) error {
 
 // targetURI is the record's WARC-Target-URI without the angle brackets
 // that WARC/1.0's examples, and so wget, put around it.
-func (r *Reader) targetURI(w gowarc.WarcRecord, offset int64) string {
+func (r *Reader) targetURI(w gowarc.WarcRecord) string {
 	u := w.WarcHeader().Get(gowarc.WarcTargetURI)
 	if u == "" {
 		// NB: the WARC library validates the field as a URL and, finding
 		// "<http://...>" is none, empties it (keeping a warning): read
-		// the record's header again from the file.
-		u = r.rawField(offset, gowarc.WarcTargetURI)
+		// it from the header as stored.
+		tp := textproto.NewReader(bufio.NewReader(bytes.NewReader(r.head)))
+		if _, err := tp.ReadLine(); err == nil {
+			h, _ := tp.ReadMIMEHeader()
+			u = h.Get(gowarc.WarcTargetURI)
+		}
 	}
 	return strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(u), "<"), ">")
-}
-
-// rawField reads a field of the WARC header of the record at offset
-// straight from the file ("" when it cannot).
-func (r *Reader) rawField(offset int64, name string) string {
-	return r.rawHeader(offset).Get(name)
-}
-
-// declaredLength is the Content-Length the record at offset of a plain
-// WARC file declares, read before the WARC library reads the record (ok
-// is false when the reader has no file, the record is gzipped, or the
-// header does not say).
-//
-// NB: not for gzip members: a decompressor decodes a whole block (often
-// the whole record) to give the first bytes, which made reading a third
-// slower; there MaxRecord is enforced as the record is read.
-func (r *Reader) declaredLength(offset int64) (n int64, ok bool) {
-	if r.at == nil {
-		return 0, false
-	}
-	var magic [2]byte
-	if _, err := r.at.ReadAt(magic[:], offset); err != nil || magic[0] == 0x1f && magic[1] == 0x8b {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(r.rawHeader(offset).Get("Content-Length"), 10, 64)
-	return n, err == nil
-}
-
-// rawHeader reads the WARC header of the record at offset from the file
-// (nil when it cannot).
-func (r *Reader) rawHeader(offset int64) textproto.MIMEHeader {
-	if r.at == nil {
-		return nil
-	}
-	// NB: the readers are reused: this runs for every record.
-	if r.peekRaw == nil {
-		r.peekRaw, r.peekText = bufio.NewReaderSize(nil, 2048), bufio.NewReaderSize(nil, 2048)
-	}
-	br := r.peekRaw
-	br.Reset(io.NewSectionReader(r.at, offset, 1<<30))
-	var src io.Reader = br
-	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		var err error
-		if r.peekZ == nil {
-			r.peekZ, err = stdgzip.NewReader(br)
-		} else {
-			err = r.peekZ.Reset(br)
-		}
-		if err != nil {
-			return nil
-		}
-		r.peekZ.Multistream(false)
-		src = r.peekZ
-	}
-	r.peekText.Reset(src)
-	tp := textproto.NewReader(r.peekText)
-	if _, err := tp.ReadLine(); err != nil {
-		return nil
-	}
-	h, _ := tp.ReadMIMEHeader()
-	return h
 }
 
 // capture turns a response or resource record into a Capture.

@@ -356,6 +356,12 @@ func (w *writer) pruneColumn(family, qualifier string) error {
 // callers that need it ask for this method (webtable does).
 func (t *Table) OrderedBulk() bool { return true }
 
+// Microseconds reports that the table keeps each timestamp to the
+// microsecond, so that cells one microsecond apart are two versions.
+// Cloud Bigtable truncates timestamps to milliseconds; callers that need
+// more ask for this method (webtable's import does).
+func (t *Table) Microseconds() bool { return true }
+
 // ApplyBulk applies muts[i] to rows[i] for every i, each row atomically,
 // batching many rows into each Badger transaction for ingest speed. Rows are
 // applied in order; a row may appear more than once.

@@ -448,6 +448,13 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 			return false
 		}
 	}
+	if r.sched.later(u.Host) {
+		// NB: the robots.txt just fetched (or a redirect hop of another
+		// worker) took the host's turn: the page waits for the next one
+		// in the frontier, not in a worker that could fetch another host.
+		r.sched.putBack(u.Host, e)
+		return false
+	}
 
 	hdr := http.Header{}
 	hdr.Set("User-Agent", r.c.cfg.UserAgent)
@@ -466,6 +473,7 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 	defer r.c.sched.unclaim(capt)
 	hdr.Set(fetchIDHeader, id)
 	err = r.c.colly.Request(http.MethodGet, p.URL, nil, nil, hdr)
+	r.sched.fetchOver(u.Host, e)
 	if err != nil && r.stopped(ctx, err) {
 		return false // never reached the wire, or stopped between hops: stays queued
 	}

@@ -166,9 +166,11 @@ func TestImportRestoresLaterContent(t *testing.T) {
 		{"C", 4, NewVersion}, // and again at 5
 		{"A", 6, Unchanged},  // equal to the restored version at 5
 		{"B", 0, NewVersion}, // before everything
-		{"C", 3, NewVersion}, // replaces A at 3, equal to C at 4: that one goes
+		// Beside A at 3 (one instant: both kept, A first by sha256),
+		// and equal to C at 4: that one goes.
+		{"C", 3, NewVersion},
 	}
-	const want = "0:B 1:A 2:B 3:C 5:A"
+	const want = "0:B 1:A 2:B 3:A 3:C 5:A"
 	for _, size := range []int{1, len(steps)} {
 		// Room for every version: collection is not what is tested.
 		w := openDir(t, filepath.Join(t.TempDir(), "webtable.db"), true, Options{Versions: 10})

@@ -21,9 +21,16 @@
 //	                  Versions stored before headers were kept have none.
 //	                  Three versions are kept by default ([Options.Versions]).
 //	                  A web-archive import also keeps contents:seen (the
-//	                  sha256 of a capture equal to the version before it, at
-//	                  its time, with no contents:html) so that captures
-//	                  arriving out of order still yield the right versions.
+//	                  sha256 of a capture equal to the version before it, and
+//	                  that capture's status, URL and headers, at its time,
+//	                  with no contents:html) so that captures arriving out of
+//	                  order still yield the right versions.
+//	                  Captures of one page in one millisecond with different
+//	                  bodies each get their own version (or contents:seen) at
+//	                  consecutive microseconds of that millisecond, ordered by
+//	                  the bodies' sha256, whatever order they arrive in; the
+//	                  time shown and exported stays the millisecond
+//	                  ([WebTable.Import] gives the whole rule).
 //	anchor:<referrer> the text of a link pointing at this page, one column per
 //	                  referring page (urlkey.Referrer form: anchor:cnnsi.com).
 //	                  Written when the referrer is crawled, whether or not this
@@ -77,5 +84,11 @@
 //     with the newest stored contents:sha256, inside one conditional mutation,
 //     so two crawlers storing the same page at once still store it once.
 //   - Timestamps are whole milliseconds so the same table can live on Cloud
-//     Bigtable, which truncates to milliseconds.
+//     Bigtable, which truncates to milliseconds; the one exception is a
+//     web-archive import of captures of one page in one millisecond with
+//     different bodies, which the embedded store keeps at microseconds of
+//     it and Cloud Bigtable cannot keep (the import stops with an error
+//     saying so rather than let one overwrite the other). A WARC carries
+//     the millisecond: after an export and import, such versions keep
+//     their order and millisecond, but may take other microseconds of it.
 package webtable

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"strconv"
 
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/urlkey"
@@ -112,12 +111,12 @@ func setPage(m *bigtable.Mutation, p *Page, hexSum string) {
 	}
 }
 
-// setContents adds to m the contents cells of a version of p's body at ts.
+// setContents adds to m the contents cells of a version of p's body at ts
+// (see pageCells).
 func setContents(m *bigtable.Mutation, p *Page, hexSum string, ts bigtable.Timestamp) {
-	m.Set(FamilyContents, "html", ts, p.Body)
-	m.Set(FamilyContents, "sha256", ts, []byte(hexSum))
-	m.Set(FamilyContents, "status", ts, []byte(strconv.Itoa(p.Fetch.Status)))
-	setArchiveCells(m, p, ts)
+	for _, c := range pageCells(p, hexSum) {
+		m.Set(FamilyContents, c.q, ts, c.v)
+	}
 }
 
 func sha256Hex(b []byte) string {

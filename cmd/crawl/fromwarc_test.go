@@ -240,6 +240,43 @@ func TestFromWARCOutOfOrderOnCloudBigtable(t *testing.T) {
 	}
 }
 
+// TestFromWARCSameInstantOnCloudBigtable: Cloud Bigtable keeps times to
+// the millisecond, so two captures of one page in one millisecond with
+// different bodies cannot both be kept there: the import stops with an
+// error saying so, rather than one overwriting the other; the capture
+// before it is stored.
+func TestFromWARCSameInstantOnCloudBigtable(t *testing.T) {
+	emulator(t)
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	var buf bytes.Buffer
+	w, err := archive.NewWriter(&buf, "same.warc.gz", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, body := range []string{"A", "B"} {
+		c := &archive.Capture{URL: "http://www.cnn.com/", Time: t0, Status: 200, Header: []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"), Body: []byte(body)}
+		if err := w.Write(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "same.warc.gz")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	db := "bigtable://p/sameinstant"
+	code, _, stderr := runCrawl(context.Background(), "--from-warc", path, "--db", db)
+	if code == exitOK || !strings.Contains(stderr, "keeps times to the millisecond only") {
+		t.Fatalf("crawl --from-warc: exit %d, want an error saying the store keeps milliseconds only\n%s", code, stderr)
+	}
+	wt, err := stores.Open(context.Background(), db, stores.ForRead, webtable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wt.Close()
+	vs, err := wt.Versions(context.Background(), "com.cnn.www/")
+	if err != nil || len(vs) != 1 {
+		t.Errorf("versions %+v, %v; want the first capture's", vs, err)
+	}
+}
+
 // TestFromWARCSkipsOddRecords: a capture whose URL the WebTable cannot key
 // and a dns: response are counted and skipped; the rest imports.
 func TestFromWARCSkipsOddRecords(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/archive"
 	"github.com/webtable/webtable/internal/emulator"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
@@ -378,4 +379,104 @@ func TestExportWARCFromCloudBigtable(t *testing.T) {
 	if a, b := strip(readLines(t, local)), strip(readLines(t, cloudCDXJ)); a != b {
 		t.Errorf("records from Cloud Bigtable differ:\n%s\nwant:\n%s", b, a)
 	}
+}
+
+// TestWARCRoundTripSameInstant: a store holding captures of one page in
+// one millisecond with different bodies (imported from a WARC that gives
+// them out of order) makes the trip through export --all-versions and
+// crawl --from-warc intact: each body its own version, to the
+// microsecond, with its URL, media type and anchors.
+func TestWARCRoundTripSameInstant(t *testing.T) {
+	needDemo(t)
+	dir := t.TempDir()
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 678_000_000, time.UTC)
+	page := func(text string) []byte {
+		return []byte(`<html><body><a href="http://cnnsi.com/">` + text + `</a> <a href="http://cnnsi.com/` + text + `">more</a></body></html>`)
+	}
+	type capture struct {
+		url  string
+		at   time.Duration
+		body []byte
+	}
+	caps := []capture{
+		{"http://www.cnn.com/", 0, page("two")},
+		{"http://cnnsi.com/", 0, []byte("<html>si</html>")},
+		{"http://www.cnn.com/", time.Millisecond, page("one")},
+		{"http://www.cnn.com/", 0, page("one")},
+		{"http://www.cnn.com/", -time.Second, page("two")},
+		{"http://www.cnn.com/", 0, page("three")},
+		{"http://www.cnn.com/", 0, page("two")}, // the same capture twice
+	}
+	var buf bytes.Buffer
+	w, err := archive.NewWriter(&buf, "in.warc.gz", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range caps {
+		hdr := []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n")
+		if err := w.Write(&archive.Capture{URL: c.url, Time: t0.Add(c.at), Status: 200, Header: hdr, Body: c.body}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := filepath.Join(dir, "in.warc.gz")
+	os.WriteFile(in, buf.Bytes(), 0o644)
+	importWARC := func(warc, db string) {
+		out, err := exec.Command(filepath.Join(binDir, "crawl"), "--from-warc", warc, "--db", db, "--versions", "10").CombinedOutput()
+		if err != nil {
+			t.Fatalf("crawl --from-warc %s: %v\n%s", warc, err, out)
+		}
+	}
+	first, second := filepath.Join(dir, "first.db"), filepath.Join(dir, "second.db")
+	importWARC(in, first)
+	out := filepath.Join(dir, "out.warc.gz")
+	if code, stdout, stderr := runQuery("--db", first, "export", "--warc", out, "--all-versions"); code != exitOK {
+		t.Fatalf("query export: exit %d, %s\n%s", code, stdout, stderr)
+	}
+	importWARC(out, second)
+	// NB: to the millisecond, as a WARC carries times: the microsecond
+	// a version takes in its millisecond counts the sightings there,
+	// which no WARC record carries; the order of the versions travels.
+	want, got := readTravels(t, first), toMillis(readTravels(t, second))
+	// -1s two; at t0 two, one and three in sha256 order (two is a
+	// sighting, equal to the version before it); one at t0+1ms: four
+	// versions, two of them in t0's millisecond.
+	ms := t0.UnixMilli()
+	var inT0 int
+	for _, v := range want.HTML["com.cnn.www/"] {
+		if ts, _ := strconv.ParseInt(strings.Fields(v)[0], 10, 64); ts/1000 == ms {
+			inT0++
+		}
+	}
+	if len(want.HTML["com.cnn.www/"]) != 4 || inT0 != 2 {
+		t.Fatalf("imported versions of com.cnn.www/: %v; want 4, 2 of them in the millisecond %d", want.HTML["com.cnn.www/"], ms)
+	}
+	want = toMillis(want)
+	for name, pair := range map[string][2]any{
+		"rows and contents:html versions": {want.HTML, got.HTML},
+		"contents:url":                    {want.URL, got.URL},
+		"mime:type":                       {want.MIME, got.MIME},
+		"anchors":                         {want.Anchors, got.Anchors},
+	} {
+		w, _ := json.MarshalIndent(pair[0], "", " ")
+		g, _ := json.MarshalIndent(pair[1], "", " ")
+		if !bytes.Equal(w, g) {
+			t.Errorf("%s differ after the round trip:\n--- after:\n%s\n--- before:\n%s", name, g, w)
+		}
+	}
+}
+
+// toMillis is tr with its versions' timestamps in whole milliseconds,
+// their order kept.
+func toMillis(tr travels) travels {
+	for _, m := range []map[string][]string{tr.HTML, tr.URL} {
+		for row, vs := range m {
+			for i, v := range vs {
+				ts, rest, _ := strings.Cut(v, " ")
+				n, _ := strconv.ParseInt(ts, 10, 64)
+				vs[i] = fmt.Sprintf("%d %s", n/1000, rest)
+			}
+			m[row] = vs
+		}
+	}
+	return tr
 }
