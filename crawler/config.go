@@ -53,12 +53,16 @@ type Config struct {
 	// Concurrency is the most fetches in flight overall (--concurrency).
 	// The default value is 8.
 	Concurrency int
-	// PerHost is the most fetches in flight to one host (--per-host).
-	// The default value is 2.
+	// PerHost is the most fetches in flight to one host (--per-host) when
+	// the host has no delay (Delay and its Crawl-delay 0); a host with a
+	// delay is asked one request at a time. The default value is 2.
 	PerHost int
-	// Delay is the least time between the starts of two requests to one
-	// host (--delay); a longer robots.txt Crawl-delay wins, capped at
-	// [MaxCrawlDelay]. The default value is 1s.
+	// Delay is the least time from the end of one response from a host
+	// (its body read, or the request failed) to the start of the next
+	// request to it (--delay); a longer robots.txt Crawl-delay wins,
+	// capped at [MaxCrawlDelay]. With a delay, requests to one host never
+	// overlap, so the server never sees two requests to one host closer
+	// than the delay, however slow either side is. The default value is 1s.
 	Delay time.Duration
 	// Proxy, when set, is the HTTP proxy every fetch goes through, loopback
 	// targets included (--proxy). When "", HTTP_PROXY, HTTPS_PROXY and

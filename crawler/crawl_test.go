@@ -214,18 +214,17 @@ func TestIgnoreRobots(t *testing.T) {
 	}
 }
 
-// checkGaps fails when two requests to one host (robots.txt included)
-// started closer than gap. NB: the scheduler spaces request starts in the
-// client; the server sees arrivals, which a dial or a descheduled
-// goroutine can delay by tens of milliseconds under -race on a loaded
-// 2-core machine (seen: 24ms), hence the tolerance; the gaps tested are
-// several times larger, and a broken limit shows as gaps near zero.
+// checkGaps fails when the server saw two requests to one host
+// (robots.txt included) closer than gap, as stamped when its handler
+// started. NB: exact, with no tolerance for a loaded machine: the
+// scheduler counts the delay from the end of the previous response, which
+// the client reads after the server's handler started, so however late
+// either side runs the server's gap is at least the delay.
 func checkGaps(t *testing.T, w *vweb, host string, gap time.Duration) {
 	t.Helper()
-	const tolerance = 30 * time.Millisecond
 	hits := w.hitsOf(host)
 	for i := 1; i < len(hits); i++ {
-		if d := hits[i].At.Sub(hits[i-1].At); d < gap-tolerance {
+		if d := hits[i].At.Sub(hits[i-1].At); d < gap {
 			t.Errorf("%s: requests %s and %s started %v apart, want >= %v", host, hits[i-1].Path, hits[i].Path, d, gap)
 		}
 	}

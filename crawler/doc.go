@@ -20,6 +20,19 @@
 // the page's charset with golang.org/x/net/html/charset), and calls
 // [Store.SavePage]. The links the store had never seen are queued.
 //
+// # Politeness
+//
+// With a delay (Config.Delay, or a robots.txt Crawl-delay), a host is asked
+// one request at a time, and the next starts no sooner than the delay after
+// the previous response was read: the server stamps a request between the
+// client writing it and the client reading its response, so this is what
+// makes "never two requests closer than the delay" hold as the server sees
+// it, on a loaded machine too. PerHost applies to hosts without a delay. A
+// worker whose page must wait for its host's turn (the robots.txt fetched
+// just before took it) puts the entry back and takes another host's, and
+// Stats.Ready / Stats.IdleReady tell how long a host was ready and how much
+// of it a worker idled nonetheless.
+//
 // # The frontier lives in the store
 //
 // Nothing that grows with the URLs of a crawl is kept in memory. The store
@@ -28,12 +41,17 @@
 // [DefaultWindow] entries per host, refilled from a per-host cursor that only
 // moves forward, and the hosts with work in a heap keyed by when each may
 // next start a request (a pop is O(log hosts); a change wakes one waiting
-// worker). Whether a URL was seen is the store's answer: SavePage and
+// worker, and of the workers waiting for a host to come due one sleeps
+// with a timer). Whether a URL was seen is the store's answer: SavePage and
 // Enqueue queue only what it does not know (or what a [Requeue] names), and
 // a worker asks the store ([Store.LastFetch]) before fetching an entry, so
 // a URL queued twice by pages saved at the same moment is fetched once. An
 // entry that cannot be read is skipped, counted in Stats.BadEntries and
-// named through Config.Log; it never stops a run.
+// named through Config.Log; it never stops a run. A store that keeps a
+// hint of where each host's live entries start ([FrontierHinter]) lets a
+// resumed run start there, over the entries done before; the entries
+// before the hint are read in the background, so a wrong hint loses
+// nothing.
 //
 // # What colly does and does not do here
 //

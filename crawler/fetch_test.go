@@ -124,9 +124,13 @@ func TestRedirects(t *testing.T) {
 		if n != 1 {
 			t.Errorf("/new fetched %d times, want 1", n)
 		}
+		// NB: which worker gets /new first is a race: the one holding
+		// /new's entry (then /old's redirect is not followed and /old
+		// records the 301) or the one following /old's redirect (then
+		// /old records the final 200, and /new's entry is skipped).
 		old, _ := store.Row("http://a.test/old")
-		if old.State != StateDone || old.Redirect != "http://a.test/new" || old.Fetch.Status != http.StatusMovedPermanently || len(old.Versions) != 0 {
-			t.Errorf("/old = state %v redirect %q status %d, want done, redirect to /new, 301", old.State, old.Redirect, old.Fetch.Status)
+		if old.State != StateDone || old.Redirect != "http://a.test/new" || (old.Fetch.Status != http.StatusMovedPermanently && old.Fetch.Status != http.StatusOK) || len(old.Versions) != 0 {
+			t.Errorf("/old = state %v redirect %q status %d, want done, redirect to /new, 301 (or 200 when it followed)", old.State, old.Redirect, old.Fetch.Status)
 		}
 		if nw, _ := store.Row("http://a.test/new"); len(nw.Versions) != 1 {
 			t.Errorf("/new has %d versions, want 1", len(nw.Versions))

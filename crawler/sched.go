@@ -1,7 +1,6 @@
 package crawler
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"slices"
@@ -32,9 +31,17 @@ type refillFunc func(ctx context.Context, host, from string, n int) (FrontierBat
 //     the time each may next start a request, so a pop is O(log hosts),
 //     and no more than PerHost workers hold entries of one host;
 //   - politeness: acquire, called by the transport for every request on the
-//     wire (robots.txt, pages, each redirect hop), waits until fewer than
-//     PerHost requests to the host are in flight and max(Delay, Crawl-delay)
-//     has passed since the last request to it started.
+//     wire (robots.txt, pages, each redirect hop), waits for the host's
+//     turn. With no delay (max(Delay, Crawl-delay) = 0) that is while
+//     PerHost requests to the host are in flight. With a delay, requests
+//     to the host never overlap, and one starts no sooner than the delay
+//     after the previous one's response was read (or failed): the server
+//     stamps a request somewhere between the client writing it and the
+//     client reading its response, so counting from the response's end is
+//     what guarantees, whatever the load on either side, that the server
+//     never sees two requests to one host closer than the delay (Heritrix
+//     counts the same way). A host with a delay therefore gives one worker
+//     at a time an entry.
 //
 // NB: the two per-host counts differ on purpose. A worker holding an entry
 // of host A may be fetching a redirect hop on host B; counting that hop
@@ -42,10 +49,20 @@ type refillFunc func(ctx context.Context, host, from string, n int) (FrontierBat
 // the wire, and since a slot is held only for one request and never while
 // waiting for another, no wait cycle can form.
 //
-// Waking: a worker waiting in pop is woken alone (the first in line) by a
-// change that may give it work; a worker that takes an entry wakes the next
-// one when more work is ready. Waiters in acquire are woken together by the
-// changes of politeness state (a release, a pause, a Crawl-delay).
+// Waking: a worker waiting in pop is woken alone by a change that may give
+// it work; a worker that takes an entry wakes the next one when more work
+// is ready. Of the workers waiting in pop only one, the timekeeper, sleeps
+// with a timer set to when the soonest host becomes ready; the others wait
+// for a signal, so a host coming due wakes one worker, not all of them.
+// Signals go to the timekeeper first (it re-arms its timer when it finds no
+// work), and a worker that leaves pop with an entry while others wait and
+// no timekeeper is left wakes one to take that role. Waiters in acquire are
+// woken together by their host's changes of politeness state (a release, a
+// pause, a Crawl-delay).
+//
+// Busy workers: the scheduler integrates over time how many workers were
+// idle (waiting in pop or in acquire) and how many of them had a host due
+// (an entry could be handed out and its request start); see usage.
 type scheduler struct {
 	perHost int
 	delay   time.Duration
@@ -53,8 +70,14 @@ type scheduler struct {
 	refill  refillFunc
 
 	mu       sync.Mutex
-	changed  chan struct{} // acquire's waiters: closed and replaced on every politeness change
-	waiters  []chan struct{}
+	waiters  []chan struct{} // workers waiting in pop without a timer, first in line first
+	keeper   chan struct{}   // the worker waiting in pop with a timer; nil: none
+	idle     int             // workers waiting in pop or acquire
+	woken    int             // times a worker waiting in pop woke up (tests)
+	acctAt   time.Time       // when usage was last brought up to date
+	use      usage
+	dueBuf   []time.Time // dueTime's buffers, reused
+	stackBuf []int
 	hosts    map[string]*hostState
 	ready    hostHeap            // hosts with work and fewer than perHost entries held
 	held     int                 // entries handed to workers, not yet done
@@ -62,6 +85,7 @@ type scheduler struct {
 	work     int                 // hosts with window entries, more in the store, or a refill under way
 	budget   int                 // entries that may still be handed out; -1 = no limit
 	claims   map[string]struct{} // row keys of redirect targets being fetched
+	checks   int                 // background reads that may still queue entries (readBehind)
 	closed   bool
 }
 
@@ -69,17 +93,18 @@ type hostState struct {
 	name     string
 	window   []Entry // entries to hand out, in order
 	head     int
-	cursor   string   // where the next read of the store starts
-	more     bool     // the store may hold entries at or after cursor not in window
-	filling  bool     // a refill is under way
-	low      string   // during a refill: the lowest position queued meanwhile
-	lowSet   bool     //
-	holding  []string // row keys of the entries held by workers
-	idx      int      // index in the ready heap, -1 when not in it
-	working  bool     // counted in scheduler.work
-	inflight int      // requests on the wire
-	last     time.Time
-	popped   time.Time     // when an entry was last handed out
+	cursor   string        // where the next read of the store starts
+	more     bool          // the store may hold entries at or after cursor not in window
+	filling  bool          // a refill is under way
+	low      string        // during a refill: the lowest position queued meanwhile
+	lowSet   bool          //
+	holding  []string      // row keys of the entries held by workers
+	over     []string      // those of holding whose fetch is over (being stored)
+	idx      int           // index in the ready heap, -1 when not in it
+	working  bool          // counted in scheduler.work
+	inflight int           // requests on the wire
+	last     time.Time     // when the last request ended (response read, or failed)
+	changed  chan struct{} // acquire's waiters on h: closed and replaced on every politeness change
 	base     time.Duration // Config.Delay
 	crawl    time.Duration // Crawl-delay from robots.txt, capped
 	pause    time.Time     // no request starts before (Retry-After, backoff)
@@ -92,45 +117,63 @@ func newScheduler(perHost int, delay time.Duration, maxPages int) *scheduler {
 		perHost: perHost,
 		delay:   delay,
 		window:  DefaultWindow,
-		changed: make(chan struct{}),
 		hosts:   make(map[string]*hostState),
 	}
 	return s.reset(maxPages)
+}
+
+// lock takes s.mu and brings the usage figures up to now: every change of
+// what they depend on (the ready heap, the idle count, the budget) happens
+// under s.mu taken this way.
+func (s *scheduler) lock() {
+	s.mu.Lock()
+	s.account(time.Now())
 }
 
 // reset empties the frontier for a new run. Callers hold s.mu or own s.
 func (s *scheduler) reset(maxPages int) *scheduler {
 	for _, h := range s.hosts {
 		h.window, h.head, h.cursor, h.more, h.filling, h.lowSet = nil, 0, "", false, false, false
-		h.holding, h.idx, h.working, h.isFull = nil, -1, false, false
+		h.holding, h.over, h.idx, h.working, h.isFull = nil, nil, -1, false, false
 	}
+	clear(s.ready)
 	s.ready = s.ready[:0]
-	s.held, s.work, s.inWindow = 0, 0, 0
+	s.held, s.work, s.inWindow, s.checks = 0, 0, 0, 0
 	s.budget = -1
 	if maxPages > 0 {
 		s.budget = maxPages
 	}
 	s.closed = false
+	s.use, s.acctAt = usage{}, time.Time{}
 	return s
 }
 
 // forRun empties the frontier for a new run reading refills through
 // refill, keeping the politeness state of every host, and returns s.
 func (s *scheduler) forRun(maxPages int, refill refillFunc) *scheduler {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	s.refill = refill
 	return s.reset(maxPages)
 }
 
-// broadcast wakes every waiter in acquire. Callers hold s.mu.
-func (s *scheduler) broadcast() {
-	close(s.changed)
-	s.changed = make(chan struct{})
+// broadcast wakes every waiter in acquire on h. Callers hold s.mu.
+func (h *hostState) broadcast() {
+	if h.changed != nil {
+		close(h.changed)
+		h.changed = nil
+	}
 }
 
-// signal wakes the first worker waiting in pop. Callers hold s.mu.
+// signal wakes one worker waiting in pop: the timekeeper if there is one,
+// else the first in line. Callers hold s.mu.
 func (s *scheduler) signal() {
+	if s.keeper != nil {
+		ch := s.keeper
+		s.keeper = nil
+		ch <- struct{}{}
+		return
+	}
 	if len(s.waiters) > 0 {
 		ch := s.waiters[0]
 		s.waiters = s.waiters[1:]
@@ -140,10 +183,23 @@ func (s *scheduler) signal() {
 
 // wakeAll wakes every worker waiting in pop. Callers hold s.mu.
 func (s *scheduler) wakeAll() {
+	if s.keeper != nil {
+		s.keeper <- struct{}{}
+		s.keeper = nil
+	}
 	for _, ch := range s.waiters {
 		ch <- struct{}{}
 	}
 	s.waiters = nil
+}
+
+// waiting returns the number of workers waiting in pop. Callers hold s.mu.
+func (s *scheduler) waiting() int {
+	n := len(s.waiters)
+	if s.keeper != nil {
+		n++
+	}
+	return n
 }
 
 func (s *scheduler) host(name string) *hostState {
@@ -153,6 +209,15 @@ func (s *scheduler) host(name string) *hostState {
 		s.hosts[name] = h
 	}
 	return h
+}
+
+// limit is the most requests to h in flight at once, and the most entries
+// of h handed out at once: PerHost without a delay, one with.
+func (s *scheduler) limit(h *hostState) int {
+	if h.delay() > 0 {
+		return 1
+	}
+	return s.perHost
 }
 
 // hasWork reports whether h has entries to hand out now or in the store.
@@ -170,21 +235,21 @@ func (s *scheduler) update(h *hostState) {
 			s.work--
 		}
 	}
-	ready := h.hasWork() && !h.filling && len(h.holding) < s.perHost
+	ready := h.hasWork() && !h.filling && h.fetching() < s.limit(h)
 	switch {
 	case ready && h.idx < 0:
-		heap.Push(&s.ready, h)
+		s.ready.push(heapEntry{at: readyAt(h), h: h})
 	case ready:
-		heap.Fix(&s.ready, h.idx)
+		s.fix(h)
 	case h.idx >= 0:
-		heap.Remove(&s.ready, h.idx)
+		s.ready.remove(h.idx)
 	}
 }
 
 // addHost records that host has entries in the store (resume), unless the
 // run is closed or the host was given up.
 func (s *scheduler) addHost(host string) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
 	if s.closed || h.isFull || time.Now().Before(h.until) {
@@ -201,7 +266,7 @@ func (s *scheduler) addHost(host string) {
 // no later than the entry's position (saves of one host may commit out of
 // the order of their positions).
 func (s *scheduler) enqueued(host string, e Entry) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
 	if s.closed || h.isFull || time.Now().Before(h.until) {
@@ -259,7 +324,7 @@ func (h *hostState) has(key string) bool {
 // the host's window (nothing if the host was given up); its store entry
 // is still there, so a crash loses nothing.
 func (s *scheduler) retry(host string, e Entry) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
 	if s.closed || h.isFull || time.Now().Before(h.until) {
@@ -271,28 +336,81 @@ func (s *scheduler) retry(host string, e Entry) {
 	s.signal()
 }
 
+// later reports whether the next request to host may not start yet (its
+// delay since the last request, a pause).
+func (s *scheduler) later(host string) bool {
+	s.lock()
+	defer s.mu.Unlock()
+	return time.Now().Before(s.host(host).nextStart())
+}
+
+// putBack returns e, handed out by pop and not fetched, to the front of
+// its host's window, for a worker to take when the host's turn comes
+// (rather than one waiting for it now): call it before done. Nothing
+// happens if the host was given up.
+func (s *scheduler) putBack(host string, e Entry) {
+	s.lock()
+	defer s.mu.Unlock()
+	h := s.host(host)
+	if s.closed || h.isFull || time.Now().Before(h.until) {
+		return
+	}
+	if h.head > 0 {
+		h.head--
+		h.window[h.head] = e
+	} else {
+		h.window = slices.Insert(h.window, 0, e)
+	}
+	s.inWindow++
+	s.update(h)
+}
+
 // queued returns the number of entries waiting in memory and held by
 // workers (the store may hold more).
 func (s *scheduler) queued() (queued, held int) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	return s.inWindow, s.held
 }
 
 // over reports whether the run has nothing left to do. Callers hold s.mu.
 func (s *scheduler) over() bool {
-	return s.closed || (s.work == 0 && s.held == 0) || (s.budget == 0 && s.held == 0)
+	return s.closed || (s.work == 0 && s.held == 0 && s.checks == 0) || (s.budget == 0 && s.held == 0)
 }
 
-// nextPop is when the next entry of h may be handed out (its key in the
-// ready heap): when its next request may start, and, while a worker holds
-// one of its entries, not before the delay after that entry was handed
-// out (so that a second worker does not take an entry only to wait for the
-// first one's request). Callers hold s.mu.
-func (s *scheduler) nextPop(h *hostState) time.Time { return readyAt(h) }
+// checking counts a background read of the store that may still queue
+// entries: the run is not over before it ends (checked). It reports false,
+// counting nothing, when the run is over already.
+func (s *scheduler) checking() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.checks++
+	return true
+}
+
+// checked ends a background read counted by checking.
+func (s *scheduler) checked() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.checks--
+	if s.over() {
+		s.wakeAll()
+	}
+}
+
+// isClosed reports whether the run is over.
+func (s *scheduler) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
 
 // pop hands out the next entry, from the host whose next request may start
-// soonest among those with fewer than PerHost entries held, refilling the
+// soonest among those with fewer entries being fetched than their limit
+// (PerHost, or one with a delay), refilling the
 // host's window from the store when it is empty. It waits while there is
 // none, or while that host's next start is still ahead. It returns
 // ok=false when ctx is done, when the run is closed, or when nothing is
@@ -301,28 +419,24 @@ func (s *scheduler) nextPop(h *hostState) time.Time { return readyAt(h) }
 func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 	var w waiter
 	defer w.stop()
+	s.lock()
+	defer s.mu.Unlock()
 	for {
 		if ctx.Err() != nil {
 			return Entry{}, "", false
 		}
-		s.mu.Lock()
 		if s.over() {
-			if !s.closed {
-				s.closed = true
-				s.broadcast()
-			}
+			s.closed = true
 			s.wakeAll()
-			s.mu.Unlock()
 			return Entry{}, "", false
 		}
 		var wait time.Duration
 		if s.budget != 0 && len(s.ready) > 0 {
-			h := s.ready[0]
+			h := s.ready[0].h
 			now := time.Now()
-			if wait = s.nextPop(h).Sub(now); wait <= 0 {
+			if wait = readyAt(h).Sub(now); wait <= 0 {
 				if h.head == len(h.window) {
 					s.fill(ctx, h) // unlocks and locks s.mu
-					s.mu.Unlock()
 					continue
 				}
 				e = h.window[h.head]
@@ -333,35 +447,45 @@ func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 					// A redirect is fetching this URL now; its save
 					// marks the entry's page done.
 					s.update(h)
-					s.mu.Unlock()
 					continue
 				}
 				h.holding = append(h.holding, e.Key)
-				h.popped = now
 				s.held++
 				if s.budget > 0 {
 					s.budget--
 				}
 				s.update(h)
-				if len(s.ready) > 0 && !s.nextPop(s.ready[0]).After(now) {
-					s.signal() // more work is ready: the next worker takes it
+				if len(s.ready) > 0 && (s.keeper == nil || !s.ready[0].at.After(now)) {
+					// More work is ready (the next worker takes it), or
+					// will be and no one watches the clock for it.
+					s.signal()
 				}
-				s.mu.Unlock()
 				return e, h.name, true
 			}
 		}
 		ch := make(chan struct{}, 1)
-		s.waiters = append(s.waiters, ch)
+		timed := wait > 0 && s.keeper == nil
+		if timed {
+			s.keeper = ch
+		} else {
+			wait = 0
+			s.waiters = append(s.waiters, ch)
+		}
+		s.idle++
 		s.mu.Unlock()
 		err := w.wait(ctx, nil, ch, wait)
-		s.mu.Lock()
+		s.lock()
+		s.idle--
+		s.woken++
+		if s.keeper == ch {
+			s.keeper = nil
+		}
 		for i, c := range s.waiters {
 			if c == ch {
 				s.waiters = append(s.waiters[:i], s.waiters[i+1:]...)
 				break
 			}
 		}
-		s.mu.Unlock()
 		if err != nil {
 			return Entry{}, "", false
 		}
@@ -373,10 +497,15 @@ func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 func (s *scheduler) fill(ctx context.Context, h *hostState) {
 	h.filling, h.lowSet = true, false
 	s.update(h)
+	if len(s.ready) > 0 && s.keeper == nil {
+		// NB: this worker was the one watching the clock, or taking the
+		// next host due: another does while it reads.
+		s.signal()
+	}
 	from, n := h.cursor, s.window
 	s.mu.Unlock()
 	b, err := s.refill(ctx, h.name, from, n)
-	s.mu.Lock()
+	s.lock()
 	h.filling = false
 	if err != nil {
 		h.more = false // left in the store for a later run
@@ -406,14 +535,14 @@ func (s *scheduler) fill(ctx context.Context, h *hostState) {
 // fetch, which uses up one page of the MaxPages budget; otherwise the
 // budget is given back.
 func (s *scheduler) done(host string, e Entry, fetched bool) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	h := s.hosts[host]
-	for i, k := range h.holding {
-		if k == e.Key {
-			h.holding = append(h.holding[:i], h.holding[i+1:]...)
-			break
-		}
+	if i := slices.Index(h.holding, e.Key); i >= 0 {
+		h.holding = slices.Delete(h.holding, i, i+1)
+	}
+	if i := slices.Index(h.over, e.Key); i >= 0 {
+		h.over = slices.Delete(h.over, i, i+1)
 	}
 	s.held--
 	if !fetched && s.budget >= 0 {
@@ -427,9 +556,31 @@ func (s *scheduler) done(host string, e Entry, fetched bool) {
 	}
 }
 
+// fetching is the number of h's entries held by workers whose fetch is not
+// over: what PerHost (or one, with a delay) bounds.
+func (h *hostState) fetching() int { return len(h.holding) - len(h.over) }
+
+// fetchOver records that the fetch of e, handed out by pop on host, is over
+// (its response read, or it failed): storing it does not hold the host's
+// turn, so with a delay its next entry is handed out when the delay has
+// passed, not when the page is stored. done still follows.
+func (s *scheduler) fetchOver(host string, e Entry) {
+	s.lock()
+	defer s.mu.Unlock()
+	h := s.hosts[host]
+	if h == nil || !slices.Contains(h.holding, e.Key) || slices.Contains(h.over, e.Key) {
+		return
+	}
+	h.over = append(h.over, e.Key)
+	s.update(h)
+	if h.idx >= 0 {
+		s.signal()
+	}
+}
+
 // holds reports whether an entry of row key on host is held by a worker.
 func (s *scheduler) holds(host, key string) bool {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	h := s.hosts[host]
 	if h == nil {
@@ -452,7 +603,7 @@ func (s *scheduler) claim(id string, tr *transport, host, key string) bool {
 	if v, ok := tr.captures.Load(id); ok {
 		capt = v.(*capture)
 	}
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	if h := s.hosts[host]; h != nil && slices.Contains(h.holding, key) {
 		return false
@@ -476,7 +627,7 @@ func (s *scheduler) unclaim(capt *capture) {
 	if len(capt.claims) == 0 {
 		return
 	}
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	for _, k := range capt.claims {
 		delete(s.claims, k)
@@ -485,20 +636,20 @@ func (s *scheduler) unclaim(capt *capture) {
 
 // close ends the run: pop returns false from now on.
 func (s *scheduler) close() {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
-	if !s.closed {
-		s.closed = true
-		s.broadcast()
-	}
+	s.closed = true
 	s.wakeAll()
 }
 
-// delay is the least time between the starts of two requests to h.
+// delay is the least time between the end of one request to h and the
+// start of the next.
 func (h *hostState) delay() time.Duration { return max(h.base, h.crawl) }
 
-// nextStart is the earliest time a request to h may start. Callers hold s.mu.
-func (s *scheduler) nextStart(h *hostState) time.Time {
+// nextStart is the earliest time a request to h may start, requests in
+// flight aside: the delay after the last one ended, and not before a
+// pause. Callers hold s.mu.
+func (h *hostState) nextStart() time.Time {
 	next := h.last.Add(h.delay())
 	if next.Before(h.pause) {
 		return h.pause
@@ -506,20 +657,19 @@ func (s *scheduler) nextStart(h *hostState) time.Time {
 	return next
 }
 
-// politenessChanged re-sorts h after its next start moved and wakes the
-// waiters. Callers hold s.mu.
+// politenessChanged re-sorts h after its next start or its limit moved
+// and wakes the waiters. Callers hold s.mu.
 func (s *scheduler) politenessChanged(h *hostState) {
-	if h.idx >= 0 {
-		heap.Fix(&s.ready, h.idx)
-	}
-	s.broadcast()
+	s.fix(h)
+	s.update(h)
+	h.broadcast()
 	s.signal()
 }
 
 // pauseHost keeps requests to host from starting before now+d (a server
 // asked to wait with 429/503, or a backoff).
 func (s *scheduler) pauseHost(host string, d time.Duration) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
 	if t := time.Now().Add(d); t.After(h.pause) {
@@ -532,7 +682,7 @@ func (s *scheduler) pauseHost(host string, d time.Duration) {
 // in this run and later runs of the same Crawler (the server asked for a
 // pause longer than the crawler waits). The store still holds them.
 func (s *scheduler) giveUp(host string, d time.Duration) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
 	if t := time.Now().Add(d); t.After(h.until) {
@@ -549,7 +699,7 @@ func (s *scheduler) giveUp(host string, d time.Duration) {
 // full drops the entries of host in memory and refuses new ones for the
 // rest of the run: it has its MaxPagesPerHost. The store still holds them.
 func (s *scheduler) full(host string) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
 	h.isFull = true
@@ -563,7 +713,7 @@ func (s *scheduler) full(host string) {
 
 // gaveUp reports whether host is given up for now.
 func (s *scheduler) gaveUp(host string) bool {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	h := s.hosts[host]
 	return h != nil && time.Now().Before(h.until)
@@ -572,7 +722,7 @@ func (s *scheduler) gaveUp(host string) bool {
 // setCrawlDelay records a host's robots.txt Crawl-delay, capped at
 // MaxCrawlDelay.
 func (s *scheduler) setCrawlDelay(host string, d time.Duration) {
-	s.mu.Lock()
+	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
 	h.crawl = min(max(d, 0), MaxCrawlDelay)
@@ -580,93 +730,162 @@ func (s *scheduler) setCrawlDelay(host string, d time.Duration) {
 }
 
 // acquire waits until a request to host may start, then counts it in
-// flight; release must be called when its response has been read. It fails
-// when ctx is done or stop is closed.
+// flight; release must be called when its response has been read (or the
+// request failed): the host's delay counts from then. It fails when ctx is
+// done or stop is closed.
 func (s *scheduler) acquire(ctx context.Context, stop <-chan struct{}, host string) (release func(), err error) {
 	var w waiter
 	defer w.stop()
+	s.lock()
+	defer s.mu.Unlock()
 	for {
-		s.mu.Lock()
 		h := s.host(host)
 		now := time.Now()
 		var wait time.Duration
-		if h.inflight < s.perHost {
-			next := s.nextStart(h)
+		if h.inflight < s.limit(h) {
+			next := h.nextStart()
 			if !now.Before(next) {
 				h.inflight++
-				h.last = now
-				if h.idx >= 0 {
-					heap.Fix(&s.ready, h.idx)
-				}
-				s.mu.Unlock()
-				return func() {
-					s.mu.Lock()
-					h.inflight--
-					s.broadcast()
-					s.mu.Unlock()
-				}, nil
+				s.fix(h)
+				return func() { s.release(h) }, nil
 			}
 			wait = next.Sub(now)
 		}
-		ch := s.changed
+		if h.changed == nil {
+			h.changed = make(chan struct{})
+		}
+		ch := h.changed
+		s.idle++
 		s.mu.Unlock()
-		if err := w.wait(ctx, stop, ch, wait); err != nil {
+		err := w.wait(ctx, stop, ch, wait)
+		s.lock()
+		s.idle--
+		if err != nil {
 			return nil, err
 		}
 	}
 }
 
-// wrote records that a request to host was written to its connection: the
-// host's next request starts no sooner than the delay after it.
-func (s *scheduler) wrote(host string) {
-	s.mu.Lock()
+// release ends a request to h started by acquire.
+func (s *scheduler) release(h *hostState) {
+	s.lock()
 	defer s.mu.Unlock()
-	h := s.host(host)
-	if now := time.Now(); now.After(h.last) {
-		h.last = now
-		if h.idx >= 0 {
-			heap.Fix(&s.ready, h.idx)
+	h.inflight--
+	h.last = time.Now()
+	h.broadcast()
+	if h.idx >= 0 {
+		// Its next start moved (from "after this request" to a time).
+		s.fix(h)
+		s.signal()
+	}
+}
+
+// hostHeap orders hosts by the time their next request may start. Each
+// entry carries that time, so that comparisons read the heap's array and
+// not the hosts (with 100,000 hosts, a cache miss each).
+type hostHeap []heapEntry
+
+// heapEntry is a host in the ready heap and its key, readyAt(h) when it
+// was last pushed or fixed.
+type heapEntry struct {
+	at time.Time
+	h  *hostState
+}
+
+func (q hostHeap) less(i, j int) bool { return q[i].at.Before(q[j].at) }
+
+func (q hostHeap) swap(i, j int) {
+	q[i], q[j] = q[j], q[i]
+	q[i].h.idx, q[j].h.idx = i, j
+}
+
+// NB: the heap operations are container/heap's, written for this type so
+// that an entry is not boxed in an interface (an allocation) on every push.
+
+func (q *hostHeap) push(e heapEntry) {
+	e.h.idx = len(*q)
+	*q = append(*q, e)
+	q.up(len(*q) - 1)
+}
+
+func (q *hostHeap) remove(i int) {
+	n := len(*q) - 1
+	if n != i {
+		q.swap(i, n)
+		if !q.down(i, n) {
+			q.up(i)
 		}
 	}
+	(*q)[n].h.idx = -1
+	(*q)[n] = heapEntry{}
+	*q = (*q)[:n]
 }
 
-// hostHeap orders hosts by the time their next request may start.
-type hostHeap []*hostState
-
-func (q hostHeap) Len() int { return len(q) }
-func (q hostHeap) Less(i, j int) bool {
-	return readyAt(q[i]).Before(readyAt(q[j]))
-}
-func (q hostHeap) Swap(i, j int) {
-	q[i], q[j] = q[j], q[i]
-	q[i].idx, q[j].idx = i, j
-}
-func (q *hostHeap) Push(x any) {
-	h := x.(*hostState)
-	h.idx = len(*q)
-	*q = append(*q, h)
-}
-func (q *hostHeap) Pop() any {
-	old := *q
-	h := old[len(old)-1]
-	old[len(old)-1] = nil
-	h.idx = -1
-	*q = old[:len(old)-1]
-	return h
+func (q hostHeap) fix(i int) {
+	if !q.down(i, len(q)) {
+		q.up(i)
+	}
 }
 
-// readyAt is the heap key of h: the later of its last request plus its
-// delay and its pause. NB: it reads fields changed only under the
-// scheduler's lock, and every change re-sorts h (heap.Fix).
+func (q hostHeap) init() {
+	for i := len(q)/2 - 1; i >= 0; i-- {
+		q.down(i, len(q))
+	}
+}
+
+func (q hostHeap) up(j int) {
+	for {
+		i := (j - 1) / 2 // parent
+		if i == j || !q.less(j, i) {
+			break
+		}
+		q.swap(i, j)
+		j = i
+	}
+}
+
+func (q hostHeap) down(i0, n int) bool {
+	i := i0
+	for {
+		j1 := 2*i + 1
+		if j1 >= n || j1 < 0 {
+			break
+		}
+		j := j1 // left child
+		if j2 := j1 + 1; j2 < n && q.less(j2, j1) {
+			j = j2
+		}
+		if !q.less(j, i) {
+			break
+		}
+		q.swap(i, j)
+		i = j
+	}
+	return i > i0
+}
+
+// fix re-sorts h in the ready heap, if it is there, after a change of what
+// its key is computed from. Callers hold s.mu.
+func (s *scheduler) fix(h *hostState) {
+	if h.idx >= 0 {
+		s.ready[h.idx].at = readyAt(h)
+		s.ready.fix(h.idx)
+	}
+}
+
+// farFuture sorts after every time a host becomes ready.
+var farFuture = time.Unix(1<<62, 0)
+
+// readyAt is the heap key of h: when its next request may start. With a
+// delay, while a request to h is in flight (a redirect hop of a worker
+// holding another host's entry), that is not known before it ends: h sorts
+// last. NB: it reads fields changed only under the scheduler's lock, and
+// every change re-sorts h (fix).
 func readyAt(h *hostState) time.Time {
-	next := h.last.Add(h.delay())
-	if p := h.popped.Add(h.delay()); len(h.holding) > 0 && p.After(next) {
-		next = p
+	if h.inflight > 0 && h.delay() > 0 {
+		return farFuture
 	}
-	if next.Before(h.pause) {
-		return h.pause
-	}
-	return next
+	return h.nextStart()
 }
 
 // waiter is how pop and acquire sleep between looks at the scheduler: until

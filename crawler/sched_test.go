@@ -184,7 +184,7 @@ func TestSchedulerWakesOne(t *testing.T) {
 	}
 	for {
 		s.mu.Lock()
-		n := len(s.waiters)
+		n := s.waiting()
 		s.mu.Unlock()
 		if n == waiting {
 			break
@@ -195,7 +195,7 @@ func TestSchedulerWakesOne(t *testing.T) {
 		s.enqueued("b.test", e)
 	}
 	s.mu.Lock()
-	left := len(s.waiters)
+	left := s.waiting()
 	s.mu.Unlock()
 	if left != waiting-1 {
 		t.Errorf("after one entry queued, %d of %d workers still wait; want %d (one woken)", left, waiting, waiting-1)

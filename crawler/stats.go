@@ -38,6 +38,14 @@ type Stats struct {
 	// Queued is the number of entries waiting in this run's frontier;
 	// InFlight the number being fetched or stored.
 	Queued, InFlight int64
+	// Idle is the worker-time (one worker for one second adds a second)
+	// the Concurrency workers spent waiting, for an entry or for a host's
+	// turn. IdleReady is the part of it during which a host was due for
+	// the idle worker (its entry could be handed out and its request
+	// start): the integral of min(idle workers, hosts due). IdleReady near
+	// zero means that whenever enough hosts were due, every worker was
+	// busy; the rest of Idle is workers with no host to fetch from.
+	Idle, IdleReady time.Duration
 	// Elapsed is the time since Run started.
 	Elapsed time.Duration
 	// Done is true in the last snapshot of a run.
@@ -142,18 +150,22 @@ func (r *statsRecorder) copyLocked() Stats {
 // snapshot returns the current statistics.
 func (r *statsRecorder) snapshot(sched *scheduler) Stats {
 	q, _ := sched.queued()
+	use := sched.usage()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.s.Queued = int64(q)
+	r.s.Idle, r.s.IdleReady = use.idle, use.lost
 	return r.copyLocked()
 }
 
 // finish returns the final statistics and reports them once more.
 func (r *statsRecorder) finish(sched *scheduler) Stats {
 	q, _ := sched.queued()
+	use := sched.usage()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.s.Queued = int64(q)
+	r.s.Idle, r.s.IdleReady = use.idle, use.lost
 	r.s.InFlight = 0
 	r.s.Done = true
 	s := r.copyLocked()

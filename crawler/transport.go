@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
@@ -29,8 +28,9 @@ const fetchIDHeader = "X-Webtable-Fetch"
 // the crawler, not colly, sees every request on the wire:
 //
 //   - each request waits for the per-host scheduler (politeness) and holds
-//     its slot until the response body has been read; Config.Timeout
-//     bounds it from then on (the wait does not count);
+//     its slot until the response body has been read (the host's delay
+//     counts from then); Config.Timeout bounds it from then on (the wait
+//     does not count);
 //   - the body is read here, at most MaxBody+1 bytes, so truncation is
 //     detected and the bytes are kept exactly as received (colly would
 //     convert them to UTF-8); gzip the server sends unasked is decoded
@@ -126,14 +126,6 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// server being slow. The body is read under the same deadline.
 	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
 	defer cancel()
-	// NB: the host's delay counts from when the request was written, not
-	// from when it was allowed to start: a new connection (a proxy, TLS)
-	// can take a few milliseconds, and the server must never see two
-	// requests closer than the delay.
-	host := req.URL.Host
-	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		WroteRequest: func(httptrace.WroteRequestInfo) { t.sched.wrote(host) },
-	})
 	resp, err := t.base.RoundTrip(req.WithContext(ctx))
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,6 +34,10 @@ var (
 	scaleKillAt   = flag.Int("scale-kill-at", 60_000, "pages fetched before the kill (BenchmarkResume)")
 	scaleConc     = flag.Int("scale-concurrency", 64, "fetches in flight (scale benchmarks)")
 	scaleDelayDur = flag.Duration("scale-delay", 200*time.Millisecond, "per-host delay of BenchmarkManyHostsDelay")
+	scaleKeepDB   = flag.String("scale-keep-db", "", "copy the store as the kill left it to this directory (BenchmarkResume), to study a resume again")
+	scaleCrawlBin = flag.String("scale-crawl-bin", "", "run this crawl binary instead of building one (BenchmarkResume), to measure another version side by side")
+	scaleSeen     = flag.Int("scale-seen-cache", crawler.DefaultSeenCache, "row keys the crawl's seen cache holds (--seen-cache)")
+	scaleProfile  = flag.String("scale-cpuprofile", "", "write a CPU profile of each quarter of the fetches to `prefix`-q1.pprof .. -q4.pprof")
 )
 
 // memPeak samples the process's anonymous memory (RssAnon in
@@ -106,19 +111,57 @@ func rssAnon() int64 {
 	return 0
 }
 
+// processCPU returns the CPU time (user and system) this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// runQueueWait returns the time this process's threads have spent
+// runnable but waiting for a core (the second field of
+// /proc/self/task/*/schedstat, summed); 0 where /proc is absent. Threads
+// that ended are not counted.
+func runQueueWait() time.Duration {
+	paths, _ := filepath.Glob("/proc/self/task/*/schedstat")
+	var sum time.Duration
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(b)); len(f) >= 2 {
+			if ns, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				sum += time.Duration(ns)
+			}
+		}
+	}
+	return sum
+}
+
 // scaleResult is what one measured crawl reports.
 type scaleResult struct {
 	stats    crawler.Stats
 	quarters [4]float64 // pages/s in each quarter of the fetches
-	rssAnon  int64      // peak RssAnon, bytes
-	heap     int64      // peak Go heap in use (live and garbage), bytes
-	live     int64      // peak live heap (marked by a garbage collection), bytes
+	// cpuPerPage is the process's CPU time per page in each quarter, ms:
+	// what the crawl costs, whatever else the machine runs.
+	cpuPerPage [4]float64
+	// runQueue is, in each quarter, the time the process's threads were
+	// runnable but not running (other processes had the cores), per
+	// second: a crawl slowed by a loaded machine shows here.
+	runQueue [4]float64
+	elapsed  time.Duration // of the crawl
+	rssAnon  int64         // peak RssAnon, bytes
+	heap     int64         // peak Go heap in use (live and garbage), bytes
+	live     int64         // peak live heap (marked by a garbage collection), bytes
 }
 
 // crawlWeb crawls web into a fresh store in dir with cfg (proxy and
 // allowed domain set here), expecting about total fetches, and measures
 // pages/s per quarter of them and peak memory.
-func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, total int) scaleResult {
+func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, total int, seeds ...string) scaleResult {
 	tb.Helper()
 	cfg.Proxy = web.Proxy()
 	cfg.AllowDomains = []string{webgen.Domain}
@@ -129,13 +172,20 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 	defer w.Close()
 	var mu sync.Mutex
 	var marks [5]time.Time
+	var cpus, waits [5]time.Duration
 	next := 1
+	prof := startQuarterProfile(tb, *scaleProfile, 1)
 	cfg.Progress = func(s crawler.Stats) {
 		mu.Lock()
 		defer mu.Unlock()
 		for next <= 4 && s.Fetched >= int64(next*total/4) {
 			marks[next] = time.Now()
+			cpus[next], waits[next] = processCPU(), runQueueWait()
+			prof.stop()
 			next++
+			if next <= 4 {
+				prof = startQuarterProfile(tb, *scaleProfile, next)
+			}
 		}
 	}
 	c, err := crawler.New(cfg, newStore(w))
@@ -145,8 +195,15 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 	defer c.Close()
 	mem := startMemPeak()
 	marks[0] = time.Now()
-	st, err := c.Run(context.Background(), []string{web.Seed()})
-	res := scaleResult{stats: st}
+	cpus[0], waits[0] = processCPU(), runQueueWait()
+	if len(seeds) == 0 {
+		seeds = []string{web.Seed()}
+	}
+	st, err := c.Run(context.Background(), seeds)
+	mu.Lock()
+	prof.stop()
+	mu.Unlock()
+	res := scaleResult{stats: st, elapsed: time.Since(marks[0])}
 	res.rssAnon, res.heap, res.live = mem.finish()
 	if err != nil {
 		tb.Fatal(err)
@@ -154,15 +211,47 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 	for q := 1; q <= 4; q++ {
 		if !marks[q].IsZero() && !marks[q-1].IsZero() {
 			res.quarters[q-1] = float64(total/4) / marks[q].Sub(marks[q-1]).Seconds()
+			res.cpuPerPage[q-1] = (cpus[q] - cpus[q-1]).Seconds() * 1000 / float64(total/4)
+			res.runQueue[q-1] = (waits[q] - waits[q-1]).Seconds() / marks[q].Sub(marks[q-1]).Seconds()
 		}
 	}
 	return res
+}
+
+// quarterProfile is a CPU profile of one quarter of a crawl's fetches.
+type quarterProfile struct{ f *os.File }
+
+// startQuarterProfile starts the CPU profile of quarter q into
+// prefix-q<q>.pprof; with prefix "" it does nothing.
+func startQuarterProfile(tb testing.TB, prefix string, q int) *quarterProfile {
+	if prefix == "" {
+		return &quarterProfile{}
+	}
+	f, err := os.Create(fmt.Sprintf("%s-q%d.pprof", prefix, q))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		tb.Fatal(err)
+	}
+	return &quarterProfile{f: f}
+}
+
+// stop ends the profile; a second call does nothing.
+func (p *quarterProfile) stop() {
+	if p.f != nil {
+		pprof.StopCPUProfile()
+		p.f.Close()
+		p.f = nil
+	}
 }
 
 func scaleConfig(conc, perHost int, delay time.Duration) crawler.Config {
 	cfg := crawler.DefaultConfig()
 	cfg.Depth = 1 << 20
 	cfg.Concurrency, cfg.PerHost, cfg.Delay = conc, perHost, delay
+	cfg.SeenCache = *scaleSeen
 	return cfg
 }
 
@@ -173,10 +262,22 @@ func report(b *testing.B, r scaleResult) {
 	if r.quarters[1] > 0 {
 		b.ReportMetric(r.quarters[2]/r.quarters[1], "q3/q2")
 	}
+	for q, v := range r.cpuPerPage {
+		b.ReportMetric(v, fmt.Sprintf("cpu-ms/page-q%d", q+1))
+	}
+	for q, v := range r.runQueue {
+		b.ReportMetric(v, fmt.Sprintf("runq-s/s-q%d", q+1))
+	}
 	b.ReportMetric(float64(r.rssAnon)/(1<<20), "peak-RssAnon-MiB")
 	b.ReportMetric(float64(r.heap)/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(float64(r.live)/(1<<20), "peak-live-MiB")
 	b.ReportMetric(float64(r.stats.Fetched), "pages")
+	// Shares of the workers' time: idle, and idle while a host was due
+	// for them (near 0: all workers busy whenever enough hosts were due).
+	if wt := float64(*scaleConc) * r.elapsed.Seconds(); wt > 0 {
+		b.ReportMetric(r.stats.Idle.Seconds()/wt, "idle-share")
+		b.ReportMetric(r.stats.IdleReady.Seconds()/wt, "idle-while-due-share")
+	}
 }
 
 // TestManyHostsSmall is the CI size of BenchmarkManyHosts: every page of
@@ -192,27 +293,22 @@ func TestManyHostsSmall(t *testing.T) {
 	}
 }
 
-// TestManyHostsDelaySmall: with a per-host delay no host is asked twice
-// within it (robots.txt included), across 20 hosts. NB: the server stamps
-// a request when its handler starts, in this busy process, so a handler
-// started late shortens the gap it sees; the slack allows for that (the
-// crawler's own spacing is tested exactly in package crawler).
+// TestManyHostsDelaySmall: with a per-host delay the server never sees
+// two requests to one host within it (robots.txt included), across 20
+// hosts. NB: exact, however loaded the machine: the server stamps a
+// request when its handler starts, and the crawler counts the delay from
+// the end of the previous response to the host, which comes after that.
 func TestManyHostsDelaySmall(t *testing.T) {
 	t.Setenv("HTTP_PROXY", "")
-	// NB: under -race on a busy 2-core machine a handler has been seen to
-	// start 80 ms late; the delay is long enough that half of it is a
-	// slack no such stall reaches, and a crawler that ignored it would
-	// still be far below.
-	const hosts, pages, delay = 20, 4, 400 * time.Millisecond
-	const slack = delay / 2
+	const hosts, pages, delay = 20, 4, 100 * time.Millisecond
 	web := webgen.Start(webgen.Config{Shape: webgen.Grid, Hosts: hosts, Pages: pages, PageBytes: 512})
 	defer web.Close()
 	r := crawlWeb(t, web, scaleConfig(16, 2, delay), filepath.Join(t.TempDir(), "db"), hosts*pages)
 	if r.stats.Fetched != hosts*pages || web.Twice() != 0 {
 		t.Errorf("fetched %d (%d twice), want %d once each", r.stats.Fetched, web.Twice(), hosts*pages)
 	}
-	if gap, n := web.MinGap(); n == 0 || gap < delay-slack {
-		t.Errorf("shortest gap between two requests to one host = %v over %d hosts, want at least %v", gap, n, delay-slack)
+	if gap, n := web.MinGap(); n == 0 || gap < delay {
+		t.Errorf("shortest gap between two requests to one host = %v over %d hosts, want at least %v", gap, n, delay)
 	}
 }
 
@@ -257,8 +353,15 @@ func BenchmarkManyHosts(b *testing.B) {
 }
 
 // BenchmarkManyHostsDelay is BenchmarkManyHosts with a per-host delay
-// (-scale-delay, 200ms by default); it also reports the shortest gap
-// between two requests to one host.
+// (-scale-delay, 200ms by default), seeded with the first page of every
+// host; it also reports the shortest gap between two requests to one host
+// and how much of the workers' time they idled while a host was due.
+//
+// NB: from one seed the grid's hosts are found through the links to hosts
+// h+97 and h+194, a chain about hosts/2 hosts long whose every link waits
+// for a host's robots.txt and then its delay: 2,000 hosts x 10 pages took
+// 211 s at 95 pages/s with 99.5% of the workers idle for want of a host.
+// Seeding every host makes "enough hosts are ready" true.
 func BenchmarkManyHostsDelay(b *testing.B) {
 	benchGrid(b, *scaleDelayDur)
 }
@@ -268,7 +371,13 @@ func benchGrid(b *testing.B, delay time.Duration) {
 	for range b.N {
 		web := webgen.Start(webgen.Config{Shape: webgen.Grid, Hosts: *scaleHosts, Pages: *scalePages})
 		total := *scaleHosts * *scalePages
-		r := crawlWeb(b, web, scaleConfig(*scaleConc, 2, delay), filepath.Join(b.TempDir(), "db"), total)
+		var seeds []string
+		if delay > 0 {
+			for h := range *scaleHosts {
+				seeds = append(seeds, "http://"+webgen.Host(h)+"/p/0")
+			}
+		}
+		r := crawlWeb(b, web, scaleConfig(*scaleConc, 2, delay), filepath.Join(b.TempDir(), "db"), total, seeds...)
 		report(b, r)
 		gap, _ := web.MinGap()
 		b.ReportMetric(gap.Seconds()*1000, "min-gap-ms")
@@ -276,7 +385,7 @@ func benchGrid(b *testing.B, delay time.Duration) {
 		if web.Twice() != 0 || r.stats.Fetched != int64(total) {
 			b.Errorf("fetched %d (%d twice), want %d once each", r.stats.Fetched, web.Twice(), total)
 		}
-		if delay > 0 && gap < delay*9/10 {
+		if delay > 0 && gap < delay {
 			b.Errorf("shortest gap %v below the delay %v", gap, delay)
 		}
 		web.Close()
@@ -324,7 +433,10 @@ func TestResumeAfterKillSmall(t *testing.T) {
 
 // BenchmarkResume kills a crawl of the tree web after -scale-kill-at pages
 // (60,000 by default) and reports how soon the next run's first page
-// request leaves, and how many pages were fetched again.
+// request leaves, and how many pages were fetched again. -scale-keep-db
+// keeps a copy of the killed store (to time a resume's start-up again, or
+// profile it); -scale-crawl-bin runs a given crawl binary (another
+// version, measured side by side with this one).
 func BenchmarkResume(b *testing.B) {
 	for range b.N {
 		lat, again := killAndResume(b, *scaleKillAt, *scaleConc)
@@ -340,7 +452,10 @@ func BenchmarkResume(b *testing.B) {
 func killAndResume(tb testing.TB, killAt, conc int) (latency time.Duration, again int64) {
 	tb.Helper()
 	tmp := tb.TempDir()
-	bin := buildBinary(tb, tmp)
+	bin := *scaleCrawlBin
+	if bin == "" {
+		bin = buildBinary(tb, tmp)
+	}
 	var mu sync.Mutex
 	var killed, second bool // the first run was killed; the second started
 	first := map[string]bool{}
@@ -385,6 +500,11 @@ func killAndResume(tb testing.TB, killAt, conc int) (latency time.Duration, agai
 	<-kill
 	c1.Process.Signal(syscall.SIGKILL)
 	c1.Wait()
+	if *scaleKeepDB != "" {
+		if out, err := exec.Command("cp", "-a", db, *scaleKeepDB).CombinedOutput(); err != nil {
+			tb.Fatalf("copying the killed store: %v\n%s", err, out)
+		}
+	}
 	// Requests of the killed run still on the wire arrive before Wait
 	// returns or are refused; from here on the server counts the second.
 	c2 := cmd()

@@ -504,6 +504,8 @@ func addStats(a, b crawler.Stats) crawler.Stats {
 	a.Retries += b.Retries
 	a.Bytes += b.Bytes
 	a.Elapsed += b.Elapsed
+	a.Idle += b.Idle
+	a.IdleReady += b.IdleReady
 	a.Queued, a.InFlight, a.Done = b.Queued, b.InFlight, b.Done
 	if len(b.ErrorsByKind) > 0 {
 		m := maps.Clone(a.ErrorsByKind)
