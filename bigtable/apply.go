@@ -1,7 +1,6 @@
 package bigtable
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -60,6 +59,7 @@ func (t *Table) Apply(ctx context.Context, row string, m *Mutation, opts ...Appl
 	err = t.db.update(func(txn *badger.Txn) error {
 		w := writer{txn: txn, ts: ts, row: row, now: now}
 		defer func() { written = w.written }()
+		defer w.closePrune()
 		ops := m.ops
 		if m.isCond {
 			cond.now = now
@@ -73,6 +73,9 @@ func (t *Table) Apply(ctx context.Context, row string, m *Mutation, opts ...Appl
 			} else if !matched && m.mfalse != nil {
 				ops = m.mfalse.ops
 			}
+		}
+		if !t.db.opts.pruneAfterWrites {
+			w.startPrune(ops)
 		}
 		return w.apply(ops)
 	})
@@ -134,6 +137,12 @@ type writer struct {
 	// bulk leaves pruning to the caller's flushPrune, so that ApplyBulk
 	// prunes all the rows of a transaction with one iterator.
 	bulk bool
+
+	// pre, when not nil, is an iterator made before the transaction's
+	// first write, and delRows the rows a delete touched since (see
+	// startPrune and flushPrune).
+	pre     *badger.Iterator
+	delRows []string
 }
 
 type column struct{ family, qualifier string }
@@ -143,9 +152,6 @@ type rowBytes struct {
 	row string
 	n   int64
 }
-
-// rowColumn is a column of one row.
-type rowColumn struct{ row, family, qualifier string }
 
 func (w *writer) apply(ops []mutOp) error {
 	id := w.ts.id
@@ -168,11 +174,12 @@ func (w *writer) apply(ops []mutOp) error {
 				return err
 			}
 			w.written += int64(len(key) + len(op.value))
-			w.notePrune(op.family, op.qualifier)
+			w.notePrune(op.family, op.qualifier, ts, int64(len(key)+len(op.value)))
 		case opDeleteColumn:
 			if err := w.deletePrefix(appendColumnKey(nil, id, w.row, op.family, op.qualifier), nil); err != nil {
 				return err
 			}
+			w.noteDelete()
 		case opDeleteRange:
 			// Prune first, so versions the policy already hides cannot move
 			// up into view when newer ones go.
@@ -185,16 +192,19 @@ func (w *writer) apply(ops []mutOp) error {
 			}); err != nil {
 				return err
 			}
-			w.notePrune(op.family, op.qualifier)
+			w.noteDelete()
+			w.notePrune(op.family, op.qualifier, -1, 0)
 		case opDeleteFamily:
 			p := appendEscaped(appendRowKey(nil, id, w.row), op.family)
 			if err := w.deletePrefix(p, nil); err != nil {
 				return err
 			}
+			w.noteDelete()
 		case opDeleteRow:
 			if err := w.deletePrefix(appendRowKey(nil, id, w.row), nil); err != nil {
 				return err
 			}
+			w.noteDelete()
 		}
 	}
 	if w.bulk {
@@ -206,109 +216,6 @@ func (w *writer) apply(ops []mutOp) error {
 		w.written -= f.n
 	}
 	return err
-}
-
-func (w *writer) notePrune(family, qualifier string) {
-	if f := w.ts.families[family]; f == nil || !f.gc {
-		return
-	}
-	// NB: no search for duplicates here (quadratic in a big bulk write):
-	// flushPrune sorts the columns and skips repeats.
-	w.prune = append(w.prune, rowColumn{w.row, family, qualifier})
-}
-
-// flushPrune deletes the versions that the noted columns' policies
-// collect. NB: it walks every noted column with one iterator: a Badger
-// iterator in a read-write transaction sorts the transaction's pending
-// writes when it is made, so one per column (or per row of a bulk write)
-// cost more than the writes themselves.
-func (w *writer) flushPrune() error {
-	if len(w.prune) == 0 {
-		return nil
-	}
-	// NB: all the keys share one buffer, sliced once it stops growing:
-	// one allocation instead of one per column.
-	ends := make([]int, len(w.prune))
-	size := 0
-	for _, c := range w.prune {
-		size += tablePrefixLen + len(c.row) + len(c.family) + len(c.qualifier) + 3*2 // NB: escaping may need more; append then grows buf
-	}
-	buf := make([]byte, 0, size)
-	for i, c := range w.prune {
-		buf = appendColumnKey(buf, w.ts.id, c.row, c.family, c.qualifier)
-		ends[i] = len(buf)
-	}
-	keys := make([][]byte, len(w.prune))
-	start := 0
-	for i, end := range ends {
-		keys[i] = buf[start:end:end]
-		start = end
-	}
-	order := make([]int, len(keys))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
-	it := w.txn.NewIterator(badger.IteratorOptions{Prefix: appendTablePrefix(nil, w.ts.id)})
-	var doomed [][]byte
-	seeked := false
-	var last []byte
-	for _, i := range order {
-		if last != nil && bytes.Equal(keys[i], last) {
-			continue // a column written twice (or in two rows' mutations of one bulk) is pruned once
-		}
-		last = keys[i]
-		policy := w.ts.families[w.prune[i].family].policy
-		prefix := keys[i]
-		// NB: a Seek costs as much as a dozen Nexts, and most columns
-		// sit right after the one before (the pending writes of the same
-		// row) or hold nothing (a new row's columns, before the next
-		// existing key). So the iterator moves forward only: a column
-		// whose prefix it has already passed has no stored version, and
-		// a few Nexts reach a column close ahead.
-		if !seeked || !closeAhead(it, prefix, pruneSteps) {
-			it.Seek(prefix)
-			seeked = true
-		}
-		index := 0
-		for ; it.ValidForPrefix(prefix); it.Next() {
-			k := it.Item().Key()
-			_, ts, err := decodeTimestamp(k[len(k)-tsLen:])
-			if len(k) != len(prefix)+tsLen || err != nil {
-				continue // NB: a longer key is another column whose qualifier extends this one's
-			}
-			if policy.collects(index, ts, w.now) {
-				doomed = append(doomed, it.Item().KeyCopy(nil))
-				w.freed = append(w.freed, rowBytes{w.prune[i].row, it.Item().EstimatedSize()})
-			}
-			index++
-		}
-	}
-	it.Close()
-	w.prune = w.prune[:0]
-	for _, k := range doomed {
-		if err := w.txn.Delete(k); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// pruneSteps is how many Nexts flushPrune takes, at most, to reach the
-// next column before it seeks instead.
-const pruneSteps = 8
-
-// closeAhead moves it forward to the first key >= prefix if that takes at
-// most steps Nexts, and reports whether it got there (or the iterator is
-// already there, or past it, or at the end).
-func closeAhead(it *badger.Iterator, prefix []byte, steps int) bool {
-	for range steps + 1 {
-		if !it.Valid() || bytes.Compare(it.Item().Key(), prefix) >= 0 {
-			return true
-		}
-		it.Next()
-	}
-	return !it.Valid() || bytes.Compare(it.Item().Key(), prefix) >= 0
 }
 
 // deletePrefix deletes the cells whose keys start with prefix and whose
@@ -334,20 +241,6 @@ func (w *writer) deletePrefix(prefix []byte, del func(Timestamp) bool) error {
 		}
 	}
 	return nil
-}
-
-// pruneColumn deletes the versions of a column its family's policy collects.
-func (w *writer) pruneColumn(family, qualifier string) error {
-	f := w.ts.families[family]
-	if f == nil || !f.gc {
-		return nil
-	}
-	index := 0
-	return w.deletePrefix(appendColumnKey(nil, w.ts.id, w.row, family, qualifier), func(ts Timestamp) bool {
-		i := index
-		index++
-		return f.policy.collects(i, ts, w.now)
-	})
 }
 
 // OrderedBulk reports that ApplyBulk commits its rows in the order given,
@@ -522,6 +415,21 @@ func (b *bulk) write(idx []int) error {
 			tooBig = -1
 			b.written = b.written[:0]
 			w := writer{txn: txn, ts: b.ts, now: b.now, bulk: true}
+			defer w.closePrune()
+			for _, i := range idx {
+				if b.db.opts.pruneAfterWrites || w.startPrune(b.muts[i].ops) {
+					break
+				}
+			}
+			if w.pre != nil {
+				// NB: room for a note per write, made once (a page's
+				// save notes ~50 columns).
+				n := 0
+				for _, i := range idx {
+					n += len(b.muts[i].ops)
+				}
+				w.prune = make([]rowColumn, 0, n)
+			}
 			for n, i := range idx {
 				w.row = b.rows[i]
 				before := w.written

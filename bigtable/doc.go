@@ -191,6 +191,12 @@
 //   - Families come out of CellsPerRowLimitFilter and CellsPerRowOffsetFilter
 //     in name order (Cloud Bigtable's order is its own).
 //   - Empty values read back as nil.
+//   - The rows of one ReadRows call share allocations: keys, values of up
+//     to 8 KiB and items are carved out of blocks of up to 64 KiB (or 128
+//     items), so a row kept after the read keeps its block alive, as a
+//     value of Cloud Bigtable's Go client keeps its response message alive.
+//     Each row's bytes are still its own to change; copy a small value out
+//     to keep it alone.
 //   - Tablets are row ranges kept in the store's metadata, split in two by a
 //     background goroutine when they pass WithTabletSplitSize and merged
 //     with a neighbour when the two shrink under a quarter of it; a tablet

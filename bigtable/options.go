@@ -25,8 +25,11 @@ type options struct {
 	logger         *log.Logger
 	splitSize      int64
 	readAhead      int
-	afterGC        func(error)  // tests: called after each background GC pass
-	splitHook      func(string) // tests: called around each split's commit
+	afterGC        func(error) // tests: called after each background GC pass
+	// tests: prune written columns only with an iterator made after the
+	// writes (see prune.go), the reference the faster way is checked against
+	pruneAfterWrites bool
+	splitHook        func(string) // tests: called around each split's commit
 	// tests: durable group commit (see groupsync.go)
 	afterDurable func(seq uint64)     // a write with this sequence number returns
 	afterSync    func(synced uint64)  // a sync covered every write up to synced

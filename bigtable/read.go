@@ -132,6 +132,7 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 	if rs != nil && cells == nil && (!s.limitSet || s.limit > int64(t.db.readAheadAfter())) {
 		rr.readAheadAt = t.db.readAheadAfter()
 	}
+	rr.slabbed = rs != nil && cells == nil
 	var ranges []keyRange
 	if rs == nil {
 		if single == "" {
@@ -231,6 +232,11 @@ type rowReader struct {
 	positioned bool
 	keyBuf     []byte
 	ranges     [1]keyRange
+
+	// slabbed: keys, values and items come from sl (a multi-row read),
+	// not from an allocation each (see slab.go).
+	slabbed bool
+	sl      slab
 
 	// per row
 	key   string
@@ -359,7 +365,7 @@ func (rr *rowReader) run(ctx context.Context, resume bool) error {
 			if rr.cells != nil && rr.fast {
 				rr.startRow("") // NB: no filter looks at the key: no string for it
 			} else {
-				rr.startRow(c.rowKey())
+				rr.startRow(rr.rowKey(c))
 			}
 			family = ""
 		}
@@ -409,11 +415,43 @@ func (rr *rowReader) deliver() (stop bool, err error) {
 	if rr.cells != nil {
 		return !rr.deliverCells(), nil
 	}
-	row := buildRow(rr.items, rr.fams)
+	var sl *slab
+	if rr.slabbed {
+		sl = &rr.sl
+	}
+	row := buildRow(rr.items, rr.fams, sl)
 	clear(rr.items) // drop the references to values handed out
 	rr.items, rr.fams = rr.items[:0], rr.fams[:0]
 	rr.delivered++
 	return !rr.emit(row), nil
+}
+
+// rowKey returns the key of the cursor's row, from the slab in a
+// multi-row read.
+func (rr *rowReader) rowKey(c *cursor) string {
+	if !rr.slabbed || c.row != "" || c.hint != "" {
+		return c.rowKey()
+	}
+	c.row = rr.sl.str(c.rowRaw)
+	return c.row
+}
+
+// valueCopy returns a copy of the item's value (nil when empty), from the
+// slab in a multi-row read.
+func (rr *rowReader) valueCopy(item *badger.Item) ([]byte, error) {
+	if !rr.slabbed {
+		v, err := item.ValueCopy(nil)
+		if len(v) == 0 {
+			v = nil
+		}
+		return v, err
+	}
+	var v []byte
+	err := item.Value(func(b []byte) error {
+		v = rr.sl.copy(b)
+		return nil
+	})
+	return v, err
 }
 
 func (rr *rowReader) startRow(key string) {
@@ -441,12 +479,9 @@ func (rr *rowReader) addCell(c *cursor) error {
 	if rr.fast {
 		// NB: the common read, every cell with its value, skips the
 		// filter machinery: a full scan is this loop and Badger's.
-		v, err := c.item.ValueCopy(nil)
+		v, err := rr.valueCopy(c.item)
 		if err != nil {
 			return fmt.Errorf("bigtable: reading value: %w", err)
-		}
-		if len(v) == 0 {
-			v = nil
 		}
 		rr.items = append(rr.items, ReadItem{Row: rr.key, Column: c.column, Timestamp: c.ts, Value: v})
 		rr.fams = append(rr.fams, c.family)
@@ -523,13 +558,19 @@ func (rr *rowReader) deliverCells() bool {
 }
 
 // buildRow turns a row's items, and the family of each, into a Row: one
-// allocation for every item of the row, and one map entry per family.
+// allocation for every item of the row (a slice of sl's, when not nil),
+// and one map entry per family.
 //
 // NB: cells reach collect in key order, so a family's items are
 // contiguous; each family gets a slice of the one allocation, capped so
 // that a caller's append copies instead of overwriting the next family.
-func buildRow(items []ReadItem, fams []string) Row {
-	all := slices.Clone(items)
+func buildRow(items []ReadItem, fams []string, sl *slab) Row {
+	var all []ReadItem
+	if sl != nil {
+		all = sl.cloneItems(items)
+	} else {
+		all = slices.Clone(items)
+	}
 	if n := len(all); fams[0] == fams[n-1] {
 		return Row{fams[0]: all} // one family, the common case
 	}

@@ -158,10 +158,11 @@ func (rr *rowReader) readAhead(ctx context.Context) error {
 		<-done
 		rr.ra = nil
 	}()
+	var sl slab // the items of this goroutine's rows (the values are the read-ahead's)
 	for b := range ra.full {
 		start := 0
 		for _, end := range b.ends {
-			row := buildRow(b.items[start:end], b.fams[start:end])
+			row := buildRow(b.items[start:end], b.fams[start:end], &sl)
 			start = end
 			if !emit(row) {
 				return nil

@@ -189,6 +189,7 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 	}
 	wg.Wait()
 	r.sched.close()
+	r.bg.Wait()
 	st := r.stats.finish(r.sched)
 
 	if err := r.fatal(); err != nil {
@@ -213,9 +214,12 @@ type run struct {
 	requeue Requeue    // which fetched URLs this run fetches again
 	seen    *seenCache // keys the store answered for in this run
 
-	mu    sync.Mutex
-	err   error                 // first store failure
-	hosts map[string]*hostCount // --max-pages-per-host: per host of this run
+	mu     sync.Mutex
+	err    error                 // first store failure
+	hosts  map[string]*hostCount // --max-pages-per-host: per host of this run
+	hinted map[string]bool       // hosts whose first read asked the store's hint (resume.go)
+
+	bg sync.WaitGroup // background reads of the frontier (readBehind)
 }
 
 // hostCount is a host's pages for MaxPagesPerHost: done (counted by the
@@ -278,7 +282,7 @@ func (r *run) hostDone(host string, done bool) {
 // entry that cannot be read is named in one line and counted; a store
 // failure stops the run.
 func (r *run) refill(ctx context.Context, host, from string, n int) (FrontierBatch, error) {
-	b, err := r.c.store.Next(r.storeCtx, host, from, n)
+	b, err := r.c.store.Next(r.storeCtx, host, r.startAt(host, from), n)
 	if err != nil {
 		r.fail(fmt.Errorf("%w: reading the frontier of %s: %w", ErrStore, host, err))
 		return b, err

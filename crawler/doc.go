@@ -47,7 +47,11 @@
 // a worker asks the store ([Store.LastFetch]) before fetching an entry, so
 // a URL queued twice by pages saved at the same moment is fetched once. An
 // entry that cannot be read is skipped, counted in Stats.BadEntries and
-// named through Config.Log; it never stops a run.
+// named through Config.Log; it never stops a run. A store that keeps a
+// hint of where each host's live entries start ([FrontierHinter]) lets a
+// resumed run start there, over the entries done before; the entries
+// before the hint are read in the background, so a wrong hint loses
+// nothing.
 //
 // # What colly does and does not do here
 //

@@ -85,6 +85,7 @@ type scheduler struct {
 	work     int                 // hosts with window entries, more in the store, or a refill under way
 	budget   int                 // entries that may still be handed out; -1 = no limit
 	claims   map[string]struct{} // row keys of redirect targets being fetched
+	checks   int                 // background reads that may still queue entries (readBehind)
 	closed   bool
 }
 
@@ -137,7 +138,7 @@ func (s *scheduler) reset(maxPages int) *scheduler {
 	}
 	clear(s.ready)
 	s.ready = s.ready[:0]
-	s.held, s.work, s.inWindow = 0, 0, 0
+	s.held, s.work, s.inWindow, s.checks = 0, 0, 0, 0
 	s.budget = -1
 	if maxPages > 0 {
 		s.budget = maxPages
@@ -374,7 +375,37 @@ func (s *scheduler) queued() (queued, held int) {
 
 // over reports whether the run has nothing left to do. Callers hold s.mu.
 func (s *scheduler) over() bool {
-	return s.closed || (s.work == 0 && s.held == 0) || (s.budget == 0 && s.held == 0)
+	return s.closed || (s.work == 0 && s.held == 0 && s.checks == 0) || (s.budget == 0 && s.held == 0)
+}
+
+// checking counts a background read of the store that may still queue
+// entries: the run is not over before it ends (checked). It reports false,
+// counting nothing, when the run is over already.
+func (s *scheduler) checking() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.checks++
+	return true
+}
+
+// checked ends a background read counted by checking.
+func (s *scheduler) checked() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.checks--
+	if s.over() {
+		s.wakeAll()
+	}
+}
+
+// isClosed reports whether the run is over.
+func (s *scheduler) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
 }
 
 // pop hands out the next entry, from the host whose next request may start

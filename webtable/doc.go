@@ -69,6 +69,11 @@
 //     was seen. Scans and Stats of pages leave the reserved rows out
 //     ([PageRange]); Copy copies them. A store written before the frontier
 //     had its own rows is migrated once by [WebTable.MigrateFrontier].
+//     Deleted entries leave tombstones in the embedded store until
+//     compactions drop them, so [WebTable.Save] keeps, per host, a hint of
+//     where its live entries start ([FrontierHintPrefix],
+//     [WebTable.FrontierHint]); it is a hint, checked against the store,
+//     never the only record of anything.
 //   - A crawl split into shards keeps one record per shard and a shared
 //     page budget under [ShardPrefix] ([WebTable.UpdateShard],
 //     [WebTable.Shards], [WebTable.ReservePages]); [ShardWatch] decides

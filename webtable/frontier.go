@@ -202,35 +202,81 @@ func (b BadEntry) Error() string { return fmt.Sprintf("row %q: %v", b.Key, b.Err
 // FrontierHosts calls fn with the host of every frontier entry in buckets
 // [lo, hi) (urlkey.BucketRange of a shard; 0, urlkey.Buckets for all), once
 // per host, in key order, until fn returns false. It reads one entry per
-// host (a seek past each host's entries), not the entries themselves.
-// Keys that do not follow the layout are passed to bad and skipped.
+// host (a seek past each host's entries), not the entries themselves, and
+// seeks a host that has a hint (see [FrontierHintPrefix]) from its hint,
+// over the entries deleted before, looking before the hint only when
+// nothing follows it. Keys that do not follow the layout are passed to bad
+// and skipped.
 func (w *WebTable) FrontierHosts(ctx context.Context, lo, hi int, fn func(host string) bool, bad func(BadEntry)) error {
 	start, end := frontierBucketBounds(lo, hi)
+	hints := newHintReader(w, lo, hi)
 	for {
-		var key string
-		err := w.tbl.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
-			key = row.Key()
-			return false
-		}, bigtable.LimitRows(1), bigtable.RowFilter(bigtable.ChainFilters(bigtable.CellsPerRowLimitFilter(1), bigtable.StripValueFilter())))
+		h, err := hints.peek(ctx)
+		for err == nil && h != nil && h.prefix < start {
+			hints.next()
+			h, err = hints.peek(ctx)
+		}
 		if err != nil {
 			return fmt.Errorf("webtable: listing frontier hosts: %w", err)
 		}
-		if key == "" {
-			return nil
+		// The hosts before the next hinted one, each from its first key.
+		limit := end
+		if h != nil && h.prefix < end {
+			limit = h.prefix
 		}
-		_, host, err := ParseFrontierKey(key)
+		key, err := w.firstKey(ctx, start, limit)
 		if err != nil {
-			if bad != nil {
-				bad(BadEntry{Key: key, Err: err})
+			return err
+		}
+		if key != "" {
+			_, host, err := ParseFrontierKey(key)
+			if err != nil {
+				if bad != nil {
+					bad(BadEntry{Key: key, Err: err})
+				}
+				start = key + "\x00"
+				continue
 			}
-			start = key + "\x00"
+			if !fn(host) {
+				return nil
+			}
+			start = prefixEnd(FrontierHostPrefix(host))
 			continue
 		}
-		if !fn(host) {
+		if h == nil {
 			return nil
 		}
-		start = prefixEnd(FrontierHostPrefix(host))
+		// The hinted host: an entry from the hint on, else one before it.
+		hostEnd := prefixEnd(h.prefix)
+		key, err = w.firstKey(ctx, h.hint, hostEnd)
+		if err == nil && key == "" {
+			key, err = w.firstKey(ctx, h.prefix, h.hint)
+		}
+		if err != nil {
+			return err
+		}
+		if key != "" && !fn(h.host) {
+			return nil
+		}
+		start = hostEnd
+		hints.next()
 	}
+}
+
+// firstKey returns the first frontier key in [start, end), "" if none.
+func (w *WebTable) firstKey(ctx context.Context, start, end string) (string, error) {
+	if start >= end {
+		return "", nil
+	}
+	var key string
+	err := w.tbl.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
+		key = row.Key()
+		return false
+	}, bigtable.LimitRows(1), bigtable.RowFilter(bigtable.ChainFilters(bigtable.CellsPerRowLimitFilter(1), bigtable.StripValueFilter())))
+	if err != nil {
+		return "", fmt.Errorf("webtable: listing frontier hosts: %w", err)
+	}
+	return key, nil
 }
 
 // FrontierPage is what [WebTable.FrontierNext] read.

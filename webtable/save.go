@@ -110,6 +110,9 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 	}
 	for _, k := range f.Frontier {
 		links.add(k, deleteRow())
+		if row, m, ok := hintFor(k); ok {
+			links.add(row, m)
+		}
 	}
 	if k, ok := doneMark(f); ok {
 		links.add(k, doneMutation())
@@ -179,6 +182,9 @@ func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []State
 		var b batch
 		for _, k := range f.Frontier {
 			b.add(k, deleteRow())
+			if row, m, ok := hintFor(k); ok {
+				b.add(row, m)
+			}
 		}
 		if err := w.applyBatch(ctx, &b); err != nil {
 			return NoBody, nil, fmt.Errorf("webtable: deleting the frontier entry of %s: %w", f.Page.Fetch.URL, err)

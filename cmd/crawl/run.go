@@ -130,9 +130,12 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 		return serveUntilStopped(ctx, stderr)
 	}
 	if len(seedURLs) == 0 {
-		queued := false
-		if err := w.Queued(ctx, func(webtable.Entry) bool { queued = true; return false }); err != nil {
-			return fail(exitStoreFailed, "reading the frontier of %s: %v", o.db, err)
+		// NB: a seek from a host's hint (see webtable.FrontierHint), not a
+		// read of the entries: a frontier whose first host has many
+		// entries done walked their tombstones here before the crawl began.
+		queued, qerr := w.HasFrontier(ctx)
+		if qerr != nil {
+			return fail(exitStoreFailed, "reading the frontier of %s: %v", o.db, qerr)
 		}
 		if !queued && o.serve != "" {
 			fmt.Fprintf(stderr, "nothing to crawl in %s: only serving it\n", o.db)

@@ -34,6 +34,8 @@ var (
 	scaleKillAt   = flag.Int("scale-kill-at", 60_000, "pages fetched before the kill (BenchmarkResume)")
 	scaleConc     = flag.Int("scale-concurrency", 64, "fetches in flight (scale benchmarks)")
 	scaleDelayDur = flag.Duration("scale-delay", 200*time.Millisecond, "per-host delay of BenchmarkManyHostsDelay")
+	scaleKeepDB   = flag.String("scale-keep-db", "", "copy the store as the kill left it to this directory (BenchmarkResume), to study a resume again")
+	scaleCrawlBin = flag.String("scale-crawl-bin", "", "run this crawl binary instead of building one (BenchmarkResume), to measure another version side by side")
 	scaleSeen     = flag.Int("scale-seen-cache", crawler.DefaultSeenCache, "row keys the crawl's seen cache holds (--seen-cache)")
 	scaleProfile  = flag.String("scale-cpuprofile", "", "write a CPU profile of each quarter of the fetches to `prefix`-q1.pprof .. -q4.pprof")
 	scaleHeapProf = flag.String("scale-heapprofile", "", "directory to write heap profiles into: at each quarter of a scale crawl's fetches (after a garbage collection), and at the peak of the live heap")
@@ -464,7 +466,10 @@ func TestResumeAfterKillSmall(t *testing.T) {
 
 // BenchmarkResume kills a crawl of the tree web after -scale-kill-at pages
 // (60,000 by default) and reports how soon the next run's first page
-// request leaves, and how many pages were fetched again.
+// request leaves, and how many pages were fetched again. -scale-keep-db
+// keeps a copy of the killed store (to time a resume's start-up again, or
+// profile it); -scale-crawl-bin runs a given crawl binary (another
+// version, measured side by side with this one).
 func BenchmarkResume(b *testing.B) {
 	for range b.N {
 		lat, again := killAndResume(b, *scaleKillAt, *scaleConc)
@@ -480,7 +485,10 @@ func BenchmarkResume(b *testing.B) {
 func killAndResume(tb testing.TB, killAt, conc int) (latency time.Duration, again int64) {
 	tb.Helper()
 	tmp := tb.TempDir()
-	bin := buildBinary(tb, tmp)
+	bin := *scaleCrawlBin
+	if bin == "" {
+		bin = buildBinary(tb, tmp)
+	}
 	var mu sync.Mutex
 	var killed, second bool // the first run was killed; the second started
 	first := map[string]bool{}
@@ -525,6 +533,11 @@ func killAndResume(tb testing.TB, killAt, conc int) (latency time.Duration, agai
 	<-kill
 	c1.Process.Signal(syscall.SIGKILL)
 	c1.Wait()
+	if *scaleKeepDB != "" {
+		if out, err := exec.Command("cp", "-a", db, *scaleKeepDB).CombinedOutput(); err != nil {
+			tb.Fatalf("copying the killed store: %v\n%s", err, out)
+		}
+	}
 	// Requests of the killed run still on the wire arrive before Wait
 	// returns or are refused; from here on the server counts the second.
 	c2 := cmd()

@@ -23,7 +23,10 @@ type store struct {
 	cutoff context.Context
 }
 
-var _ crawler.Store = (*store)(nil)
+var (
+	_ crawler.Store          = (*store)(nil)
+	_ crawler.FrontierHinter = (*store)(nil)
+)
 
 func newStore(w *webtable.WebTable) *store { return &store{w: w, now: time.Now} }
 
@@ -131,6 +134,14 @@ func (s *store) Next(ctx context.Context, host, from string, n int) (_ crawler.F
 		b.Bad = append(b.Bad, bad.Error())
 	}
 	return b, nil
+}
+
+// FrontierHint implements crawler.FrontierHinter: the hint the WebTable
+// keeps of where host's live entries start.
+func (s *store) FrontierHint(ctx context.Context, host string) (_ string, err error) {
+	ctx, done := s.bound(ctx)
+	defer func() { err = done(err) }()
+	return s.w.FrontierHint(ctx, host)
 }
 
 // LastFetch implements crawler.Store: only a fetch that was made counts,

@@ -482,3 +482,21 @@ func TestExport(t *testing.T) {
 		t.Errorf("export without --to: exit %d, %q", code, stderr)
 	}
 }
+
+// TestFrontierLine: stats does not present stale or repeated frontier
+// entries as pages waiting to be fetched.
+func TestFrontierLine(t *testing.T) {
+	for _, tc := range []struct {
+		frontier, queued int64
+		want             string
+	}{
+		{0, 0, "0 entries waiting to be fetched"},
+		{12, 12, "12 entries waiting to be fetched"},
+		{3, 5, "3 entries waiting to be fetched"}, // a store not yet migrated
+		{14, 12, "14 entries for the 12 queued pages (2 repeat a page or name one already fetched: a crawl drops them as it reads them)"},
+	} {
+		if got := frontierLine(webtable.Stats{Frontier: tc.frontier, Queued: tc.queued}); got != tc.want {
+			t.Errorf("frontierLine(frontier %d, queued %d) = %q, want %q", tc.frontier, tc.queued, got, tc.want)
+		}
+	}
+}

@@ -93,7 +93,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if domain == "" {
 		// The frontier's entries are rows of their own (see
 		// webtable.FrontierPrefix), not pages: counted apart.
-		fmt.Fprintf(out.w, "  %-10s %d entries waiting to be fetched\n", "frontier", s.Frontier)
+		fmt.Fprintf(out.w, "  %-10s %s\n", "frontier", frontierLine(s))
 	}
 	fmt.Fprintf(out.w, "  %-10s %10s %10s\n", "family", "bytes", "cells")
 	for _, f := range webtable.Families {
@@ -142,4 +142,16 @@ func runErrors(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return out.ok(err)
 	})
 	return out.close(err)
+}
+
+// frontierLine says what the frontier's entries are. NB: an entry is
+// counted by its key alone; a URL queued by two pages saved at the same
+// moment has two entries, and the one left after its page is fetched is
+// dropped only when a crawl reads it. The queued pages are counted
+// exactly (one state per page row), so entries beyond them are those.
+func frontierLine(s webtable.Stats) string {
+	if extra := s.Frontier - s.Queued; extra > 0 {
+		return fmt.Sprintf("%d entries for the %d queued pages (%d repeat a page or name one already fetched: a crawl drops them as it reads them)", s.Frontier, s.Queued, extra)
+	}
+	return fmt.Sprintf("%d entries waiting to be fetched", s.Frontier)
 }
