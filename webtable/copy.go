@@ -16,6 +16,24 @@ const (
 	copyBatchBytes = 32 << 20
 )
 
+// copyPartBytes and copyPartCells bound one mutation of a copied row: a row larger than that
+// (a page that thousands of pages link to holds thousands of anchor
+// columns) is written as several mutations of about this size each, so it
+// fits in one transaction of a store sized for a crawl (about 1.2 MiB of
+// keys and small values, internal/stores) and in one Cloud Bigtable
+// mutation. The copy of such a row is not atomic, but Copy can be run again.
+const (
+	copyPartBytes = 256 << 10
+	copyPartCells = 4000
+)
+
+// cellCost estimates what one cell costs a store's transaction: its key
+// parts and its value. Values the embedded store keeps in its value log
+// cost only a pointer there, but the estimate stays on the safe side.
+func cellCost(row, fam, qual string, value []byte) int64 {
+	return int64(len(row)+len(fam)+len(qual)+16) + int64(len(value))
+}
+
 // CopyStats says how much Copy moved.
 type CopyStats struct {
 	Rows, Cells, Bytes int64
@@ -23,7 +41,8 @@ type CopyStats struct {
 
 // Copy writes every row of src into dst: every column, every stored
 // version, with its timestamp, so that a WebTable moves between stores (the
-// embedded one and Cloud Bigtable) intact. Rows already in dst are merged
+// embedded one and Cloud Bigtable) intact. A row too large for one
+// mutation is written in parts (copyPartBytes). Rows already in dst are merged
 // cell by cell (a cell with the same column and timestamp is overwritten),
 // so a copy that was interrupted can simply be run again. progress, when
 // not nil, is called after each batch with the totals so far.
@@ -51,10 +70,18 @@ func Copy(ctx context.Context, dst, src *WebTable, progress func(CopyStats)) (Co
 	}
 	var werr error
 	err := src.tbl.ReadRows(ctx, bigtable.InfiniteRange(""), func(r bigtable.Row) bool {
-		m := bigtable.NewMutation()
+		m, partBytes, partCells := bigtable.NewMutation(), int64(0), 0
 		for fam, items := range r {
 			for _, it := range items {
-				m.Set(fam, qualifier(it.Column), it.Timestamp, it.Value)
+				q := qualifier(it.Column)
+				c := cellCost(r.Key(), fam, q, it.Value)
+				if partBytes > 0 && (partBytes+c > copyPartBytes || partCells == copyPartCells) {
+					rows, muts = append(rows, r.Key()), append(muts, m)
+					m, partBytes, partCells = bigtable.NewMutation(), 0, 0
+				}
+				m.Set(fam, q, it.Timestamp, it.Value)
+				partBytes += c
+				partCells++
 				st.Cells++
 				st.Bytes += int64(len(it.Value))
 				batchBytes += int64(len(it.Value))

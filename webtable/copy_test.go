@@ -64,3 +64,33 @@ func TestCopyKeepsEveryVersionAndTimestamp(t *testing.T) {
 		t.Errorf("second copy changed the destination (-src +dst):\n%s", diff)
 	}
 }
+
+// TestCopyLargeRow copies a row with more anchor columns than one
+// transaction of the destination holds (a store with 4 MiB memtables takes
+// about 600 KiB a transaction; the row holds about 900 KiB): Copy writes it
+// in parts instead of failing with ErrTooLarge.
+func TestCopyLargeRow(t *testing.T) {
+	ctx := context.Background()
+	src, _ := openTemp(t)
+	const n = 6000
+	anchors := []Anchor{{URL: "http://popular.example/", Text: "the page everybody links to"}}
+	for i := range n {
+		from := fmt.Sprintf("http://site%04d.example/a/rather/long/path/to/the/page/that/links/%04d.html", i, i)
+		if _, err := src.AddLinks(ctx, from, anchors, nil, bigtable.Time(t0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	small := Options{Store: []bigtable.Option{bigtable.WithMemTableSize(4 << 20)}}
+	dst := openDir(t, filepath.Join(t.TempDir(), "dst.db"), true, small)
+	defer dst.Close()
+	st, err := Copy(ctx, dst, src, nil)
+	if err != nil {
+		t.Fatalf("Copy of a row of %d anchors: %v", n, err)
+	}
+	if st.Cells < n {
+		t.Errorf("Copy stats %+v, want at least %d cells", st, n)
+	}
+	if diff := cmp.Diff(dump(t, src), dump(t, dst)); diff != "" {
+		t.Errorf("copy differs from source (-src +dst):\n%s", diff)
+	}
+}

@@ -24,9 +24,8 @@ import "github.com/webtable/webtable/bigtable"
 // NB: one row's mutation may then hold at most about 1.2 MiB of keys and
 // of values under 256 bytes (larger values go to the value log and count
 // as pointers); a larger one fails with bigtable.ErrTooLarge naming the
-// row. A crawl writes a few cells per row at a time; "query export"
-// copies a row whole, so a row with several thousand anchors would need
-// a larger memtable (bigtable.WithMemTableSize in opts.Store).
+// row. A crawl writes a few cells per row at a time, and "query export"
+// (webtable.Copy) writes a large row in parts of at most 256 KiB.
 func CrawlStoreOptions() []bigtable.Option {
 	return []bigtable.Option{
 		bigtable.WithMemTableSize(8 << 20),
