@@ -113,12 +113,17 @@ func withoutSession(u *url.URL) *url.URL {
 	}
 	c := *u
 	if cut >= 0 {
-		rest := path[cut+1:]
-		end := strings.IndexAny(rest, ";/")
-		if end < 0 {
-			path = path[:cut]
-		} else {
-			path = path[:cut] + rest[end:]
+		// Every ";jsessionid=" goes, not only the first, so that the
+		// result is its own canonical form (FuzzFrontierKey).
+		for cut >= 0 {
+			rest := path[cut+1:]
+			end := strings.IndexAny(rest, ";/")
+			if end < 0 {
+				path = path[:cut]
+			} else {
+				path = path[:cut] + rest[end:]
+			}
+			cut = strings.Index(strings.ToLower(path), ";jsessionid=")
 		}
 		if p, err := url.PathUnescape(path); err == nil {
 			c.Path, c.RawPath = p, path

@@ -105,6 +105,7 @@ func TestFrontierKeySessions(t *testing.T) {
 		{"http://a.test/p?x=1&jsessionid=abc&y=2", "http://a.test/p?x=1&y=2"},
 		{"http://a.test/p;jsessionid=0123ABC?x=1", "http://a.test/p?x=1"},
 		{"http://a.test/p;JSESSIONID=0123ABC;v=2/q", "http://a.test/p;v=2/q"},
+		{"http://a.test/p;jsessionid=1;jsessionid=2/q", "http://a.test/p/q"},
 		{"http://a.test/p?ASPSESSIONIDQQ=ZZZ", "http://a.test/p"},
 		{"http://a.test/p?sid=0123456789abcdef0123", "http://a.test/p"},
 		{"http://a.test/article.pl?sid=06/09/12/1234567", "http://a.test/article.pl?sid=06/09/12/1234567"}, // a story id
