@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 )
@@ -113,17 +112,7 @@ func TestSchedulerOneTimekeeper(t *testing.T) {
 			s.enqueued(host, e)
 		}
 	}
-	got := make(chan string, workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, host, ok := s.pop(t.Context()); ok {
-				got <- host
-			}
-		}()
-	}
+	got, wg := startPoppers(t, s, workers)
 	for {
 		s.mu.Lock()
 		n, keeper, untimed := s.waiting(), s.keeper != nil, len(s.waiters)

@@ -159,6 +159,30 @@ func TestSchedulerSoonestHostFirst(t *testing.T) {
 	s.close()
 }
 
+// popped is what one worker of startPoppers took.
+type popped struct {
+	e    Entry
+	host string
+}
+
+// startPoppers starts n workers that each pop one entry from s and send it
+// on the returned channel (a worker whose pop ends without one sends
+// nothing); wait on the WaitGroup after closing s or handing out n entries.
+func startPoppers(t *testing.T, s *scheduler, n int) (<-chan popped, *sync.WaitGroup) {
+	got := make(chan popped, n)
+	wg := new(sync.WaitGroup)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if e, host, ok := s.pop(t.Context()); ok {
+				got <- popped{e, host}
+			}
+		}()
+	}
+	return got, wg
+}
+
 // TestSchedulerWakesOne: an entry queued while many workers wait in pop
 // wakes one of them, not all.
 func TestSchedulerWakesOne(t *testing.T) {
@@ -171,17 +195,7 @@ func TestSchedulerWakesOne(t *testing.T) {
 	}
 	held, _, _ := s.pop(t.Context())
 	const waiting = 8
-	got := make(chan Entry, waiting)
-	var wg sync.WaitGroup
-	for range waiting {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if e, _, ok := s.pop(t.Context()); ok {
-				got <- e
-			}
-		}()
-	}
+	got, wg := startPoppers(t, s, waiting)
 	for {
 		s.mu.Lock()
 		n := s.waiting()
@@ -200,8 +214,8 @@ func TestSchedulerWakesOne(t *testing.T) {
 	if left != waiting-1 {
 		t.Errorf("after one entry queued, %d of %d workers still wait; want %d (one woken)", left, waiting, waiting-1)
 	}
-	e := <-got
-	s.done("b.test", e, true)
+	p := <-got
+	s.done("b.test", p.e, true)
 	s.done("a.test", held, true)
 	wg.Wait()
 }
