@@ -186,7 +186,12 @@ func frontierMutation(e Entry) *bigtable.Mutation {
 	m := bigtable.NewMutation()
 	m.Set(FamilyFetch, colURL, FrontierTime, []byte(e.URL))
 	m.Set(FamilyFetch, colDepth, FrontierTime, []byte(strconv.Itoa(e.Depth)))
-	m.Set(FamilyFetch, colChain, FrontierTime, []byte(strconv.Itoa(e.Chain)))
+	if e.Chain != 0 {
+		// NB: most entries start a chain (0); a missing fetch:chain reads
+		// as 0, and each cell left out spares the crawl a write and a
+		// prune per link.
+		m.Set(FamilyFetch, colChain, FrontierTime, []byte(strconv.Itoa(e.Chain)))
+	}
 	return m
 }
 

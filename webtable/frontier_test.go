@@ -272,3 +272,41 @@ func FuzzFrontierKeyOrder(f *testing.F) {
 		}
 	})
 }
+
+// TestFrontierEntryChain checks that an entry's pattern chain survives the
+// frontier, and that an entry starting a chain (0, most of a crawl's) is
+// stored without a fetch:chain cell, which reads as 0: one cell less to
+// write and prune per link queued.
+func TestFrontierEntryChain(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	es := []Entry{{URL: "http://a.test/1", Depth: 1}, {URL: "http://a.test/2", Depth: 2, Chain: 3}}
+	if _, err := w.Enqueue(ctx, es); err != nil {
+		t.Fatal(err)
+	}
+	p, err := w.FrontierNext(ctx, "a.test", "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Entries) != 2 {
+		t.Fatalf("FrontierNext = %+v, want 2 entries", p)
+	}
+	for i, want := range es {
+		if got := p.Entries[i]; got.URL != want.URL || got.Depth != want.Depth || got.Chain != want.Chain {
+			t.Errorf("entry %d = %+v, want URL %s, depth %d, chain %d", i, got, want.URL, want.Depth, want.Chain)
+		}
+	}
+	for i, wantCell := range []bool{false, true} {
+		row, err := w.tbl.ReadRow(ctx, es[i].Frontier)
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := false
+		for _, it := range row[FamilyFetch] {
+			has = has || qualifier(it.Column) == colChain
+		}
+		if has != wantCell {
+			t.Errorf("entry %d (chain %d) has a fetch:chain cell: %v, want %v", i, es[i].Chain, has, wantCell)
+		}
+	}
+}
