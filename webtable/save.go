@@ -44,8 +44,10 @@ type orderedBulk interface{ OrderedBulk() bool }
 // On the embedded store, whose ApplyBulk commits rows in the order given
 // (all rows of one call in one transaction, up to its size), everything
 // goes in one bulk call in that order: one commit per page instead of
-// three. Elsewhere (Cloud Bigtable's MutateRows promises no order) the
-// three steps are separate calls.
+// three, shared with the saves of other pages that arrive while one is
+// being written (group commit, see group.go); Save returns once its own
+// rows are committed. Elsewhere (Cloud Bigtable's MutateRows promises no
+// order) the three steps are separate calls.
 //
 // It returns what became of the body and the prior state of each
 // discovered URL, as RecordFetch and AddLinks do, and sets Frontier on each
@@ -117,7 +119,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 	if k, ok := doneMark(f); ok {
 		links.add(k, doneMutation())
 	}
-	if err := w.applyBatch(ctx, &links); err != nil {
+	if err := w.applyGrouped(ctx, &links); err != nil {
 		return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
 	}
 	return stored, prior, nil

@@ -96,6 +96,7 @@ type WebTable struct {
 	tbl   Table
 	name  string // the table's name
 	seq   *sequencer
+	group saveGroup // the saves waiting for a bulk write (see group.go)
 }
 
 // New opens the WebTable held by store in the table opts.Table (default
