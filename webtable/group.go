@@ -17,6 +17,14 @@ import (
 // writes all of them in one bulk call, in arrival order (group commit, as
 // databases share a log flush between transactions).
 //
+// A save's frontier entry is deleted after the group's rows are written,
+// in a second bulk call with the other saves' entries. NB: deleting a row
+// reads its cells with an iterator, and an iterator of a Badger transaction
+// copies and sorts the transaction's pending writes: after a group's
+// hundreds of writes, that cost more than the rest of the delete. A crash
+// between the two calls leaves done pages with their entries, which
+// FrontierNext drops as stale.
+//
 // Nothing a caller relies on changes: a Save returns only after its rows
 // are committed, with its own rows' errors; on the embedded store a bulk
 // call commits its rows in order, so a crash leaves each page either
@@ -34,9 +42,10 @@ type saveGroup struct {
 
 // groupWrite is one save's rows, waiting to be written.
 type groupWrite struct {
-	b   *batch
-	ctx context.Context
-	err error
+	b    *batch
+	drop *batch // the frontier entries deleted after b is written
+	ctx  context.Context
+	err  error
 	// lead is closed when the write is done (err set), or receives true
 	// when this caller is to write the next group.
 	lead chan bool
@@ -47,13 +56,13 @@ type groupWrite struct {
 const maxGroupRows = 2048
 
 // applyGrouped writes b as one bulk call, or as part of one with the
-// batches of other saves that arrive meanwhile, and returns the error of
-// b's own rows.
-func (w *WebTable) applyGrouped(ctx context.Context, b *batch) error {
-	if len(b.rows) == 0 {
+// batches of other saves that arrive meanwhile, then (once b is written
+// without error) drop, and returns the error of their own rows.
+func (w *WebTable) applyGrouped(ctx context.Context, b, drop *batch) error {
+	if len(b.rows)+len(drop.rows) == 0 {
 		return nil
 	}
-	me := &groupWrite{b: b, ctx: ctx, lead: make(chan bool, 1)}
+	me := &groupWrite{b: b, drop: drop, ctx: ctx, lead: make(chan bool, 1)}
 	g := &w.group
 	g.mu.Lock()
 	g.pending = append(g.pending, me)
@@ -92,12 +101,14 @@ func (gw *groupWrite) done() bool {
 	}
 }
 
+func (gw *groupWrite) rows() int { return len(gw.b.rows) + len(gw.drop.rows) }
+
 // take removes from pending the writes of the next group, in arrival
 // order, up to maxGroupRows rows (at least one write).
 func (g *saveGroup) take() []*groupWrite {
 	n, rows := 0, 0
-	for n < len(g.pending) && (n == 0 || rows+len(g.pending[n].b.rows) <= maxGroupRows) {
-		rows += len(g.pending[n].b.rows)
+	for n < len(g.pending) && (n == 0 || rows+g.pending[n].rows() <= maxGroupRows) {
+		rows += g.pending[n].rows()
 		n++
 	}
 	group := g.pending[:n:n]
@@ -105,37 +116,55 @@ func (g *saveGroup) take() []*groupWrite {
 	return group
 }
 
-// writeGroup writes the batches of group in one bulk call, in order, and
-// hands each its rows' errors. Writes whose context ended before the call
-// are left out with their context's error.
+// writeGroup writes the batches of group in one bulk call, in order, then
+// the drops of those written without error in another, and hands each
+// write its rows' errors. Writes whose context ended before the first call
+// are left out with their context's error. NB: the calls take the first
+// live write's context; the crawler's saves share theirs.
 func (w *WebTable) writeGroup(group []*groupWrite) {
 	defer func() {
 		for _, gw := range group {
 			close(gw.lead)
 		}
 	}()
-	var all batch
 	var live []*groupWrite
-	var ctx context.Context
 	for _, gw := range group {
 		if err := gw.ctx.Err(); err != nil {
 			gw.err = err
 			continue
 		}
-		if ctx == nil {
-			ctx = gw.ctx
-		}
-		all.rows = append(all.rows, gw.b.rows...)
-		all.muts = append(all.muts, gw.b.muts...)
 		live = append(live, gw)
 	}
 	if len(live) == 0 {
 		return
 	}
+	ctx := live[0].ctx
+	w.bulkEach(ctx, live, func(gw *groupWrite) *batch { return gw.b })
+	var ok []*groupWrite
+	for _, gw := range live {
+		if gw.err == nil {
+			ok = append(ok, gw)
+		}
+	}
+	w.bulkEach(ctx, ok, func(gw *groupWrite) *batch { return gw.drop })
+}
+
+// bulkEach writes the batch of each write (part picks it) in one bulk
+// call, in order, and sets each write's err from its own rows.
+func (w *WebTable) bulkEach(ctx context.Context, writes []*groupWrite, part func(*groupWrite) *batch) {
+	var all batch
+	for _, gw := range writes {
+		b := part(gw)
+		all.rows = append(all.rows, b.rows...)
+		all.muts = append(all.muts, b.muts...)
+	}
+	if len(all.rows) == 0 {
+		return
+	}
 	errs, err := w.tbl.ApplyBulk(ctx, all.rows, all.muts)
 	start := 0
-	for _, gw := range live {
-		n := len(gw.b.rows)
+	for _, gw := range writes {
+		n := len(part(gw).rows)
 		e := err
 		if e == nil && errs != nil {
 			e = errors.Join(errs[start : start+n]...)

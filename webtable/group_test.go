@@ -239,3 +239,74 @@ func dumpNoFrontier(t *testing.T, w *WebTable) []Row {
 	}
 	return out
 }
+
+// TestFrontierEntriesGoAfterTheGroup: the frontier entries of a group's
+// saves are deleted in a bulk call after the one that wrote their pages
+// (marks included), and the entry of a save whose rows failed stays, so
+// that its page is fetched again.
+func TestFrontierEntriesGoAfterTheGroup(t *testing.T) {
+	ctx := context.Background()
+	w, g := openGated(t)
+	pages := make([]*Fetched, 3)
+	for i := range pages {
+		pages[i] = groupPage(i)
+		es := []Entry{{URL: pages[i].Page.Fetch.URL}}
+		if _, err := w.Enqueue(ctx, es); err != nil {
+			t.Fatal(err)
+		}
+		pages[i].Frontier = []string{es[0].Frontier}
+	}
+	bad := errors.New("row refused")
+	g.fail = func(row string) error {
+		if row == "test.g/102" { // the child page 2 queues
+			return bad
+		}
+		return nil
+	}
+	g.calls = nil
+	g.gate = make(chan struct{})
+	results := make(chan error, 3)
+	go func() { _, _, err := w.Save(ctx, pages[0]); results <- err }()
+	waitCalls(t, g, 1)
+	for i := 1; i <= 2; i++ {
+		go func() { _, _, err := w.Save(ctx, pages[i]); results <- err }()
+		waitPending(t, w, i)
+	}
+	close(g.gate)
+	failed := 0
+	for range 3 {
+		if err := <-results; err != nil {
+			failed++
+		}
+	}
+	if failed != 1 {
+		t.Errorf("%d saves failed, want 1 (page 2)", failed)
+	}
+	// Calls: page 0, its entry; pages 1 and 2, the entry of page 1 only.
+	var got []string
+	for _, call := range g.callRows() {
+		kind := "rows"
+		if strings.HasPrefix(call[0], FrontierPrefix) {
+			kind = "entries"
+			for _, r := range call {
+				if !strings.HasPrefix(r, FrontierPrefix) && !IsReserved(r) {
+					t.Errorf("a page row %q went with the frontier deletes", r)
+				}
+			}
+			kind += fmt.Sprint(len(slices.DeleteFunc(slices.Clone(call), func(r string) bool { return !strings.HasPrefix(r, FrontierPrefix) })))
+		}
+		got = append(got, kind)
+	}
+	if want := []string{"rows", "entries1", "rows", "entries1"}; !slices.Equal(got, want) {
+		t.Errorf("bulk calls = %v, want %v", got, want)
+	}
+	for i, wantLeft := range []bool{false, false, true} {
+		r, err := w.tbl.ReadRow(ctx, pages[i].Frontier[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left := len(r) > 0; left != wantLeft {
+			t.Errorf("frontier entry of page %d left: %v, want %v", i, left, wantLeft)
+		}
+	}
+}

@@ -110,16 +110,19 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		m := links.add(k, bigtable.NewMutation())
 		m.Set(FamilyFetch, colState, f.StateTime, []byte(f.State))
 	}
-	for _, k := range f.Frontier {
-		links.add(k, deleteRow())
-		if row, m, ok := hintFor(k); ok {
-			links.add(row, m)
-		}
-	}
 	if k, ok := doneMark(f); ok {
 		links.add(k, doneMutation())
 	}
-	if err := w.applyGrouped(ctx, &links); err != nil {
+	// The page's frontier entry goes after the mark, in a bulk call of its
+	// own (see applyGrouped).
+	var drop batch
+	for _, k := range f.Frontier {
+		drop.add(k, deleteRow())
+		if row, m, ok := hintFor(k); ok {
+			drop.add(row, m)
+		}
+	}
+	if err := w.applyGrouped(ctx, &links, &drop); err != nil {
 		return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
 	}
 	return stored, prior, nil
