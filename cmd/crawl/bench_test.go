@@ -44,6 +44,81 @@ func BenchmarkCrawlIntoWebTable(b *testing.B) {
 	})
 }
 
+// BenchmarkCrawlCPU crawls the generated site of -site-pages pages as
+// BenchmarkCrawlIntoWebTable does, into the WebTable (closing the store
+// included), into memory (crawler.MemStore), and with plain colly, one
+// after the other, and reports each one's pages/s and the CPU time of the
+// whole process per page (cpu-us/page; the test site's server included,
+// the same for all three). On a shared machine CPU per page moves less
+// than pages/s; it is also what bounds a crawl on all cores. Profile one
+// of them alone with -bench 'BenchmarkCrawlCPU/webtable' -cpuprofile.
+// Run with -benchtime 1x or more.
+func BenchmarkCrawlCPU(b *testing.B) {
+	const conc = 8
+	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"} {
+		b.Setenv(k, "")
+	}
+	srv := crawlertest.GenSite(*benchPages)
+	defer srv.Close()
+	root := srv.URL + "/"
+	crawl := func(b *testing.B, s crawler.Store) int64 {
+		cfg := crawler.DefaultConfig()
+		cfg.Delay, cfg.Concurrency, cfg.PerHost, cfg.Depth = 0, conc, conc, 10
+		c, err := crawler.New(cfg, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		st, err := c.Run(context.Background(), []string{root})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return st.Fetched
+	}
+	for _, tc := range []struct {
+		name string
+		run  func(b *testing.B) int64
+	}{
+		{"webtable", func(b *testing.B) int64 {
+			w, err := stores.Open(context.Background(), filepath.Join(b.TempDir(), "db"), stores.ForCrawl, webtable.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := crawl(b, newStore(w))
+			if err := w.Close(); err != nil {
+				b.Fatal(err)
+			}
+			return n
+		}},
+		{"memory", func(b *testing.B) int64 { return crawl(b, crawler.NewMemStore()) }},
+		{"colly", func(b *testing.B) int64 {
+			n, err := crawlertest.PlainColly(root, conc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return n
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var pages int64
+			var wall, cpu time.Duration
+			for range b.N {
+				c0, t0 := cpuTime(), time.Now()
+				n := tc.run(b)
+				wall += time.Since(t0)
+				cpu += cpuTime() - c0
+				if n != int64(*benchPages) {
+					b.Fatalf("fetched %d of %d pages", n, *benchPages)
+				}
+				pages += n
+			}
+			b.ReportMetric(float64(pages)/wall.Seconds(), "pages/s")
+			b.ReportMetric(float64(cpu.Microseconds())/float64(pages), "cpu-us/page")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
 // BenchmarkCrawlWhileScanned crawls the generated site into a store served
 // over gRPC (crawl --serve), alone and then while one client scans the
 // whole table in a loop through the server (as query reads a live crawl),
