@@ -33,7 +33,7 @@ type cursor struct {
 	// ranges[ri].lo: positioned by this iteration, or by the caller (a
 	// reused iterator starts wherever its last user left it).
 	positioned bool
-	steps      int // Nexts worth taking to reach the next range (0: cursorSteps)
+	steps      int // Nexts worth taking to reach the next range (0: cursorSteps, <0: none)
 
 	rowEnc    []byte // escaped row part of the current cell
 	rowBuf    []byte // unescaped row, when it holds escapes
@@ -129,8 +129,11 @@ func (c *cursor) next() bool {
 			// Seek (a dozen Nexts' worth) is not needed. A RowList of rows
 			// that do not exist yet costs one Seek, not one per row.
 			steps := c.steps
-			if steps == 0 {
+			switch {
+			case steps == 0:
 				steps = cursorSteps
+			case steps < 0:
+				steps = 0 // look where it is, take no Next
 			}
 			if !c.positioned || !closeAhead(c.it, r.lo, steps) {
 				c.it.Seek(r.lo)

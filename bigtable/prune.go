@@ -272,13 +272,15 @@ const pruneSteps = 8
 // most steps Nexts, and reports whether it got there (or the iterator is
 // already there, or past it, or at the end).
 func closeAhead(it *badger.Iterator, prefix []byte, steps int) bool {
-	for range steps + 1 {
+	for i := 0; ; i++ {
 		if !it.Valid() || bytes.Compare(it.Item().Key(), prefix) >= 0 {
 			return true
 		}
+		if i == steps {
+			return false
+		}
 		it.Next()
 	}
-	return !it.Valid() || bytes.Compare(it.Item().Key(), prefix) >= 0
 }
 
 // pruneColumn deletes the versions of a column its family's policy collects.

@@ -309,9 +309,11 @@ func (rr *rowReader) scanIter(ctx context.Context, it *badger.Iterator, ranges [
 	c.positioned, c.steps = rr.positioned, cursorSteps
 	c.families = rr.families
 	if rr.positioned {
-		// NB: a reused iterator is where the last point read left it;
-		// only a row right after that one is worth stepping to.
-		c.steps = 1
+		// NB: a reused iterator is where the last point read left it,
+		// on the first key past that row. Either that key is in the row
+		// asked for (point reads in key order), or a Seek is needed: a
+		// Next would only step into the row between.
+		c.steps = -1
 	}
 	_, pass := rr.stage.(passStage)
 	rr.fast = pass && !rr.whole && !rr.noValues
