@@ -30,6 +30,12 @@ type Fetched struct {
 	Frontier []string
 	// Requeue says which fetched URLs among Discovered are queued again.
 	Requeue Requeue
+	// NewRow says the caller knows that Page's row holds no content
+	// version (a URL it queued as new and has not stored since), so that
+	// Save stores the body without reading the row's newest version
+	// first. Leave it false when unsure: a wrong true stores a body equal
+	// to the newest version as one more version.
+	NewRow bool
 }
 
 // orderedBulk is a Table whose ApplyBulk commits rows in the order given
@@ -79,9 +85,11 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		// NB: read, then write unconditionally: the crawler never stores
 		// one URL twice at once, and one bulk call cannot hold a
 		// conditional mutation.
-		newest, err := w.newestSHA256(ctx, key)
-		if err != nil {
-			return NoBody, nil, err
+		newest := ""
+		if !f.NewRow {
+			if newest, err = w.newestSHA256(ctx, key); err != nil {
+				return NoBody, nil, err
+			}
 		}
 		stored, hexSum = Unchanged, f.Page.bodySum()
 		if hexSum != newest {

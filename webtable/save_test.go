@@ -107,3 +107,29 @@ func TestSaveAsksForOrderedBulk(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveNewRowReadsNoVersion: with NewRow the caller vouches that the
+// row holds no content, and Save stores the body without reading the
+// newest version (so a body equal to it is one more version, as the field
+// warns); without it an unchanged body is not stored again.
+func TestSaveNewRowReadsNoVersion(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	save := func(newRow bool) Stored {
+		t.Helper()
+		f := &Fetched{Page: htmlPage("http://www.cnn.com/", t0, "<p>same"), State: StateDone, StateTime: TimestampOf(t0), NewRow: newRow}
+		stored, _, err := w.Save(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stored
+	}
+	for i, tc := range []struct {
+		newRow bool
+		want   Stored
+	}{{true, NewVersion}, {false, Unchanged}, {true, NewVersion}} {
+		if got := save(tc.newRow); got != tc.want {
+			t.Errorf("save %d (NewRow %v) = %v, want %v", i, tc.newRow, got, tc.want)
+		}
+	}
+}

@@ -21,6 +21,9 @@ type store struct {
 	// cutoff, when set, is cancelled a grace period after the crawl is
 	// interrupted, and ends every store call still running (cutOffAfter).
 	cutoff context.Context
+	// fresh holds the rows this store queued as new and has not stored a
+	// fetch in since: no read needed to know they hold none.
+	fresh *freshRows
 }
 
 var (
@@ -28,7 +31,9 @@ var (
 	_ crawler.FrontierHinter = (*store)(nil)
 )
 
-func newStore(w *webtable.WebTable) *store { return &store{w: w, now: time.Now} }
+func newStore(w *webtable.WebTable) *store {
+	return &store{w: w, now: time.Now, fresh: newFreshRows(maxFreshRows)}
+}
 
 // cutOffAfter makes every store call end at the latest grace after
 // interrupt is cancelled. NB: the crawler stores the pages in flight after
@@ -147,6 +152,9 @@ func (s *store) FrontierHint(ctx context.Context, host string) (_ string, err er
 // LastFetch implements crawler.Store: only a fetch that was made counts,
 // not a frontier entry.
 func (s *store) LastFetch(ctx context.Context, url string) (_ crawler.Fetch, _ bool, err error) {
+	if k, kerr := urlkey.Key(url); kerr == nil && s.fresh.fresh(k) {
+		return crawler.Fetch{}, false, nil // queued here as new, not fetched since
+	}
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
 	f, ok, err := s.w.LastFetch(ctx, url)
@@ -179,9 +187,13 @@ func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry, rq crawler
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
 	es := toEntries(entries)
+	since := s.fresh.start()
 	states, err := s.w.EnqueueAgain(ctx, es, webtable.Requeue(rq))
 	for i := range es {
 		entries[i].Frontier = es[i].Frontier
+	}
+	if err == nil {
+		s.fresh.add(since, newlyQueued(es, states))
 	}
 	return toStates(states), err
 }
@@ -189,6 +201,26 @@ func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry, rq crawler
 // SavePage implements crawler.Store: the page's rows, then its links and
 // discovered entries, then its state, in that order (webtable.Save).
 func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveResult, err error) {
+	// The rows this save writes a fetch record to stop being fresh now,
+	// and stay out of the set until it is over (see freshRows).
+	rows := []string{p.Key}
+	if p.Key == "" {
+		// NB: the crawler sets it; a caller that did not still must not
+		// leave the row fresh.
+		k, kerr := urlkey.Key(p.URL)
+		if kerr != nil {
+			return crawler.SaveResult{}, fmt.Errorf("storing %s: %w", p.URL, kerr)
+		}
+		rows[0] = k
+	}
+	if p.Redirected {
+		if k, kerr := urlkey.Key(p.FinalURL); kerr == nil {
+			rows = append(rows, k)
+		}
+	}
+	fresh := s.fresh.saveStarts(rows...) && !p.Redirected
+	defer s.fresh.saveEnds(rows...)
+	since := s.fresh.start()
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
 	record := webtable.Fetch{
@@ -219,6 +251,9 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 		State:      webtable.State(p.State().String()),
 		StateTime:  webtable.TimestampOf(s.now()).TruncateToMilliseconds(),
 		Requeue:    webtable.Requeue(p.Requeue),
+		// A row queued here as new and not stored since holds no content:
+		// no need to read its newest version.
+		NewRow: fresh,
 	}
 	if p.Frontier != "" {
 		f.Frontier = []string{p.Frontier}
@@ -238,6 +273,7 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 	for i := range f.Discovered {
 		p.Discovered[i].Frontier = f.Discovered[i].Frontier
 	}
+	s.fresh.add(since, newlyQueued(f.Discovered, states))
 	return crawler.SaveResult{States: toStates(states), NewVersion: stored == webtable.NewVersion}, nil
 }
 
@@ -247,6 +283,18 @@ func toEntries(es []crawler.Entry) []webtable.Entry {
 		out[i] = webtable.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain}
 	}
 	return out
+}
+
+// newlyQueued returns the keys of the entries a call queued that the table
+// did not know before it (state unknown, Frontier set).
+func newlyQueued(es []webtable.Entry, states []webtable.State) []string {
+	var keys []string
+	for i, e := range es {
+		if i < len(states) && states[i] == webtable.StateUnknown && e.Frontier != "" && e.Key != "" {
+			keys = append(keys, e.Key)
+		}
+	}
+	return keys
 }
 
 func toStates(ss []webtable.State) []crawler.State {
