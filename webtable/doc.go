@@ -47,6 +47,9 @@
 // anchors and frontier entries it produced in bulk, and [WebTable.SetState]
 // marks it done only after both are committed. A crash between the steps
 // leaves the page "queued", so it is fetched again and nothing is lost.
+// [WebTable.Save] does all three on the embedded store in one bulk write,
+// shared with the saves of other pages that arrive meanwhile (group
+// commit), committed in that order.
 //
 // Readers use [WebTable.Get], [WebTable.Versions], [WebTable.Scan],
 // [WebTable.Stats] and [WebTable.Errors]; none of them returns raw bigtable

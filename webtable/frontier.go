@@ -42,8 +42,10 @@ import (
 // and node have fixed widths. The row's cells (family fetch, at
 // [FrontierTime]) are url (the canonical URL), depth and chain (the
 // number of hops within one URL pattern that led to it, see the crawler's
-// trap rules). An entry is deleted in the bulk write that marks its page
-// done or failed.
+// trap rules; left out when 0, which it then reads as). An entry is
+// deleted by the save that marks its page done or failed, in a bulk write
+// after the one holding the mark (see group.go); an entry left behind by
+// a crash between the two is dropped by [WebTable.FrontierNext] as stale.
 //
 // Future per-shard or per-crawl records go under other names after
 // ReservedPrefix ("~shard/..."); [FrontierMarkerKey] records that the
