@@ -25,7 +25,11 @@ type options struct {
 	logger         *log.Logger
 	splitSize      int64
 	readAhead      int
-	afterGC        func(error) // tests: called after each background GC pass
+	// tests: goroutines that read ahead, and rows dealt to each in turn
+	// (see readahead.go)
+	readAheadReaders int
+	readAheadGroup   int
+	afterGC          func(error) // tests: called after each background GC pass
 	// tests: prune written columns only with an iterator made after the
 	// writes (see prune.go), the reference the faster way is checked against
 	pruneAfterWrites bool
@@ -44,17 +48,19 @@ const DefaultGCInterval = 10 * time.Minute
 
 func defaultOptions() options {
 	return options{
-		valueThreshold: DefaultValueThreshold,
-		gcInterval:     DefaultGCInterval,
-		memTableSize:   64 << 20,
-		numMemtables:   5,
-		vlogFileSize:   1<<30 - 1,
-		blockCacheSize: 0,
-		numCompactors:  DefaultNumCompactors,
-		baseTableSize:  DefaultBaseTableSize,
-		tableSizeMult:  DefaultTableSizeMultiplier,
-		splitSize:      DefaultTabletSplitSize,
-		readAhead:      DefaultReadAhead,
+		valueThreshold:   DefaultValueThreshold,
+		gcInterval:       DefaultGCInterval,
+		memTableSize:     64 << 20,
+		numMemtables:     5,
+		vlogFileSize:     1<<30 - 1,
+		blockCacheSize:   0,
+		numCompactors:    DefaultNumCompactors,
+		baseTableSize:    DefaultBaseTableSize,
+		tableSizeMult:    DefaultTableSizeMultiplier,
+		splitSize:        DefaultTabletSplitSize,
+		readAhead:        DefaultReadAhead,
+		readAheadReaders: readAheadReaders,
+		readAheadGroup:   readAheadGroup,
 	}
 }
 
