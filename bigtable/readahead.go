@@ -23,10 +23,11 @@ import (
 // at a time, from the caller's goroutine.
 //
 // The first kind is most of the work, and most of it is the values: so
-// readAheadReaders goroutines share it, each with its own iterator on the
-// read's snapshot. Each walks every key, and reads the cells of its own
-// rows only: rows are dealt out in groups of readAheadGroup (see dealer).
-// The caller's goroutine merges their batches back into key order.
+// several goroutines share it (WithReadAheadGoroutines), each with its own
+// iterator on the read's snapshot. Each walks every key, and reads the
+// cells of its own rows only: rows are dealt out in groups of
+// readAheadGroup (see dealer). The caller's goroutine merges their
+// batches back into key order.
 //
 // Contract:
 //   - Memory: at most three batches exist per read-ahead goroutine (one
@@ -60,11 +61,12 @@ const (
 // ahead on another.
 const DefaultReadAhead = 256
 
-// readAheadReaders is how many goroutines read a long scan ahead. Each
-// walks every key but reads the values of its own rows only (see dealer):
-// values are most of a scan's work, so two of them, with the caller's
-// goroutine building Rows, keep two cores busy.
-const readAheadReaders = 2
+// DefaultReadAheadGoroutines is the default of WithReadAheadGoroutines:
+// how many goroutines read a long scan ahead. Each walks every key but
+// reads the values of its own rows only (see dealer): values are most of
+// a scan's work, so two of them, with the caller's goroutine building
+// Rows, keep two cores busy.
+const DefaultReadAheadGoroutines = 2
 
 // readAheadGroup is how many consecutive rows go to one read-ahead
 // goroutine in turn: values of neighbouring rows are neighbours in the

@@ -44,7 +44,7 @@ var deals = []struct {
 	readers, rows int
 }{
 	{"one reader", 1, readAheadGroup},
-	{"default", readAheadReaders, readAheadGroup},
+	{"default", DefaultReadAheadGoroutines, readAheadGroup},
 	{"two by one row", 2, 1},
 	{"three by three rows", 3, 3},
 }
