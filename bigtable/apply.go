@@ -301,13 +301,18 @@ func (t *Table) ApplyBulk(ctx context.Context, rows []string, muts []*Mutation) 
 		maxSize: t.db.bdb.MaxBatchSize() / 2, maxCount: t.db.bdb.MaxBatchCount() / 2}
 	for len(valid) > 0 {
 		if err := ctx.Err(); err != nil {
+			b.drain()
 			return nil, err
 		}
 		n := b.chunkLen(valid)
-		if err := b.applyChunk(valid[:n]); err != nil {
+		if err := b.applyChunk(valid[:n], n == len(valid)); err != nil {
+			b.drain()
 			return nil, fmt.Errorf("bigtable: apply bulk to table %q: %w", t.name, err)
 		}
 		valid = valid[n:]
+	}
+	if err := b.drain(); err != nil {
+		return nil, fmt.Errorf("bigtable: apply bulk to table %q: %w", t.name, err)
 	}
 	if failed || b.failed {
 		return errs, nil
@@ -328,6 +333,11 @@ type bulk struct {
 	maxCount int64
 	stripes  []int
 	written  []int64 // bytes written per row of the current chunk
+
+	// pipelined commits (see pipeline.go)
+	flying *inflight   // the chunk Badger is writing
+	next   *badger.Txn // the transaction made for the next blind chunk
+	synced uint64      // the last pipelined commit's sequence number, for the sync
 }
 
 // maxBulkRows caps the rows of one ApplyBulk transaction, bounding how many
@@ -361,10 +371,10 @@ func (b *bulk) chunkLen(idx []int) int {
 }
 
 // applyChunk writes rows idx in one transaction, sharing their row locks
-// with other plain writers (see Apply). A
+// with other plain writers (see Apply); last says no chunk follows. A
 // row that does not fit splits the chunk; a row that does not fit alone
 // fails with ErrTooLarge.
-func (b *bulk) applyChunk(idx []int) error {
+func (b *bulk) applyChunk(idx []int, last bool) error {
 	b.stripes = b.stripes[:0]
 	for _, i := range idx {
 		b.stripes = append(b.stripes, rowStripe(b.ts.id, b.rows[i]))
@@ -377,12 +387,28 @@ func (b *bulk) applyChunk(idx []int) error {
 		mu.RLock()
 		locked = append(locked, mu)
 	}
-	defer func() {
-		for _, mu := range locked {
-			mu.RUnlock()
+	if b.blind(idx) {
+		if err := b.pipelined(idx, locked, last); !errors.Is(err, errNotPipelined) {
+			if err != nil {
+				unlock(locked)
+			}
+			return err
 		}
-	}()
+	}
+	defer unlock(locked)
+	// NB: the synchronous path's transaction must see the chunk in
+	// flight (Badger would make it wait for it anyway), and a group sync
+	// must not wait for it to end.
+	if err := b.drain(); err != nil {
+		return err
+	}
 	return b.write(idx)
+}
+
+func unlock(locked []*sync.RWMutex) {
+	for _, mu := range locked {
+		mu.RUnlock()
+	}
 }
 
 // subtractFreed takes the bytes that pruning deleted off the written

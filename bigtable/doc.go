@@ -56,12 +56,13 @@
 // Every read sees one consistent snapshot of the store. ReadRows streams in
 // key order and holds one row at a time (its memory does not grow with the
 // range). After DefaultReadAhead rows it reads the rest of a long range
-// ahead on a second goroutine, in batches of at most 256 rows or 1 MiB
-// (the first of 16 rows, each one at most twice the one before),
-// three batches at most, while the caller's goroutine builds the Row maps
-// and runs the callback; the rows still arrive in key order from the
-// caller's goroutine, and a long scan uses two cores (WithReadAhead; see
-// readahead.go). ReadRowsParallel reads each tablet of a range on its own
+// ahead on two more goroutines, each reading the values of every other
+// group of 8 rows, in batches of at most 256 rows or 1 MiB (the first of
+// 16 rows, each one at most twice the one before), three batches at most
+// each, while the caller's goroutine builds the Row maps and runs the
+// callback; the rows still arrive in key order from the caller's
+// goroutine, and a long scan uses every core of a 2-core machine
+// (WithReadAhead; see readahead.go). ReadRowsParallel reads each tablet of a range on its own
 // goroutine, for callers that do not need order. Reads reuse a Badger
 // snapshot while no write has committed since it was made (a background
 // goroutine closes those idle for a quarter of a second); ReadRow reuses
@@ -82,8 +83,9 @@
 // are not on the heap: without encryption and with no index cache (this
 // package sets none) Badger reads them in place from the memory-mapped
 // table files. Above that, a ReadRows holds one row (and up to three
-// read-ahead batches, about 3 MiB), an ApplyBulk one transaction's worth
-// of rows (at most about 15% of MemTableSize of keys and small values).
+// read-ahead batches per read-ahead goroutine, about 6 MiB), an ApplyBulk
+// one transaction's worth of rows (at most about 15% of MemTableSize of
+// keys and small values).
 // Sizing.WriteMemory (see SizingOf) adds these up into a worst-case
 // estimate.
 //

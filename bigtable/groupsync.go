@@ -280,6 +280,11 @@ func (db *DB) endWrite(err error) error {
 	if err != nil {
 		return err
 	}
+	return db.endSynced(seq)
+}
+
+// endSynced returns once the commit numbered seq is on disk (see endWrite).
+func (db *DB) endSynced(seq uint64) error {
 	if err := db.group.wait(seq); err != nil {
 		return err
 	}

@@ -11,21 +11,23 @@ import (
 type Option interface{ apply(*options) }
 
 type options struct {
-	syncWrites     bool
-	readOnly       bool
-	valueThreshold int64
-	gcInterval     time.Duration
-	memTableSize   int64
-	numMemtables   int
-	vlogFileSize   int64
-	blockCacheSize int64
-	numCompactors  int
-	baseTableSize  int64
-	tableSizeMult  int
-	logger         *log.Logger
-	splitSize      int64
-	readAhead      int
-	afterGC        func(error) // tests: called after each background GC pass
+	syncWrites       bool
+	readOnly         bool
+	valueThreshold   int64
+	gcInterval       time.Duration
+	memTableSize     int64
+	numMemtables     int
+	vlogFileSize     int64
+	blockCacheSize   int64
+	numCompactors    int
+	baseTableSize    int64
+	tableSizeMult    int
+	logger           *log.Logger
+	splitSize        int64
+	readAhead        int
+	readAheadReaders int
+	readAheadGroup   int         // tests: rows dealt to each reader in turn (see readahead.go)
+	afterGC          func(error) // tests: called after each background GC pass
 	// tests: prune written columns only with an iterator made after the
 	// writes (see prune.go), the reference the faster way is checked against
 	pruneAfterWrites bool
@@ -44,17 +46,19 @@ const DefaultGCInterval = 10 * time.Minute
 
 func defaultOptions() options {
 	return options{
-		valueThreshold: DefaultValueThreshold,
-		gcInterval:     DefaultGCInterval,
-		memTableSize:   64 << 20,
-		numMemtables:   5,
-		vlogFileSize:   1<<30 - 1,
-		blockCacheSize: 0,
-		numCompactors:  DefaultNumCompactors,
-		baseTableSize:  DefaultBaseTableSize,
-		tableSizeMult:  DefaultTableSizeMultiplier,
-		splitSize:      DefaultTabletSplitSize,
-		readAhead:      DefaultReadAhead,
+		valueThreshold:   DefaultValueThreshold,
+		gcInterval:       DefaultGCInterval,
+		memTableSize:     64 << 20,
+		numMemtables:     5,
+		vlogFileSize:     1<<30 - 1,
+		blockCacheSize:   0,
+		numCompactors:    DefaultNumCompactors,
+		baseTableSize:    DefaultBaseTableSize,
+		tableSizeMult:    DefaultTableSizeMultiplier,
+		splitSize:        DefaultTabletSplitSize,
+		readAhead:        DefaultReadAhead,
+		readAheadReaders: DefaultReadAheadGoroutines,
+		readAheadGroup:   readAheadGroup,
 	}
 }
 
@@ -186,12 +190,12 @@ func WithTabletSplitSize(n int64) Option {
 }
 
 // WithReadAhead sets after how many rows a ReadRows call reads the rest of
-// its range ahead on a second goroutine, in batches, while the caller's
-// goroutine builds rows and runs the callback; rows still arrive in key
-// order. It makes long scans use two cores. The default value is
-// DefaultReadAhead; n <= 0 turns read-ahead off (it is also off when
-// GOMAXPROCS is 1). ReadRowsParallel never reads ahead: it already runs a
-// goroutine per tablet.
+// its range ahead on other goroutines (see WithReadAheadGoroutines), in
+// batches, while the caller's goroutine builds rows and runs the callback;
+// rows still arrive in key order. It makes long scans use more than one
+// core. The default value is DefaultReadAhead; n <= 0 turns read-ahead off
+// (it is also off when GOMAXPROCS is 1). ReadRowsParallel never reads
+// ahead: it already runs a goroutine per tablet.
 func WithReadAhead(n int) Option { return optionFunc(func(o *options) { o.readAhead = n }) }
 
 // WithLogger sends Badger's warnings and errors to l. The default value is
@@ -205,3 +209,13 @@ func (b badgerLogger) Errorf(f string, a ...any)   { b.l.Printf("badger error: "
 func (b badgerLogger) Warningf(f string, a ...any) { b.l.Printf("badger warning: "+f, a...) }
 func (b badgerLogger) Infof(string, ...any)        {}
 func (b badgerLogger) Debugf(string, ...any)       {}
+
+// WithReadAheadGoroutines sets how many goroutines read a long ReadRows
+// ahead (see WithReadAhead). Each walks every key of the range and reads
+// the values of its share of the rows, so two of them, with the caller's
+// goroutine building rows, keep two cores busy on a scan; one reads with
+// less CPU in all, for a server running many scans at once. The default
+// value is DefaultReadAheadGoroutines; values below 1 are taken as 1.
+func WithReadAheadGoroutines(n int) Option {
+	return optionFunc(func(o *options) { o.readAheadReaders = max(1, n) })
+}

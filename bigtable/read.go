@@ -131,6 +131,7 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 	defer rr.release()
 	if rs != nil && cells == nil && (!s.limitSet || s.limit > int64(t.db.readAheadAfter())) {
 		rr.readAheadAt = t.db.readAheadAfter()
+		rr.readers, rr.group = t.db.readAheadReaders(), t.db.opts.readAheadGroup
 	}
 	rr.slabbed = rs != nil && cells == nil
 	var ranges []keyRange
@@ -167,6 +168,7 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 	}
 	it := newIterator(snap.txn, ranges)
 	defer it.Close()
+	rr.txn = snap.txn
 	n := int64(0)
 	more := func() bool {
 		n++
@@ -213,6 +215,11 @@ type rowReader struct {
 	delivered   int        // rows emitted in the calling goroutine
 	readAheadAt int        // rows after which the rest is read ahead; 0: never
 	ra          *readAhead // set in the read-ahead goroutine
+	readers     int        // goroutines that read ahead (see readahead.go)
+	group       int        // rows dealt to one read-ahead goroutine in turn
+	deal        dealer     // this goroutine's share of the rows read ahead
+	txn         *badger.Txn
+	filter      Filter // the read's filter, compiled again by a second reader
 
 	fam *familySchema // schema of the current family (nil: not declared)
 
@@ -268,6 +275,7 @@ func getRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
 	}
 	rr := rowReaders.Get().(*rowReader)
 	rr.ts, rr.stage, rr.whole, rr.now = ts, st, f != nil && needsWholeRow(f), 0 // now: set on first use
+	rr.filter = f
 	rr.families = readFamilies(f)
 	return rr, nil
 }
@@ -342,6 +350,7 @@ var errReadAhead = errors.New("bigtable: read ahead (internal)")
 func (rr *rowReader) run(ctx context.Context, resume bool) error {
 	c := &rr.cur
 	family := ""
+	skipping := false // the current row is another read-ahead goroutine's
 	for n := 0; resume || c.next(); n++ {
 		resume = false
 		if n&255 == 255 {
@@ -359,6 +368,16 @@ func (rr *rowReader) run(ctx context.Context, resume bool) error {
 					return errReadAhead
 				}
 			}
+			if rr.ra != nil {
+				mine := rr.deal.next()
+				if rr.ra.passed(rr.deal.ord) {
+					return nil // the caller's goroutine stopped reading
+				}
+				if skipping = !mine; skipping {
+					rr.started = false
+					continue
+				}
+			}
 			rr.started = true
 			if rr.cells != nil {
 				rr.keyBytes = append(rr.keyBytes[:0], c.rowRaw...)
@@ -370,6 +389,8 @@ func (rr *rowReader) run(ctx context.Context, resume bool) error {
 				rr.startRow(rr.rowKey(c))
 			}
 			family = ""
+		} else if skipping {
+			continue
 		}
 		if c.family != family {
 			family = c.family
