@@ -43,9 +43,10 @@ import (
 // [FrontierTime]) are url (the canonical URL), depth and chain (the
 // number of hops within one URL pattern that led to it, see the crawler's
 // trap rules; left out when 0, which it then reads as). An entry is
-// deleted by the save that marks its page done or failed, in a bulk write
-// after the one holding the mark (see group.go); an entry left behind by
-// a crash between the two is dropped by [WebTable.FrontierNext] as stale.
+// deleted once the save that marks its page done or failed committed, at
+// the front of the next group of saves' bulk write or at Close (see
+// group.go); an entry a crash left behind is dropped by
+// [WebTable.FrontierNext] as stale.
 //
 // Future per-shard or per-crawl records go under other names after
 // ReservedPrefix ("~shard/..."); [FrontierMarkerKey] records that the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -12,18 +13,20 @@ import (
 // Every page a crawl saves is one bulk write of some 25 rows, and the
 // crawl's workers save at the same time. Each bulk write is at least one
 // transaction, with its fixed costs (the transaction, the iterator that
-// prunes old versions, the commit handed to Badger's writer). So the
-// saves that arrive while one is being written wait, and the next writer
-// writes all of them in one bulk call, in arrival order (group commit, as
-// databases share a log flush between transactions).
+// prunes old versions, the commit handed to Badger's writer). So at most
+// maxGroupWriters saves write at once; the saves that arrive meanwhile
+// wait, and the next writer writes all of them in one bulk call, in
+// arrival order (group commit, as databases share a log flush between
+// transactions).
 //
-// A save's frontier entry is deleted after the group's rows are written,
-// in a second bulk call with the other saves' entries. NB: deleting a row
-// reads its cells with an iterator, and an iterator of a Badger transaction
-// copies and sorts the transaction's pending writes: after a group's
-// hundreds of writes, that cost more than the rest of the delete. A crash
-// between the two calls leaves done pages with their entries, which
-// FrontierNext drops as stale.
+// A save's frontier entry is deleted in the next group's bulk call, at its
+// front, once the save's own rows are committed (or at Close). NB:
+// deleting a row reads its cells with an iterator, and an iterator of a
+// Badger transaction copies and sorts the transaction's pending writes:
+// after a group's hundreds of writes that cost more than the rest of the
+// delete, and a bulk call of its own costs a commit's wait. A crash before
+// then leaves done pages with their entries, which FrontierNext drops as
+// stale.
 //
 // Nothing a caller relies on changes: a Save returns only after its rows
 // are committed, with its own rows' errors; on the embedded store a bulk
@@ -37,13 +40,14 @@ import (
 type saveGroup struct {
 	mu      sync.Mutex
 	pending []*groupWrite
-	leading bool // a caller is writing a group
+	writers int   // groups being written (at most maxGroupWriters)
+	carry   batch // frontier entries of written saves, for the next group
 }
 
 // groupWrite is one save's rows, waiting to be written.
 type groupWrite struct {
 	b    *batch
-	drop *batch // the frontier entries deleted after b is written
+	drop *batch // the frontier entries deleted once b is written
 	ctx  context.Context
 	err  error
 	// lead is closed when the write is done (err set), or receives true
@@ -55,9 +59,16 @@ type groupWrite struct {
 // nothing more and makes its callers wait longer.
 const maxGroupRows = 2048
 
+// maxGroupWriters is how many groups are written at once. NB: with one, a
+// save waits for the group before its own and then for its own, and the
+// crawl's saves queue behind one writer; two keep the CPU busy while a
+// group waits for its commit, and still group the saves of a busy crawl.
+var maxGroupWriters = 2
+
 // applyGrouped writes b as one bulk call, or as part of one with the
-// batches of other saves that arrive meanwhile, then (once b is written
-// without error) drop, and returns the error of their own rows.
+// batches of other saves that arrive meanwhile, and returns the error of
+// its own rows. Once b is written without error, drop goes to the front of
+// the next group's bulk call (or is written by Close).
 func (w *WebTable) applyGrouped(ctx context.Context, b, drop *batch) error {
 	if len(b.rows)+len(drop.rows) == 0 {
 		return nil
@@ -65,63 +76,61 @@ func (w *WebTable) applyGrouped(ctx context.Context, b, drop *batch) error {
 	me := &groupWrite{b: b, drop: drop, ctx: ctx, lead: make(chan bool, 1)}
 	g := &w.group
 	g.mu.Lock()
-	g.pending = append(g.pending, me)
-	if g.leading {
+	if g.writers >= maxGroupWriters {
+		g.pending = append(g.pending, me)
 		g.mu.Unlock()
 		if lead := <-me.lead; !lead {
-			return me.err
+			return me.err // written in another caller's group
 		}
-		g.mu.Lock()
+		g.mu.Lock() // handed a writer's turn
+	} else {
+		g.writers++
 	}
-	g.leading = true
-	for !me.done() {
-		group := g.take()
-		g.mu.Unlock()
-		w.writeGroup(group)
-		g.mu.Lock()
-	}
+	group := g.take(me)
+	carry := g.carry
+	g.carry = batch{}
+	g.mu.Unlock()
+	drops := w.writeGroup(group, &carry)
+	g.mu.Lock()
+	g.carry.rows = append(g.carry.rows, drops.rows...)
+	g.carry.muts = append(g.carry.muts, drops.muts...)
 	// NB: the next group is written by one of its own callers, not by
 	// this one, whose save is over.
 	if len(g.pending) > 0 {
-		g.pending[0].lead <- true
+		next := g.pending[0]
+		g.pending = g.pending[1:]
+		next.lead <- true
 	} else {
-		g.leading = false
+		g.writers--
 	}
 	g.mu.Unlock()
 	return me.err
 }
 
-// done reports whether gw was written (its lead channel closed).
-func (gw *groupWrite) done() bool {
-	select {
-	case _, ok := <-gw.lead:
-		return !ok
-	default:
-		return false
-	}
-}
-
 func (gw *groupWrite) rows() int { return len(gw.b.rows) + len(gw.drop.rows) }
 
-// take removes from pending the writes of the next group, in arrival
-// order, up to maxGroupRows rows (at least one write).
-func (g *saveGroup) take() []*groupWrite {
-	n, rows := 0, 0
-	for n < len(g.pending) && (n == 0 || rows+g.pending[n].rows() <= maxGroupRows) {
+// take returns the next group: first, then the writes waiting, in arrival
+// order, up to maxGroupRows rows; it removes them from pending.
+func (g *saveGroup) take(first *groupWrite) []*groupWrite {
+	group := []*groupWrite{first}
+	n, rows := 0, first.rows()
+	for n < len(g.pending) && rows+g.pending[n].rows() <= maxGroupRows {
 		rows += g.pending[n].rows()
 		n++
 	}
-	group := g.pending[:n:n]
+	group = append(group, g.pending[:n]...)
 	g.pending = g.pending[n:]
 	return group
 }
 
-// writeGroup writes the batches of group in one bulk call, in order, then
-// the drops of those written without error in another, and hands each
-// write its rows' errors. Writes whose context ended before the first call
-// are left out with their context's error. NB: the calls take the first
-// live write's context; the crawler's saves share theirs.
-func (w *WebTable) writeGroup(group []*groupWrite) {
+// writeGroup writes carry (the frontier entries of saves written before)
+// and the batches of group in one bulk call, in order, hands each write
+// its rows' errors, and returns the drops of the writes written without
+// error. Writes whose context ended before the call are left out with
+// their context's error. NB: the call takes the first live write's
+// context; the crawler's saves share theirs. An error of a carried delete
+// only leaves an entry FrontierNext drops later.
+func (w *WebTable) writeGroup(group []*groupWrite, carry *batch) (drops batch) {
 	defer func() {
 		for _, gw := range group {
 			close(gw.lead)
@@ -136,42 +145,41 @@ func (w *WebTable) writeGroup(group []*groupWrite) {
 		live = append(live, gw)
 	}
 	if len(live) == 0 {
-		return
+		return *carry // NB: kept for the next group
 	}
-	ctx := live[0].ctx
-	w.bulkEach(ctx, live, func(gw *groupWrite) *batch { return gw.b })
-	var ok []*groupWrite
+	all := batch{rows: slices.Clip(carry.rows), muts: slices.Clip(carry.muts)}
 	for _, gw := range live {
-		if gw.err == nil {
-			ok = append(ok, gw)
-		}
+		all.rows = append(all.rows, gw.b.rows...)
+		all.muts = append(all.muts, gw.b.muts...)
 	}
-	w.bulkEach(ctx, ok, func(gw *groupWrite) *batch { return gw.drop })
-}
-
-// bulkEach writes the batch of each write (part picks it) in one bulk
-// call, in order, and sets each write's err from its own rows.
-func (w *WebTable) bulkEach(ctx context.Context, writes []*groupWrite, part func(*groupWrite) *batch) {
-	var all batch
-	for _, gw := range writes {
-		b := part(gw)
-		all.rows = append(all.rows, b.rows...)
-		all.muts = append(all.muts, b.muts...)
-	}
-	if len(all.rows) == 0 {
-		return
-	}
-	errs, err := w.tbl.ApplyBulk(ctx, all.rows, all.muts)
-	start := 0
-	for _, gw := range writes {
-		n := len(part(gw).rows)
+	errs, err := w.tbl.ApplyBulk(live[0].ctx, all.rows, all.muts)
+	start := len(carry.rows)
+	for _, gw := range live {
+		n := len(gw.b.rows)
 		e := err
 		if e == nil && errs != nil {
 			e = errors.Join(errs[start : start+n]...)
 		}
 		if e != nil {
 			gw.err = fmt.Errorf("bulk write of %d rows: %w", n, e)
+		} else {
+			drops.rows = append(drops.rows, gw.drop.rows...)
+			drops.muts = append(drops.muts, gw.drop.muts...)
 		}
 		start += n
 	}
+	return drops
+}
+
+// flushCarry writes the frontier deletes waiting for a group (Close).
+func (w *WebTable) flushCarry(ctx context.Context) error {
+	g := &w.group
+	g.mu.Lock()
+	carry := g.carry
+	g.carry = batch{}
+	g.mu.Unlock()
+	if err := w.applyBatch(ctx, &carry); err != nil {
+		return fmt.Errorf("webtable: deleting the frontier entries of saved pages: %w", err)
+	}
+	return nil
 }

@@ -112,21 +112,24 @@ func waitPending(t *testing.T, w *WebTable, n int) {
 	}
 }
 
-// TestSavesWaitingShareOneBulkWrite: saves that arrive while another is
-// being written are written together in the next bulk call, in the order
-// they arrived, each returning only after that call; and the table holds
-// what saving the pages one by one leaves.
+// TestSavesWaitingShareOneBulkWrite: saves that arrive while
+// maxGroupWriters groups are being written are written together in the
+// next bulk call, in the order they arrived, each returning only after
+// that call; and the table holds what saving the pages one by one leaves.
 func TestSavesWaitingShareOneBulkWrite(t *testing.T) {
 	ctx := context.Background()
 	w, g := openGated(t)
 	g.gate = make(chan struct{})
-	results := make(chan error, 4)
+	n := maxGroupWriters + 6
+	results := make(chan error, n)
 	save := func(i int) { _, _, err := w.Save(ctx, groupPage(i)); results <- err }
-	go save(0)
-	waitCalls(t, g, 1) // page 0 is being written, held at the gate
-	for i := 1; i <= 3; i++ {
+	for i := range maxGroupWriters {
 		go save(i)
-		waitPending(t, w, i)
+		waitCalls(t, g, i+1) // held at the gate
+	}
+	for i := maxGroupWriters; i < n; i++ {
+		go save(i)
+		waitPending(t, w, i-maxGroupWriters+1)
 	}
 	select {
 	case err := <-results:
@@ -134,33 +137,44 @@ func TestSavesWaitingShareOneBulkWrite(t *testing.T) {
 	default:
 	}
 	close(g.gate)
-	for range 4 {
+	for range n {
 		if err := <-results; err != nil {
 			t.Fatal(err)
 		}
 	}
+	// The writers held at the gate wrote one page each; the 6 saves that
+	// waited went in at most one call per writer's turn handed on, each
+	// call in arrival order.
 	calls := g.callRows()
-	if len(calls) != 2 {
-		t.Fatalf("4 saves made %d bulk calls, want 2 (page 0, then pages 1-3 together)", len(calls))
+	if len(calls) < maxGroupWriters+1 || len(calls) > 2*maxGroupWriters {
+		t.Fatalf("%d saves made %d bulk calls, want %d to %d", n, len(calls), maxGroupWriters+1, 2*maxGroupWriters)
 	}
-	for c, want := range [][]int{{0}, {1, 2, 3}} {
-		var pages []int
-		for _, r := range calls[c] {
-			var i int
-			if _, err := fmt.Sscanf(r, "test.g/%d", &i); err == nil && i < 100 {
-				pages = append(pages, i)
+	var waited []int
+	for c := range calls {
+		got := pagesOf(calls[c])
+		if c < maxGroupWriters {
+			// NB: the writers held at the gate call in either order.
+			if len(got) != 1 || got[0] >= maxGroupWriters {
+				t.Errorf("bulk call %d wrote the rows of pages %v, want one of the first %d alone", c, got, maxGroupWriters)
 			}
+			continue
 		}
-		// NB: a page's own row comes first in its rows, and again for
-		// its state; keep each page's first mention.
-		pages = slices.Compact(pages)
-		if !slices.Equal(pages, want) {
-			t.Errorf("bulk call %d wrote the rows of pages %v, want %v in that order", c, pages, want)
+		if !slices.IsSorted(got) {
+			t.Errorf("bulk call %d wrote the rows of pages %v, not in arrival order", c, got)
 		}
+		waited = append(waited, got...)
+	}
+	slices.Sort(waited)
+	var want []int
+	for i := maxGroupWriters; i < n; i++ {
+		want = append(want, i)
+	}
+	if !slices.Equal(waited, want) {
+		t.Errorf("the calls after the gate wrote pages %v, want %v once each", waited, want)
 	}
 
 	one, _ := openGated(t)
-	for i := range 4 {
+	for i := range n {
 		if _, _, err := one.Save(ctx, groupPage(i)); err != nil {
 			t.Fatal(err)
 		}
@@ -170,6 +184,20 @@ func TestSavesWaitingShareOneBulkWrite(t *testing.T) {
 	}
 }
 
+// pagesOf lists the pages whose rows a bulk call wrote, in order: a
+// page's own row comes first in its rows (and again for its state; each
+// page is listed once).
+func pagesOf(rows []string) []int {
+	var pages []int
+	for _, r := range rows {
+		var i int
+		if _, err := fmt.Sscanf(r, "test.g/%d", &i); err == nil && i < 100 && !slices.Contains(pages, i) {
+			pages = append(pages, i)
+		}
+	}
+	return pages
+}
+
 // TestGroupWriteErrorsStayWithTheirSave: a row that fails in a group write
 // fails the save it belongs to, and only that one; a save whose context
 // ended before the write is left out with its context's error.
@@ -177,41 +205,53 @@ func TestGroupWriteErrorsStayWithTheirSave(t *testing.T) {
 	ctx := context.Background()
 	w, g := openGated(t)
 	bad := errors.New("row refused")
+	first := maxGroupWriters // the first page that waits
+	badChild := fmt.Sprintf("test.g/%d", 100+first+1)
 	g.fail = func(row string) error {
-		if row == "test.g/102" { // the child page 2 queues
+		if row == badChild { // the child the second waiting page queues
 			return bad
 		}
 		return nil
 	}
 	g.gate = make(chan struct{})
-	results := make([]chan error, 4)
+	n := first + 3
+	results := make([]chan error, n)
 	for i := range results {
 		results[i] = make(chan error, 1)
 	}
 	cctx, cancel := context.WithCancel(ctx)
-	go func() { _, _, err := w.Save(ctx, groupPage(0)); results[0] <- err }()
-	waitCalls(t, g, 1)
-	for i := 1; i <= 3; i++ {
+	for i := range first {
+		go func() { _, _, err := w.Save(ctx, groupPage(i)); results[i] <- err }()
+		waitCalls(t, g, i+1)
+	}
+	for i := first; i < n; i++ {
 		c := ctx
-		if i == 3 {
+		if i == n-1 {
 			c = cctx
 		}
 		go func() { _, _, err := w.Save(c, groupPage(i)); results[i] <- err }()
-		waitPending(t, w, i)
+		waitPending(t, w, i-first+1)
 	}
 	cancel()
 	close(g.gate)
-	for i, want := range []error{nil, nil, bad, context.Canceled} {
+	for i := range n {
+		var want error
+		switch i {
+		case first + 1:
+			want = bad
+		case n - 1:
+			want = context.Canceled
+		}
 		err := <-results[i]
 		if !errors.Is(err, want) || (want == nil) != (err == nil) {
 			t.Errorf("save of page %d = %v, want %v", i, err, want)
 		}
 	}
-	if r, err := w.Get(ctx, "test.g/1", Query{Family: FamilyFetch}); err != nil || len(r.Cells) == 0 {
-		t.Errorf("page 1, in the group with the failed row, was not stored (%v)", err)
+	if r, err := w.Get(ctx, fmt.Sprintf("test.g/%d", first), Query{Family: FamilyFetch}); err != nil || len(r.Cells) == 0 {
+		t.Errorf("page %d, in the group with the failed row, was not stored (%v)", first, err)
 	}
-	if r, err := w.Get(ctx, "test.g/3", Query{Family: FamilyFetch}); err != nil || len(r.Cells) != 0 {
-		t.Errorf("page 3, whose context ended before the write, was stored: %v (%v)", r.Cells, err)
+	if r, err := w.Get(ctx, fmt.Sprintf("test.g/%d", n-1), Query{Family: FamilyFetch}); err != nil || len(r.Cells) != 0 {
+		t.Errorf("page %d, whose context ended before the write, was stored: %v (%v)", n-1, r.Cells, err)
 	}
 }
 
@@ -240,14 +280,22 @@ func dumpNoFrontier(t *testing.T, w *WebTable) []Row {
 	return out
 }
 
-// TestFrontierEntriesGoAfterTheGroup: the frontier entries of a group's
-// saves are deleted in a bulk call after the one that wrote their pages
-// (marks included), and the entry of a save whose rows failed stays, so
-// that its page is fetched again.
-func TestFrontierEntriesGoAfterTheGroup(t *testing.T) {
+// TestFrontierEntriesGoWithTheNextGroup: the frontier entry of a save is
+// deleted at the front of the next group's bulk call, after the call that
+// wrote its page (mark included), or by Close; the entry of a save whose
+// rows failed stays, so that its page is fetched again.
+func TestFrontierEntriesGoWithTheNextGroup(t *testing.T) {
 	ctx := context.Background()
-	w, g := openGated(t)
-	pages := make([]*Fetched, 3)
+	db, err := bigtable.Open(filepath.Join(t.TempDir(), "db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &gatedTable{Table: db.Open(TableName)}
+	w, err := New(ctx, db, g, true, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := make([]*Fetched, 4)
 	for i := range pages {
 		pages[i] = groupPage(i)
 		es := []Entry{{URL: pages[i].Page.Fetch.URL}}
@@ -264,49 +312,37 @@ func TestFrontierEntriesGoAfterTheGroup(t *testing.T) {
 		return nil
 	}
 	g.calls = nil
-	g.gate = make(chan struct{})
-	results := make(chan error, 3)
-	go func() { _, _, err := w.Save(ctx, pages[0]); results <- err }()
-	waitCalls(t, g, 1)
-	for i := 1; i <= 2; i++ {
-		go func() { _, _, err := w.Save(ctx, pages[i]); results <- err }()
-		waitPending(t, w, i)
-	}
-	close(g.gate)
-	failed := 0
-	for range 3 {
-		if err := <-results; err != nil {
-			failed++
+	for i, p := range pages {
+		if _, _, err := w.Save(ctx, p); (err != nil) != (i == 2) {
+			t.Errorf("save of page %d = %v", i, err)
 		}
 	}
-	if failed != 1 {
-		t.Errorf("%d saves failed, want 1 (page 2)", failed)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
 	}
-	// Calls: page 0, its entry; pages 1 and 2, the entry of page 1 only.
+	// Each call: the entries it deletes, then the pages it writes.
 	var got []string
 	for _, call := range g.callRows() {
-		kind := "rows"
-		if strings.HasPrefix(call[0], FrontierPrefix) {
-			kind = "entries"
-			for _, r := range call {
-				if !strings.HasPrefix(r, FrontierPrefix) && !IsReserved(r) {
-					t.Errorf("a page row %q went with the frontier deletes", r)
+		var desc []string
+		deletes := 0
+		for j, r := range call {
+			for i, p := range pages {
+				if p.Frontier[0] == r {
+					desc = append(desc, fmt.Sprintf("entry %d", i))
+					if j != deletes {
+						t.Errorf("the delete of entry %d comes after a page's rows in its call", i)
+					}
+					deletes++
 				}
 			}
-			kind += fmt.Sprint(len(slices.DeleteFunc(slices.Clone(call), func(r string) bool { return !strings.HasPrefix(r, FrontierPrefix) })))
 		}
-		got = append(got, kind)
+		for _, p := range pagesOf(call) {
+			desc = append(desc, fmt.Sprintf("page %d", p))
+		}
+		got = append(got, strings.Join(desc, ", "))
 	}
-	if want := []string{"rows", "entries1", "rows", "entries1"}; !slices.Equal(got, want) {
-		t.Errorf("bulk calls = %v, want %v", got, want)
-	}
-	for i, wantLeft := range []bool{false, false, true} {
-		r, err := w.tbl.ReadRow(ctx, pages[i].Frontier[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if left := len(r) > 0; left != wantLeft {
-			t.Errorf("frontier entry of page %d left: %v, want %v", i, left, wantLeft)
-		}
+	want := []string{"page 0", "entry 0, page 1", "entry 1, page 2", "page 3", "entry 3"}
+	if !slices.Equal(got, want) {
+		t.Errorf("bulk calls = %q, want %q", got, want)
 	}
 }

@@ -185,8 +185,13 @@ func ensureSchema(ctx context.Context, db Store, opts Options) error {
 	return nil
 }
 
-// Close closes the store.
+// Close writes the frontier deletes of saved pages that wait for the next
+// group write (see Save), then closes the store.
 func (w *WebTable) Close() error {
+	if err := w.flushCarry(context.Background()); err != nil {
+		w.store.Close()
+		return err
+	}
 	if err := w.store.Close(); err != nil {
 		return fmt.Errorf("webtable: closing store: %w", err)
 	}
