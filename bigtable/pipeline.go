@@ -103,6 +103,7 @@ func (b *bulk) pipelined(idx []int, locked []*sync.RWMutex, last bool) error {
 	b.db.startWrite()
 	f := &inflight{done: make(chan error, 1), idx: idx, written: written, locked: locked}
 	txn.CommitWith(func(err error) { f.done <- err })
+	txn.Discard() // NB: CommitWith leaves it open when its precheck fails
 	b.flying = f
 	pipelinedChunks.Add(1)
 	return nil
