@@ -21,10 +21,11 @@ import "sync"
 //     otherwise leave a stale entry. When the log no longer reaches back
 //     that far, the row is not added (read as before).
 //
-// A row not in the set is read from the store as before, so forgetting a
-// row (the bound, another process's writes) only costs a read. Rows of
-// other shards' hosts stay until the bound pushes them out: nothing asks
-// for them here.
+// A row not in the set is read from the store as before, so a row left
+// out (the set full, the log too short) only costs a read. NB: it relies
+// on this process being the only one that fetches the URLs of its hosts,
+// as shards split hosts; rows of other shards' hosts that it queued stay
+// in the set, unasked, taking room.
 type freshRows struct {
 	mu     sync.Mutex
 	max    int

@@ -278,6 +278,9 @@ func testShardKilled(t *testing.T, bin string, restart bool) {
 	kill := make(chan struct{})
 	var once sync.Once
 	n := 0
+	// NB: set under the lock its reader takes: the server's goroutines
+	// started before this, and nothing else orders the two.
+	web.mu.Lock()
 	web.onFetch = func(ua string) {
 		if ua != fmt.Sprintf("shard-%d", victim) {
 			return
@@ -290,6 +293,7 @@ func testShardKilled(t *testing.T, bin string, restart bool) {
 			once.Do(func() { close(kill) })
 		}
 	}
+	web.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	start := func(i int) (*exec.Cmd, *bytes.Buffer) {
