@@ -174,7 +174,9 @@ func (w *writer) apply(ops []mutOp) error {
 				return err
 			}
 			w.written += int64(len(key) + len(op.value))
-			w.notePrune(op.family, op.qualifier, ts, int64(len(key)+len(op.value)))
+			if !op.unpruned {
+				w.notePrune(op.family, op.qualifier, ts, int64(len(key)+len(op.value)))
+			}
 		case opDeleteColumn:
 			if err := w.deletePrefix(appendColumnKey(nil, id, w.row, op.family, op.qualifier), nil); err != nil {
 				return err

@@ -42,6 +42,7 @@ type mutOp struct {
 	family, qualifier string
 	ts, start, end    Timestamp
 	value             []byte
+	unpruned          bool // a Set that skips pruning (SetUnpruned)
 }
 
 // NewMutation returns an empty mutation.
@@ -62,6 +63,18 @@ func NewCondMutation(cond Filter, mtrue, mfalse *Mutation) *Mutation {
 // mutation keeps value; do not change it before Apply returns.
 func (m *Mutation) Set(family, qualifier string, ts Timestamp, value []byte) {
 	m.ops = append(m.ops, mutOp{kind: opSet, family: family, qualifier: qualifier, ts: ts, value: value})
+}
+
+// SetUnpruned is Set with the caller's word that the column needs no
+// pruning: it holds no version but the one written (a row just made, or
+// a column only ever written at one timestamp). The write then skips
+// reading the column's stored versions to delete those its family's GC
+// policy collects, a seek per column. A wrong word costs disk, not
+// correctness: the versions the policy collects stay on disk until the
+// column's next Set or a GC pass (DB.GC), and reads never return them.
+// Cloud Bigtable, which collects garbage on its own, writes it as Set.
+func (m *Mutation) SetUnpruned(family, qualifier string, ts Timestamp, value []byte) {
+	m.ops = append(m.ops, mutOp{kind: opSet, family: family, qualifier: qualifier, ts: ts, value: value, unpruned: true})
 }
 
 // DeleteCellsInColumn deletes every version of family:qualifier.

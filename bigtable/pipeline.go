@@ -15,8 +15,8 @@ import (
 // the value log and the keys into the memtable. Waiting for each commit
 // before building the next transaction leaves that work and ApplyBulk's
 // own (keys, mutations, locks) one after the other on one core. So a chunk
-// that only sets cells of families without a GC policy (a blind write: it
-// reads nothing) is sent with CommitWith, and ApplyBulk builds the next
+// that only sets cells of families without a GC policy, or cells that skip
+// pruning (a blind write: it reads nothing), is sent with CommitWith, and ApplyBulk builds the next
 // chunk while Badger writes it, as Badger's own WriteBatch does.
 //
 // NB: Badger gives a new transaction a read timestamp, and makes it wait
@@ -45,7 +45,8 @@ type inflight struct {
 }
 
 // blind reports whether the rows idx only set cells of families without a
-// GC policy, so that their transaction needs to read nothing.
+// GC policy, or cells that skip pruning (SetUnpruned), so that their
+// transaction needs to read nothing.
 func (b *bulk) blind(idx []int) bool {
 	if b.db.opts.pruneAfterWrites {
 		return false
@@ -55,7 +56,7 @@ func (b *bulk) blind(idx []int) bool {
 			if op.kind != opSet {
 				return false
 			}
-			if f := b.ts.families[op.family]; f == nil || f.gc {
+			if f := b.ts.families[op.family]; f == nil || (f.gc && !op.unpruned) {
 				return false
 			}
 		}

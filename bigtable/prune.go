@@ -47,7 +47,7 @@ func (w *writer) startPrune(ops []mutOp) bool {
 		return true
 	}
 	for i := range ops {
-		if op := &ops[i]; op.kind == opSet {
+		if op := &ops[i]; op.kind == opSet && !op.unpruned {
 			if f := w.ts.families[op.family]; f != nil && f.gc {
 				w.pre = w.txn.NewIterator(badger.IteratorOptions{Prefix: appendTablePrefix(nil, w.ts.id)})
 				return true

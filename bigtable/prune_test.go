@@ -129,3 +129,72 @@ func slicesEqual(a, b []string) bool {
 	}
 	return true
 }
+
+// TestSetUnpruned: a SetUnpruned write reads nothing to prune, so a wrong
+// word leaves the older versions on disk; reads still return only what the
+// policy keeps, the column's next Set prunes them, and so does a GC pass.
+// A bulk call of nothing else is blind (pipelined) even into a GC'd family.
+func TestSetUnpruned(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t, WithGCInterval(0))
+	tbl := db.mustTable("t", "g")
+	if err := db.SetGCPolicy(ctx, "t", "g", MaxVersionsPolicy(1)); err != nil {
+		t.Fatal(err)
+	}
+	unpruned := func(ts Timestamp, v string) *Mutation {
+		m := NewMutation()
+		m.SetUnpruned("g", "q", ts, []byte(v))
+		return m
+	}
+	newest := func(row string) string {
+		r, err := tbl.ReadRow(ctx, row)
+		if err != nil || len(r["g"]) != 1 {
+			t.Fatalf("ReadRow(%q) = %v, %v: want one cell", row, r, err)
+		}
+		return string(r["g"][0].Value)
+	}
+	mustApply(t, tbl, "a", set("g", "q", 1, "one"))
+	mustApply(t, tbl, "a", set("g", "q", 2, "two"))
+	if n := rawCells(t, db.DB); n != 1 {
+		t.Fatalf("%d cells on disk after two Sets, want 1 (pruned)", n)
+	}
+	if err := tbl.Apply(ctx, "a", unpruned(3, "three")); err != nil {
+		t.Fatal(err)
+	}
+	if n := rawCells(t, db.DB); n != 2 {
+		t.Fatalf("%d cells on disk after SetUnpruned, want 2 (not pruned)", n)
+	}
+	if got := newest("a"); got != "three" {
+		t.Fatalf("row a reads %q, want three", got)
+	}
+	mustApply(t, tbl, "a", set("g", "q", 4, "four"))
+	if n := rawCells(t, db.DB); n != 1 {
+		t.Fatalf("%d cells on disk after the next Set, want 1", n)
+	}
+
+	before := pipelinedChunks.Load()
+	var rows []string
+	var muts []*Mutation
+	for i := range 1500 {
+		rows = append(rows, fmt.Sprintf("b%04d", i%500))
+		muts = append(muts, unpruned(Timestamp(10+i), fmt.Sprint(i)))
+	}
+	if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
+		t.Fatal(errs, err)
+	}
+	if n := pipelinedChunks.Load() - before; n < 2 {
+		t.Errorf("%d chunks of SetUnpruned pipelined, want them all (at least 2)", n)
+	}
+	if got := newest("b0007"); got != "1007" {
+		t.Fatalf("row b0007 reads %q, want 1007", got)
+	}
+	if n := rawCells(t, db.DB); n != 1+1500 {
+		t.Fatalf("%d cells on disk, want %d (nothing pruned)", n, 1+1500)
+	}
+	if err := db.GC(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := rawCells(t, db.DB); n != 1+500 {
+		t.Fatalf("%d cells on disk after GC, want %d", n, 1+500)
+	}
+}
