@@ -185,15 +185,18 @@ func (s *sequencer) key(host string) string {
 }
 
 // frontierMutation is the write of a frontier entry.
+//
+// NB: an entry's row is new (its key holds a fresh sequence number) and
+// written at FrontierTime only, so its cells have nothing to prune
+// (SetUnpruned spares a seek per cell).
 func frontierMutation(e Entry) *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	m.Set(FamilyFetch, colURL, FrontierTime, []byte(e.URL))
-	m.Set(FamilyFetch, colDepth, FrontierTime, []byte(strconv.Itoa(e.Depth)))
+	m.SetUnpruned(FamilyFetch, colURL, FrontierTime, []byte(e.URL))
+	m.SetUnpruned(FamilyFetch, colDepth, FrontierTime, []byte(strconv.Itoa(e.Depth)))
 	if e.Chain != 0 {
 		// NB: most entries start a chain (0); a missing fetch:chain reads
-		// as 0, and each cell left out spares the crawl a write and a
-		// prune per link.
-		m.Set(FamilyFetch, colChain, FrontierTime, []byte(strconv.Itoa(e.Chain)))
+		// as 0, and each cell left out spares the crawl a write per link.
+		m.SetUnpruned(FamilyFetch, colChain, FrontierTime, []byte(strconv.Itoa(e.Chain)))
 	}
 	return m
 }

@@ -244,9 +244,10 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 		b.add(e.Frontier, frontierMutation(*e))
 		m, _ := rows.mutation(k)
 		if out[i] == StateUnknown {
-			m.Set(FamilyFetch, colURL, FrontierTime, []byte(e.URL))
-			m.Set(FamilyFetch, colDepth, FrontierTime, []byte(strconv.Itoa(e.Depth)))
-			m.Set(FamilyFetch, colState, FrontierTime, []byte(StateQueued))
+			// NB: the row has no state, so no fetch cells to prune.
+			m.SetUnpruned(FamilyFetch, colURL, FrontierTime, []byte(e.URL))
+			m.SetUnpruned(FamilyFetch, colDepth, FrontierTime, []byte(strconv.Itoa(e.Depth)))
+			m.SetUnpruned(FamilyFetch, colState, FrontierTime, []byte(StateQueued))
 		} else {
 			// Queued again: the state, newer than the last one, says so;
 			// the fetch record stays.

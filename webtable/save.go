@@ -153,9 +153,13 @@ func doneMark(f *Fetched) (string, bool) {
 	return hostDoneKey(u.Host, urlkey.KeyOf(u)), true
 }
 
+// doneMutation is the write of a done mark.
+//
+// NB: a mark's column is only ever written at FrontierTime: nothing to
+// prune.
 func doneMutation() *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	m.Set(FamilyFetch, colState, FrontierTime, []byte(StateDone))
+	m.SetUnpruned(FamilyFetch, colState, FrontierTime, []byte(StateDone))
 	return m
 }
 
