@@ -164,7 +164,7 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 				return nil, err
 			}
 		}
-		if _, err := w.addLinkMutations(ctx, &b, referrer, anchors, nil, t, Requeue{}); err != nil {
+		if _, err := w.addLinkMutations(ctx, &b, referrer, anchors, nil, t, Requeue{}, false); err != nil {
 			return nil, err
 		}
 		out[i] = stored

@@ -74,7 +74,7 @@ func (w *WebTable) Enqueue(ctx context.Context, entries []Entry) ([]State, error
 // names. It sets Frontier on each entry it queued.
 func (w *WebTable) EnqueueAgain(ctx context.Context, entries []Entry, rq Requeue) ([]State, error) {
 	var b batch
-	out, err := w.addLinkMutations(ctx, &b, "", nil, entries, 0, rq)
+	out, err := w.addLinkMutations(ctx, &b, "", nil, entries, 0, rq, false)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (w *WebTable) AddLinks(ctx context.Context, from string, anchors []Anchor, 
 
 func (w *WebTable) addLinks(ctx context.Context, referrer string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp, rq Requeue) ([]State, error) {
 	var b batch
-	out, err := w.addLinkMutations(ctx, &b, referrer, anchors, discovered, t, rq)
+	out, err := w.addLinkMutations(ctx, &b, referrer, anchors, discovered, t, rq, false)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,10 @@ func (w *WebTable) applyBatch(ctx context.Context, b *batch) error {
 // a batch commits in order, and an entry without its queued row is
 // harmless (it is fetched) where a queued row without its entry would
 // never be.
-func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp, rq Requeue) ([]State, error) {
+//
+// firstFetch says the referrer's page is fetched for the first time, so
+// that its anchor columns are new (SetUnpruned).
+func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp, rq Requeue, firstFetch bool) ([]State, error) {
 	if len(anchors) == 0 && len(discovered) == 0 {
 		return nil, nil
 	}
@@ -221,7 +224,11 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 			if k := anchorKeys[i]; !seen[k] {
 				seen[k] = true
 				m, _ := rows.mutation(k)
-				m.Set(FamilyAnchor, referrer, t, []byte(a.Text))
+				if firstFetch {
+					m.SetUnpruned(FamilyAnchor, referrer, t, []byte(a.Text))
+				} else {
+					m.Set(FamilyAnchor, referrer, t, []byte(a.Text))
+				}
 			}
 		}
 	}

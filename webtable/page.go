@@ -65,7 +65,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 		return NoBody, fmt.Errorf("webtable: storing fetch: %w", err)
 	}
 	if !p.KeepBody {
-		if err := w.tbl.Apply(ctx, key, pageMutation(p, "")); err != nil {
+		if err := w.tbl.Apply(ctx, key, pageMutation(p, "", false)); err != nil {
 			return NoBody, fmt.Errorf("webtable: storing fetch of %s: %w", p.Fetch.URL, err)
 		}
 		return NoBody, nil
@@ -80,7 +80,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 		bigtable.ValueRangeFilter([]byte(hexSum), []byte(hexSum+"\x00")),
 	)
 	var unchanged bool
-	cond := bigtable.NewCondMutation(sameAsNewest, pageMutation(p, ""), pageMutation(p, hexSum))
+	cond := bigtable.NewCondMutation(sameAsNewest, pageMutation(p, "", false), pageMutation(p, hexSum, false))
 	if err := w.tbl.Apply(ctx, key, cond, bigtable.GetCondMutationResult(&unchanged)); err != nil {
 		return NoBody, fmt.Errorf("webtable: storing page %s: %w", p.Fetch.URL, err)
 	}
@@ -93,29 +93,30 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 // pageMutation is the write of one fetch into its row: the fetch record,
 // mime:type and, when hexSum is not "", the body as a new contents:html
 // version with its contents:sha256 (hexSum) and contents:status.
-func pageMutation(p *Page, hexSum string) *bigtable.Mutation {
+//
+// fresh says the row holds no content or MIME type yet (see
+// Fetched.NewRow): those cells then skip pruning (SetUnpruned).
+func pageMutation(p *Page, hexSum string, fresh bool) *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	setPage(m, p, hexSum)
+	setPage(m, p, hexSum, fresh)
 	return m
 }
 
 // setPage adds the cells of pageMutation to m.
-func setPage(m *bigtable.Mutation, p *Page, hexSum string) {
+func setPage(m *bigtable.Mutation, p *Page, hexSum string, fresh bool) {
 	ts := timestamp(p.Fetch.Time)
 	setFetchRecord(m, p.Fetch, ts)
+	set := m.Set
+	if fresh {
+		set = m.SetUnpruned
+	}
 	if p.MIME != "" {
-		m.Set(FamilyMIME, "type", ts, []byte(p.MIME))
+		set(FamilyMIME, "type", ts, []byte(p.MIME))
 	}
 	if hexSum != "" {
-		setContents(m, p, hexSum, ts)
-	}
-}
-
-// setContents adds to m the contents cells of a version of p's body at ts
-// (see pageCells).
-func setContents(m *bigtable.Mutation, p *Page, hexSum string, ts bigtable.Timestamp) {
-	for _, c := range pageCells(p, hexSum) {
-		m.Set(FamilyContents, c.q, ts, c.v)
+		for _, c := range pageCells(p, hexSum) {
+			set(FamilyContents, c.q, ts, c.v)
+		}
 	}
 }
 

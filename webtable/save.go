@@ -33,8 +33,11 @@ type Fetched struct {
 	// NewRow says the caller knows that Page's row holds no content
 	// version (a URL it queued as new and has not stored since), so that
 	// Save stores the body without reading the row's newest version
-	// first. Leave it false when unsure: a wrong true stores a body equal
-	// to the newest version as one more version.
+	// first, and writes the page's contents, MIME type and anchors
+	// without pruning (bigtable.Mutation.SetUnpruned). Leave it false when
+	// unsure: a wrong true stores a body equal to the newest version as
+	// one more version, and leaves versions that the GC policies collect
+	// on disk (never in reads) until a GC pass.
 	NewRow bool
 }
 
@@ -74,7 +77,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		if err != nil {
 			return NoBody, nil, fmt.Errorf("webtable: storing fetch: %w", err)
 		}
-		b.add(key, pageMutation(f.Source, ""))
+		b.add(key, pageMutation(f.Source, "", false))
 	}
 	key, err := urlkey.Key(f.Page.Fetch.URL)
 	if err != nil {
@@ -98,7 +101,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 			hexSum = ""
 		}
 	}
-	b.add(key, pageMutation(f.Page, hexSum))
+	b.add(key, pageMutation(f.Page, hexSum, f.NewRow))
 	// The links follow the page's row: a fresh index, so that a link to
 	// the page or its source is its own entry, after them.
 	links := batch{rows: b.rows, muts: b.muts}
@@ -106,7 +109,9 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 	if err != nil {
 		return NoBody, nil, fmt.Errorf("webtable: storing links: %w", err)
 	}
-	prior, err := w.addLinkMutations(ctx, &links, urlkey.Referrer(u), f.Anchors, f.Discovered, f.AnchorTime, f.Requeue)
+	// NB: a page fetched for the first time (NewRow) has written no
+	// anchor yet: its anchor columns in the rows it links to are new.
+	prior, err := w.addLinkMutations(ctx, &links, urlkey.Referrer(u), f.Anchors, f.Discovered, f.AnchorTime, f.Requeue, f.NewRow)
 	if err != nil {
 		return NoBody, nil, err
 	}

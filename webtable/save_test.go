@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/webtable/webtable/bigtable"
@@ -131,5 +132,44 @@ func TestSaveNewRowReadsNoVersion(t *testing.T) {
 		if got := save(tc.newRow); got != tc.want {
 			t.Errorf("save %d (NewRow %v) = %v, want %v", i, tc.newRow, got, tc.want)
 		}
+	}
+}
+
+// TestSaveNewRowWrongWordReadsRight: NewRow also writes the page's
+// contents, MIME type and anchors without pruning. Given wrongly (the
+// page saved before), the older versions stay on disk, but reads still
+// return only what the GC policies keep: one anchor text per referrer, the
+// newest first.
+func TestSaveNewRowWrongWordReadsRight(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	for i, text := range []string{"one", "two", "three"} {
+		at := t0.Add(time.Duration(i) * time.Hour)
+		p := htmlPage("http://www.cnn.com/", at, "<p>"+text)
+		f := &Fetched{Page: p, State: StateDone, StateTime: TimestampOf(at), NewRow: true,
+			Anchors: []Anchor{{URL: "http://cnnsi.com/", Text: text}}, AnchorTime: TimestampOf(at)}
+		if _, _, err := w.Save(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	row, err := w.Get(ctx, "com.cnnsi/", Query{Versions: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var anchors []string
+	for _, c := range row.Cells {
+		if c.Family == FamilyAnchor {
+			anchors = append(anchors, string(c.Value))
+		}
+	}
+	if len(anchors) != 1 || anchors[0] != "three" {
+		t.Errorf("cnnsi.com's anchors read %q, want only the newest, [three]", anchors)
+	}
+	page, err := w.Get(ctx, "com.cnn.www/", Query{Column: FamilyMIME + ":type", Versions: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Cells) != 1 {
+		t.Errorf("www.cnn.com's mime:type reads %d versions, want 1 (its policy keeps one)", len(page.Cells))
 	}
 }
