@@ -259,7 +259,10 @@ func (t *Table) Microseconds() bool { return true }
 
 // ApplyBulk applies muts[i] to rows[i] for every i, each row atomically,
 // batching many rows into each Badger transaction for ingest speed. Rows are
-// applied in order; a row may appear more than once.
+// applied in order; a row may appear more than once. Transactions that
+// read nothing (sets into families without a GC policy, SetUnpruned) are
+// built while Badger writes the one before; ApplyBulk returns once every
+// one has been written.
 //
 // If every row succeeds it returns (nil, nil). If some rows fail (invalid
 // input, conditional mutations, which ApplyBulk does not take, or a row too

@@ -161,7 +161,8 @@
 // every returned write survive power loss too: a write returns after the
 // disk flush that covers it, and writes committed meanwhile by other
 // goroutines share that flush (group commit), so concurrent writers pay
-// far less than a flush each; ApplyBulk amortises the flush over many rows.
+// far less than a flush each; ApplyBulk amortises the flush over many rows
+// (one per call when it pipelines its transactions, see pipeline.go).
 //
 // Only one process can open a directory for writing; a second Open fails
 // with ErrInUse. WithReadOnly(true) opens a store for reading without
