@@ -171,6 +171,14 @@ func (w *WebTable) writeGroup(group []*groupWrite, carry *batch) (drops batch) {
 	return drops
 }
 
+// FlushDeletes writes now the deletes of the frontier entries of saved
+// pages, which Save leaves for the next group's bulk write (see Save);
+// Close does it too, with no deadline. A caller whose store may hang calls
+// it first with a context it can cancel: once it returns, error or not,
+// nothing is left for Close to write. A delete that is lost leaves an
+// entry of a page already done, which the frontier drops as stale.
+func (w *WebTable) FlushDeletes(ctx context.Context) error { return w.flushCarry(ctx) }
+
 // flushCarry writes the frontier deletes waiting for a group (Close).
 func (w *WebTable) flushCarry(ctx context.Context) error {
 	g := &w.group

@@ -346,3 +346,62 @@ func TestFrontierEntriesGoWithTheNextGroup(t *testing.T) {
 		t.Errorf("bulk calls = %q, want %q", got, want)
 	}
 }
+
+// hungTable is a table whose writes, once hang is closed, wait until
+// their context ends.
+type hungTable struct {
+	*bigtable.Table
+	hang chan struct{}
+}
+
+func (h hungTable) ApplyBulk(ctx context.Context, rows []string, muts []*bigtable.Mutation) ([]error, error) {
+	select {
+	case <-h.hang:
+		<-ctx.Done()
+		return nil, ctx.Err()
+	default:
+		return h.Table.ApplyBulk(ctx, rows, muts)
+	}
+}
+
+// TestFlushDeletesLeavesCloseNothing: a save leaves its frontier delete
+// for the next group; when the store then hangs, FlushDeletes with a
+// context the caller ends returns, and Close writes nothing that could
+// hang (the crawl cuts its store calls off this way after Ctrl-C).
+func TestFlushDeletesLeavesCloseNothing(t *testing.T) {
+	ctx := context.Background()
+	db, err := bigtable.Open(filepath.Join(t.TempDir(), "db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hungTable{Table: db.Open(TableName), hang: make(chan struct{})}
+	w, err := New(ctx, db, h, true, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := groupPage(0)
+	es := []Entry{{URL: p.Page.Fetch.URL}}
+	if _, err := w.Enqueue(ctx, es); err != nil {
+		t.Fatal(err)
+	}
+	p.Frontier = []string{es[0].Frontier}
+	if _, _, err := w.Save(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	close(h.hang)
+	cut, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if err := w.FlushDeletes(cut); err == nil {
+		t.Fatal("FlushDeletes on a hung store = nil, want the context's error (the save's delete was waiting)")
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- w.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close still writing to the hung store after FlushDeletes")
+	}
+}

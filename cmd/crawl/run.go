@@ -183,6 +183,11 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	}
 	defer c.Close()
 	st, err := c.Run(ctx, seedURLs)
+	if ferr := s.flushDeletes(); ferr != nil {
+		// NB: nothing is lost: the entries of pages already done are
+		// dropped as stale when the frontier next reaches them.
+		fmt.Fprintf(stderr, "crawl: %sleaving some frontier entries of saved pages to be dropped later: %v\n", label, ferr)
+	}
 	p.finish(st)
 	switch {
 	case err == nil:

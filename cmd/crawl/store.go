@@ -97,6 +97,15 @@ func (s *store) bound(ctx context.Context) (context.Context, func(error) error) 
 	}
 }
 
+// flushDeletes writes the frontier deletes that the last saves left for a
+// next group (webtable.WebTable.FlushDeletes), within the cut-off: after
+// it, closing the store writes nothing that a hung store could hold for
+// ever.
+func (s *store) flushDeletes() error {
+	ctx, done := s.bound(context.Background())
+	return done(s.w.FlushDeletes(ctx))
+}
+
 // cutOnly is a context that is never cancelled (its embedded one) made to
 // end with cut.
 type cutOnly struct {
