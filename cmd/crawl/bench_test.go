@@ -55,11 +55,7 @@ func BenchmarkCrawlIntoWebTable(b *testing.B) {
 // Run with -benchtime 1x or more.
 func BenchmarkCrawlCPU(b *testing.B) {
 	const conc = 8
-	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"} {
-		b.Setenv(k, "")
-	}
-	srv := crawlertest.GenSite(*benchPages)
-	defer srv.Close()
+	srv := genSite(b, *benchPages)
 	root := srv.URL + "/"
 	crawl := func(b *testing.B, s crawler.Store) int64 {
 		cfg := crawler.DefaultConfig()
@@ -126,11 +122,7 @@ func BenchmarkCrawlCPU(b *testing.B) {
 // scans the client made. Run with -benchtime 1x.
 func BenchmarkCrawlWhileScanned(b *testing.B) {
 	const conc = 8
-	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"} {
-		b.Setenv(k, "")
-	}
-	srv := crawlertest.GenSite(*benchPages)
-	defer srv.Close()
+	srv := genSite(b, *benchPages)
 	ctx := context.Background()
 	crawlOnce := func(scan bool) (time.Duration, int) {
 		dir := filepath.Join(b.TempDir(), "db")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawler/crawlertest"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
@@ -198,6 +199,19 @@ func TestDemo(t *testing.T) {
 	if code, _, stderr := runCrawl(context.Background(), "--demo", "--db", dir); code != exitUsage || !strings.Contains(stderr, "is not empty") {
 		t.Errorf("demo over a non-empty explicit --db: exit %d, %q; want 2 and a refusal", code, stderr)
 	}
+}
+
+// genSite serves crawlertest's generated site of pages pages on loopback
+// until the test ends, with the proxy variables cleared so that the
+// crawler and colly reach it directly.
+func genSite(tb testing.TB, pages int) *httptest.Server {
+	tb.Helper()
+	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"} {
+		tb.Setenv(k, "")
+	}
+	srv := crawlertest.GenSite(pages)
+	tb.Cleanup(srv.Close)
+	return srv
 }
 
 // site is a generated web on loopback: page i links to pages i+1..i+fan.

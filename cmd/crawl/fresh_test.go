@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/webtable/webtable/crawler"
-	"github.com/webtable/webtable/crawler/crawlertest"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -106,11 +105,7 @@ func (c *checkedStore) SavePage(ctx context.Context, p *crawler.Page) (crawler.S
 // never answered as unfetched.
 func TestFreshRowsAnswerLikeTheStore(t *testing.T) {
 	const pages = 300
-	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"} {
-		t.Setenv(k, "")
-	}
-	srv := crawlertest.GenSite(pages)
-	defer srv.Close()
+	srv := genSite(t, pages)
 	w := openTestTable(t)
 	s := &checkedStore{store: newStore(w), t: t, plain: newStore(w)}
 	cfg := crawler.DefaultConfig()
