@@ -80,6 +80,28 @@ func contains(names []string, name string) bool {
 	return false
 }
 
+// openWatched opens a store in a new directory with synced writes, values
+// of 64 bytes and more in the value log and 1 MiB memtables (so that a
+// test switches memtables), watched by a syncWatch, with table "t" of
+// family "f". The caller closes it.
+func openWatched(t *testing.T, opts ...Option) (*DB, *syncWatch, *Table) {
+	t.Helper()
+	dir := t.TempDir()
+	w := &syncWatch{dir: dir}
+	db, err := Open(dir, append([]Option{WithSyncWrites(true), WithValueThreshold(64), WithMemTableSize(1 << 20), w.option()}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := db.CreateTable(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateColumnFamily(ctx, "t", "f"); err != nil {
+		t.Fatal(err)
+	}
+	return db, w, db.Open("t")
+}
+
 func (w *syncWatch) check(t *testing.T) {
 	t.Helper()
 	w.mu.Lock()
@@ -99,21 +121,10 @@ func (w *syncWatch) check(t *testing.T) {
 // leave the old memtable's log unflushed, and every write is there after a
 // reopen.
 func TestSyncWrites(t *testing.T) {
-	dir := t.TempDir()
-	w := &syncWatch{dir: dir}
-	db, err := Open(dir, WithSyncWrites(true), WithValueThreshold(64), WithMemTableSize(1<<20), WithBlockCacheSize(1<<20), w.option())
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, w, tbl := openWatched(t, WithBlockCacheSize(1<<20))
+	dir := w.dir
 	defer func() { db.Close() }()
 	ctx := context.Background()
-	if err := db.CreateTable(ctx, "t"); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.CreateColumnFamily(ctx, "t", "f"); err != nil {
-		t.Fatal(err)
-	}
-	tbl := db.Open("t")
 
 	// Concurrent one-row writes, values in the value log.
 	const writers, perWriter = 16, 20
@@ -172,7 +183,8 @@ func TestSyncWrites(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if db, err = Open(dir); err != nil {
+	db, err := Open(dir)
+	if err != nil {
 		t.Fatal(err)
 	}
 	tbl = db.Open("t")

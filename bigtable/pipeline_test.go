@@ -67,20 +67,8 @@ func TestApplyBulkPipelinedMatchesSynchronous(t *testing.T) {
 // and waits for one sync, not one per chunk.
 func TestApplyBulkPipelinedSync(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	w := &syncWatch{dir: dir}
-	db, err := Open(dir, WithSyncWrites(true), WithValueThreshold(64), WithMemTableSize(1<<20), w.option())
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, w, tbl := openWatched(t)
 	defer db.Close()
-	if err := db.CreateTable(ctx, "t"); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.CreateColumnFamily(ctx, "t", "f"); err != nil {
-		t.Fatal(err)
-	}
-	tbl := db.Open("t")
 	const calls = 10
 	before := pipelinedChunks.Load()
 	w.mu.Lock()

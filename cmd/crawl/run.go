@@ -186,7 +186,7 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	if ferr := s.flushDeletes(); ferr != nil {
 		// NB: nothing is lost: the entries of pages already done are
 		// dropped as stale when the frontier next reaches them.
-		fmt.Fprintf(stderr, "crawl: %sleaving some frontier entries of saved pages to be dropped later: %v\n", label, ferr)
+		fmt.Fprintf(stderr, "crawl: %scould not delete the queue entries of the last pages saved (the next run skips them, as those pages are done): %v\n", label, ferr)
 	}
 	p.finish(st)
 	switch {
