@@ -183,6 +183,15 @@ func (w *writer) apply(ops []mutOp) error {
 			}
 			w.noteDelete()
 		case opDeleteRange:
+			if op.unpruned {
+				// DeleteCellUnread: one known cell, nothing read.
+				key := appendCellKey(nil, id, w.row, op.family, op.qualifier, op.start)
+				if err := w.txn.Delete(key); err != nil {
+					return err
+				}
+				w.noteDelete()
+				continue
+			}
 			// Prune first, so versions the policy already hides cannot move
 			// up into view when newer ones go.
 			if err := w.pruneColumn(op.family, op.qualifier); err != nil {

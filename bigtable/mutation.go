@@ -42,7 +42,7 @@ type mutOp struct {
 	family, qualifier string
 	ts, start, end    Timestamp
 	value             []byte
-	unpruned          bool // a Set that skips pruning (SetUnpruned)
+	unpruned          bool // a Set that skips pruning (SetUnpruned), a delete that reads nothing (DeleteCellUnread)
 }
 
 // NewMutation returns an empty mutation.
@@ -87,6 +87,20 @@ func (m *Mutation) DeleteCellsInColumn(family, qualifier string) {
 // Bigtable, the bounds are not truncated to milliseconds.
 func (m *Mutation) DeleteTimestampRange(family, qualifier string, start, end Timestamp) {
 	m.ops = append(m.ops, mutOp{kind: opDeleteRange, family: family, qualifier: qualifier, start: start, end: end})
+}
+
+// DeleteCellUnread deletes the version of family:qualifier at timestamp
+// ts (DeleteTimestampRange of ts alone) without reading the row: it
+// writes a deletion for that one cell, where the other deletes read the
+// row's cells to find what to delete (a seek each). Like SetUnpruned it
+// takes the caller's word, here that the column holds no other version
+// its family's GC policy would hide (a column only ever written at ts, or
+// a row just made): it does not prune the column first, so such a
+// version would come into view once the deleted one is gone. Cloud
+// Bigtable, which keeps timestamps to the millisecond, deletes the
+// versions of ts's millisecond.
+func (m *Mutation) DeleteCellUnread(family, qualifier string, ts Timestamp) {
+	m.ops = append(m.ops, mutOp{kind: opDeleteRange, family: family, qualifier: qualifier, start: ts, end: ts + 1, unpruned: true})
 }
 
 // DeleteCellsInFamily deletes every cell of family in the row.

@@ -45,14 +45,18 @@ type inflight struct {
 }
 
 // blind reports whether the rows idx only set cells of families without a
-// GC policy, or cells that skip pruning (SetUnpruned), so that their
-// transaction needs to read nothing.
+// GC policy, or cells that skip pruning (SetUnpruned), or delete cells
+// unread (DeleteCellUnread), so that their transaction needs to read
+// nothing.
 func (b *bulk) blind(idx []int) bool {
 	if b.db.opts.pruneAfterWrites {
 		return false
 	}
 	for _, i := range idx {
 		for _, op := range b.muts[i].ops {
+			if op.kind == opDeleteRange && op.unpruned {
+				continue // DeleteCellUnread reads nothing
+			}
 			if op.kind != opSet {
 				return false
 			}
