@@ -39,14 +39,26 @@ import (
 //
 // NB: the parts are ended by '/' without escaping because none can hold
 // one: a bucket is digits, a host (with its port) never holds '/', and seq
-// and node have fixed widths. The row's cells (family fetch, at
-// [FrontierTime]) are url (the canonical URL), depth and chain (the
-// number of hops within one URL pattern that led to it, see the crawler's
-// trap rules; left out when 0, which it then reads as). An entry is
-// deleted once the save that marks its page done or failed committed, at
-// the front of the next group of saves' bulk write or at Close (see
-// group.go); an entry a crash left behind is dropped by
-// [WebTable.FrontierNext] as stale.
+// and node have fixed widths. The row holds one cell, fetch:entry at
+// [FrontierTime]:
+//
+//	<depth> <chain> <url>
+//
+// depth in decimal, chain (the number of hops within one URL pattern that
+// led to it, see the crawler's trap rules) in decimal, then the canonical
+// URL, separated by single spaces (a canonical URL holds none, and the
+// value is split at its first two spaces only). An entry is deleted once
+// the save that marks its page done or failed committed, at the front of
+// the next group of saves' bulk write or at Close (see group.go), by a
+// delete of that one known cell, which reads nothing
+// (bigtable.Mutation.DeleteCellUnread); an entry a crash left behind is
+// dropped by [WebTable.FrontierNext] as stale.
+//
+// Stores written before this form hold entries of three cells, fetch:url,
+// fetch:depth and fetch:chain (left out when 0), at FrontierTime. They are
+// read as well, without a migration step: [WebTable.FrontierNext] rewrites
+// an old-form entry in the new form (one atomic write of its row) before
+// it hands it out, so that every entry a crawl saves has its one cell.
 //
 // Future per-shard or per-crawl records go under other names after
 // ReservedPrefix ("~shard/..."); [FrontierMarkerKey] records that the
@@ -66,9 +78,13 @@ const (
 	FrontierMarkerKey = ReservedPrefix + "meta/frontier"
 )
 
-// The qualifiers of a frontier entry's fetch family (url and depth are
-// those of a page row).
-const colChain = "chain"
+// The qualifiers of a frontier entry's fetch family: entry in the
+// current form, chain (and url and depth, those of a page row) in the old
+// one (see the layout above).
+const (
+	colEntry = "entry"
+	colChain = "chain"
+)
 
 // frontierBatchRows bounds one bulk write of the migration.
 const frontierBatchRows = 500
@@ -184,20 +200,62 @@ func (s *sequencer) key(host string) string {
 	return FrontierEntryKey(host, seq, s.node)
 }
 
-// frontierMutation is the write of a frontier entry.
+// frontierMutation is the write of a frontier entry: its one cell.
 //
 // NB: an entry's row is new (its key holds a fresh sequence number) and
-// written at FrontierTime only, so its cells have nothing to prune
-// (SetUnpruned spares a seek per cell).
+// written at FrontierTime only, so its cell has nothing to prune
+// (SetUnpruned spares a seek).
 func frontierMutation(e Entry) *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	m.SetUnpruned(FamilyFetch, colURL, FrontierTime, []byte(e.URL))
-	m.SetUnpruned(FamilyFetch, colDepth, FrontierTime, []byte(strconv.Itoa(e.Depth)))
-	if e.Chain != 0 {
-		// NB: most entries start a chain (0); a missing fetch:chain reads
-		// as 0, and each cell left out spares the crawl a write per link.
-		m.SetUnpruned(FamilyFetch, colChain, FrontierTime, []byte(strconv.Itoa(e.Chain)))
+	m.SetUnpruned(FamilyFetch, colEntry, FrontierTime, entryValue(e))
+	return m
+}
+
+// entryValue is the value of an entry's fetch:entry cell (see the layout
+// above).
+func entryValue(e Entry) []byte {
+	v := make([]byte, 0, len(e.URL)+8)
+	v = strconv.AppendInt(v, int64(e.Depth), 10)
+	v = append(v, ' ')
+	v = strconv.AppendInt(v, int64(e.Chain), 10)
+	v = append(v, ' ')
+	return append(v, e.URL...)
+}
+
+// parseEntryValue reads an entry's fetch:entry cell into e.
+func parseEntryValue(e *Entry, v string) error {
+	depth, rest, ok1 := strings.Cut(v, " ")
+	chain, url, ok2 := strings.Cut(rest, " ")
+	if !ok1 || !ok2 {
+		return fmt.Errorf("column %s:%s holds %q: want <depth> <chain> <url>", FamilyFetch, colEntry, v)
 	}
+	var err error
+	if e.Depth, err = strconv.Atoi(depth); err == nil {
+		e.Chain, err = strconv.Atoi(chain)
+	}
+	if err != nil {
+		return fmt.Errorf("column %s:%s holds %q: %w", FamilyFetch, colEntry, v, err)
+	}
+	e.URL = url
+	return nil
+}
+
+// dropEntry is the delete of a frontier entry in the current form: of its
+// one known cell, reading nothing.
+func dropEntry() *bigtable.Mutation {
+	m := bigtable.NewMutation()
+	m.DeleteCellUnread(FamilyFetch, colEntry, FrontierTime)
+	return m
+}
+
+// rewriteEntry turns an old-form entry's row (three cells) into the
+// current form, atomically.
+func rewriteEntry(e Entry) *bigtable.Mutation {
+	m := bigtable.NewMutation()
+	for _, col := range []string{colURL, colDepth, colChain} {
+		m.DeleteCellsInColumn(FamilyFetch, col)
+	}
+	m.SetUnpruned(FamilyFetch, colEntry, FrontierTime, entryValue(e))
 	return m
 }
 
@@ -322,12 +380,19 @@ func (w *WebTable) FrontierNext(ctx context.Context, host, from string, n int) (
 	}
 	out := FrontierPage{Next: start}
 	var keys []string
+	var oldForm map[string]bool
 	err := w.tbl.ReadRows(ctx, bigtable.NewRange(start, prefixEnd(prefix)), func(r bigtable.Row) bool {
 		out.Next = r.Key() + "\x00"
-		e, err := parseEntry(r)
+		e, old, err := parseEntry(r)
 		if err != nil {
 			out.Bad = append(out.Bad, BadEntry{Key: r.Key(), Err: err})
 			return true
+		}
+		if old {
+			if oldForm == nil {
+				oldForm = map[string]bool{}
+			}
+			oldForm[e.Frontier] = true
 		}
 		out.Entries = append(out.Entries, e)
 		keys = append(keys, e.Key)
@@ -344,18 +409,26 @@ func (w *WebTable) FrontierNext(ctx context.Context, host, from string, n int) (
 	if err != nil {
 		return out, err
 	}
-	var stale batch
+	var stale, rewrite batch
 	kept := out.Entries[:0]
 	for _, e := range out.Entries {
 		if st := states[e.Key].state; st == StateDone || st == StateFailed {
 			stale.add(e.Frontier, deleteRow())
 			continue
 		}
+		if oldForm[e.Frontier] {
+			rewrite.add(e.Frontier, rewriteEntry(e))
+		}
 		kept = append(kept, e)
 	}
 	out.Entries, out.Stale = kept, len(stale.rows)
 	if err := w.applyBatch(ctx, &stale); err != nil {
 		return out, fmt.Errorf("webtable: deleting stale frontier entries of %s: %w", host, err)
+	}
+	// NB: before the entries are handed out, whose saves delete the
+	// current form's one cell only.
+	if err := w.applyBatch(ctx, &rewrite); err != nil {
+		return out, fmt.Errorf("webtable: rewriting old-form frontier entries of %s: %w", host, err)
 	}
 	return out, nil
 }
@@ -366,36 +439,49 @@ func deleteRow() *bigtable.Mutation {
 	return m
 }
 
-// parseEntry reads a frontier entry's row.
-func parseEntry(r bigtable.Row) (Entry, error) {
-	e := Entry{Frontier: r.Key()}
+// parseEntry reads a frontier entry's row, in either form (see the
+// layout above); old reports the old form.
+func parseEntry(r bigtable.Row) (e Entry, old bool, err error) {
+	e = Entry{Frontier: r.Key()}
 	_, host, err := ParseFrontierKey(r.Key())
 	if err != nil {
-		return e, err
+		return e, false, err
 	}
+	found := false
 	for _, it := range r[FamilyFetch] {
-		v := string(it.Value)
-		switch qualifier(it.Column) {
-		case colURL:
-			e.URL = v
-		case colDepth:
-			e.Depth, err = strconv.Atoi(v)
-		case colChain:
-			e.Chain, err = strconv.Atoi(v)
+		if qualifier(it.Column) == colEntry {
+			if err := parseEntryValue(&e, string(it.Value)); err != nil {
+				return e, false, err
+			}
+			found = true
 		}
-		if err != nil {
-			return e, fmt.Errorf("column %s holds %q: %w", it.Column, v, err)
+	}
+	if !found {
+		old = true
+		for _, it := range r[FamilyFetch] {
+			v := string(it.Value)
+			switch qualifier(it.Column) {
+			case colURL:
+				e.URL = v
+			case colDepth:
+				e.Depth, err = strconv.Atoi(v)
+			case colChain:
+				e.Chain, err = strconv.Atoi(v)
+			}
+			if err != nil {
+				return e, old, fmt.Errorf("column %s holds %q: %w", it.Column, v, err)
+			}
 		}
 	}
 	u, err := urlkey.Canonical(e.URL)
 	if err != nil {
-		return e, fmt.Errorf("fetch:url: %w", err)
+		return e, old, fmt.Errorf("the entry's URL: %w", err)
 	}
 	if u.Host != host {
-		return e, fmt.Errorf("fetch:url %q is not on host %q", e.URL, host)
+		return e, old, fmt.Errorf("the entry's URL %q is not on host %q", e.URL, host)
 	}
 	e.URL, e.Key = u.String(), urlkey.KeyOf(u)
-	return e, nil
+	return e, old, nil
 }
 
 // hostDoneKey is the row that counts the page of row key done on host.

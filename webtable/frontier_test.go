@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/urlkey"
@@ -234,7 +235,7 @@ func TestBadFrontierEntryIsSkipped(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := bigtable.NewMutation()
-	m.Set(FamilyFetch, colURL, FrontierTime, []byte("http://a.test:99999/"))
+	m.Set(FamilyFetch, colEntry, FrontierTime, []byte("0 0 http://a.test:99999/"))
 	if err := w.tbl.Apply(ctx, es[0].Frontier, m); err != nil {
 		t.Fatal(err)
 	}
@@ -273,10 +274,9 @@ func FuzzFrontierKeyOrder(f *testing.F) {
 	})
 }
 
-// TestFrontierEntryChain checks that an entry's pattern chain survives the
-// frontier, and that an entry starting a chain (0, most of a crawl's) is
-// stored without a fetch:chain cell, which reads as 0: one cell less to
-// write and prune per link queued.
+// TestFrontierEntryChain checks that an entry's depth and pattern chain
+// survive the frontier, and that an entry is one cell, fetch:entry: one
+// Badger write per link queued.
 func TestFrontierEntryChain(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
@@ -296,17 +296,85 @@ func TestFrontierEntryChain(t *testing.T) {
 			t.Errorf("entry %d = %+v, want URL %s, depth %d, chain %d", i, got, want.URL, want.Depth, want.Chain)
 		}
 	}
-	for i, wantCell := range []bool{false, true} {
-		row, err := w.tbl.ReadRow(ctx, es[i].Frontier)
-		if err != nil {
+	for i, want := range []string{"1 0 http://a.test/1", "2 3 http://a.test/2"} {
+		if got := entryCells(t, w, es[i].Frontier); got != "[entry="+want+"]" {
+			t.Errorf("entry %d's row holds %s, want [entry=%s]", i, got, want)
+		}
+	}
+}
+
+// entryCells lists the cells of a frontier entry's row, "qualifier=value".
+func entryCells(t *testing.T, w *WebTable, key string) string {
+	t.Helper()
+	row, err := w.tbl.ReadRow(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, fam := range row {
+		for _, it := range fam {
+			out = append(out, qualifier(it.Column)+"="+string(it.Value))
+		}
+	}
+	return fmt.Sprint(out)
+}
+
+// TestOldFormFrontierEntry: an entry written before entries were one cell
+// (fetch:url, fetch:depth and, when not 0, fetch:chain) is read by
+// FrontierNext and Queued like a new one; FrontierNext rewrites it in the
+// current form before handing it out, so that the save of its page
+// deletes it (Save's delete removes the current form's cell only).
+func TestOldFormFrontierEntry(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	old := func(key, url, depth, chain string) {
+		m := bigtable.NewMutation()
+		m.Set(FamilyFetch, colURL, FrontierTime, []byte(url))
+		m.Set(FamilyFetch, colDepth, FrontierTime, []byte(depth))
+		if chain != "" {
+			m.Set(FamilyFetch, colChain, FrontierTime, []byte(chain))
+		}
+		if err := w.tbl.Apply(ctx, key, m); err != nil {
 			t.Fatal(err)
 		}
-		has := false
-		for _, it := range row[FamilyFetch] {
-			has = has || qualifier(it.Column) == colChain
+	}
+	k1, k2 := FrontierEntryKey("a.test", 1, 7), FrontierEntryKey("a.test", 2, 7)
+	old(k1, "http://a.test/1", "4", "")
+	old(k2, "http://a.test/2", "5", "2")
+	var queued []Entry
+	if err := w.Queued(ctx, func(e Entry) bool { queued = append(queued, e); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(queued), fmt.Sprint([]Entry{
+		{URL: "http://a.test/1", Depth: 4, Key: "test.a/1", Frontier: k1},
+		{URL: "http://a.test/2", Depth: 5, Key: "test.a/2", Frontier: k2, Chain: 2},
+	}); got != want {
+		t.Fatalf("Queued of old-form entries = %s, want %s", got, want)
+	}
+	p, err := w.FrontierNext(ctx, "a.test", "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(p.Entries); got != fmt.Sprint(queued) {
+		t.Fatalf("FrontierNext of old-form entries = %s, want %s", got, fmt.Sprint(queued))
+	}
+	for key, want := range map[string]string{k1: "[entry=4 0 http://a.test/1]", k2: "[entry=5 2 http://a.test/2]"} {
+		if got := entryCells(t, w, key); got != want {
+			t.Errorf("old-form entry %s after FrontierNext holds %s, want %s (rewritten)", key, got, want)
 		}
-		if has != wantCell {
-			t.Errorf("entry %d (chain %d) has a fetch:chain cell: %v, want %v", i, es[i].Chain, has, wantCell)
-		}
+	}
+	f := &Fetched{Page: &Page{Fetch: Fetch{URL: "http://a.test/1", Status: 200, Time: time.Now(), Depth: 4}},
+		State: StateDone, StateTime: timestamp(time.Now()), Frontier: []string{k1}}
+	if _, _, err := w.Save(ctx, f); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.FlushDeletes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := entryCells(t, w, k1); got != "[]" {
+		t.Errorf("the entry of a saved page holds %s, want nothing", got)
+	}
+	if n, err := w.FrontierSize(ctx, 0, urlkey.Buckets); n != 1 || err != nil {
+		t.Errorf("FrontierSize = %d, %v; want 1 (a.test/2's)", n, err)
 	}
 }

@@ -341,7 +341,7 @@ func (w *WebTable) Queued(ctx context.Context, fn func(Entry) bool) error {
 	}
 	var ferr error
 	err := w.tbl.ReadRows(ctx, bigtable.PrefixRange(FrontierPrefix), func(r bigtable.Row) bool {
-		e, err := parseEntry(r)
+		e, _, err := parseEntry(r)
 		if err != nil {
 			return true
 		}

@@ -130,7 +130,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 	// own (see applyGrouped).
 	var drop batch
 	for _, k := range f.Frontier {
-		drop.add(k, deleteRow())
+		drop.add(k, dropEntry())
 		if row, m, ok := hintFor(k); ok {
 			drop.add(row, m)
 		}
