@@ -143,7 +143,7 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 		}
 		if record {
 			m, _ := b.mutation(key)
-			setFetchRecord(m, p.Fetch, t)
+			setFetchRecord(m, p.Fetch, t, false)
 			if p.MIME != "" {
 				m.Set(FamilyMIME, "type", t, []byte(p.MIME))
 			}

@@ -94,8 +94,9 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 // mime:type and, when hexSum is not "", the body as a new contents:html
 // version with its contents:sha256 (hexSum) and contents:status.
 //
-// fresh says the row holds no content or MIME type yet (see
-// Fetched.NewRow): those cells then skip pruning (SetUnpruned).
+// fresh says the row holds no fetch record, content or MIME type yet, only
+// a queued row's cells (see Fetched.NewRow): the cells then skip pruning
+// (SetUnpruned), and the queued url and depth are deleted unread.
 func pageMutation(p *Page, hexSum string, fresh bool) *bigtable.Mutation {
 	m := bigtable.NewMutation()
 	setPage(m, p, hexSum, fresh)
@@ -105,7 +106,7 @@ func pageMutation(p *Page, hexSum string, fresh bool) *bigtable.Mutation {
 // setPage adds the cells of pageMutation to m.
 func setPage(m *bigtable.Mutation, p *Page, hexSum string, fresh bool) {
 	ts := timestamp(p.Fetch.Time)
-	setFetchRecord(m, p.Fetch, ts)
+	setFetchRecord(m, p.Fetch, ts, fresh)
 	set := m.Set
 	if fresh {
 		set = m.SetUnpruned

@@ -31,13 +31,16 @@ type Fetched struct {
 	// Requeue says which fetched URLs among Discovered are queued again.
 	Requeue Requeue
 	// NewRow says the caller knows that Page's row holds no content
-	// version (a URL it queued as new and has not stored since), so that
-	// Save stores the body without reading the row's newest version
-	// first, and writes the page's contents, MIME type and anchors
-	// without pruning (bigtable.Mutation.SetUnpruned). Leave it false when
-	// unsure: a wrong true stores a body equal to the newest version as
-	// one more version, and leaves versions that the GC policies collect
-	// on disk (never in reads) until a GC pass.
+	// version and no fetch record (a URL it queued as new and has not
+	// stored since), so that Save stores the body without reading the
+	// row's newest version first, and writes the page's fetch record,
+	// state, contents, MIME type and anchors without pruning
+	// (bigtable.Mutation.SetUnpruned), deleting the queued row's cells
+	// (url, depth and state at FrontierTime) as known cells: a save that
+	// reads nothing. Leave it false when unsure: a wrong true stores a
+	// body equal to the newest version as one more version, and leaves
+	// versions that the GC policies collect on disk (never in reads) until
+	// a GC pass.
 	NewRow bool
 }
 
@@ -121,7 +124,14 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		}
 		k, _ := urlkey.Key(p.Fetch.URL)
 		m := links.add(k, bigtable.NewMutation())
-		m.Set(FamilyFetch, colState, f.StateTime, []byte(f.State))
+		if p == f.Page && f.NewRow {
+			// NB: a row queued as new holds one state, queued at
+			// FrontierTime: deleted as a known cell, nothing to prune.
+			m.DeleteCellUnread(FamilyFetch, colState, FrontierTime)
+			m.SetUnpruned(FamilyFetch, colState, f.StateTime, []byte(f.State))
+		} else {
+			m.Set(FamilyFetch, colState, f.StateTime, []byte(f.State))
+		}
 	}
 	if k, ok := doneMark(f); ok {
 		links.add(k, doneMutation())
