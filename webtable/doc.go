@@ -69,7 +69,8 @@
 //     buckets ([WebTable.FrontierHosts]) and each host's entries from a
 //     cursor ([WebTable.FrontierNext]), never the whole table. A page's row
 //     still says queued in fetch:state, which is what decides whether a URL
-//     was seen. Scans and Stats of pages leave the reserved rows out
+//     was seen; until it is fetched that is its only fetch cell (its URL
+//     and depth are in its frontier entry). Scans and Stats of pages leave the reserved rows out
 //     ([PageRange]); Copy copies them. A store written before the frontier
 //     had its own rows is migrated once by [WebTable.MigrateFrontier].
 //     Deleted entries leave tombstones in the embedded store until

@@ -84,16 +84,12 @@ func formatTime(t time.Time) string {
 // (at FrontierTime, older than any fetch).
 //
 // fresh says the row was queued as new and holds no fetch record (see
-// Fetched.NewRow): its only fetch cells are then those of a queued row
-// (url, depth and state at FrontierTime), so the record is written without
-// pruning (bigtable.Mutation.SetUnpruned) and the queued url and depth
-// are deleted as known cells, which reads nothing (the state goes with the
-// mark, see Save).
+// Fetched.NewRow): its only fetch cell is then the queued state (at
+// FrontierTime, replaced with the mark, see Save), so the record is
+// written without pruning (bigtable.Mutation.SetUnpruned).
 func setFetchRecord(m *bigtable.Mutation, f Fetch, ts bigtable.Timestamp, fresh bool) {
 	set := func(col, v string) { m.Set(FamilyFetch, col, ts, []byte(v)) }
 	if fresh {
-		m.DeleteCellUnread(FamilyFetch, colURL, FrontierTime)
-		m.DeleteCellUnread(FamilyFetch, colDepth, FrontierTime)
 		set = func(col, v string) { m.SetUnpruned(FamilyFetch, col, ts, []byte(v)) }
 	}
 	set(colURL, f.URL)

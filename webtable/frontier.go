@@ -550,7 +550,10 @@ func (w *WebTable) MigrateFrontier(ctx context.Context, bad func(BadEntry)) (int
 			}
 			return true
 		}
-		if f.State != StateQueued {
+		if f.State != StateQueued || f.URL == "" {
+			// NB: a queued row without fetch:url was queued with its
+			// frontier entry (rows queued since entries have their own
+			// rows hold their state only).
 			return true
 		}
 		u, err := urlkey.Canonical(f.URL)

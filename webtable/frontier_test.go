@@ -378,3 +378,33 @@ func TestOldFormFrontierEntry(t *testing.T) {
 		t.Errorf("FrontierSize = %d, %v; want 1 (a.test/2's)", n, err)
 	}
 }
+
+// TestQueuedRowHoldsStateOnly: a URL queued as new gets a row holding
+// fetch:state queued and nothing more of the fetch family (its URL and
+// depth are in its frontier entry), and a frontier migration over such
+// rows (a store without the frontier marker) neither writes entries for
+// them again nor reports them as unreadable.
+func TestQueuedRowHoldsStateOnly(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	es := []Entry{{URL: "http://a.test/x", Depth: 3}}
+	if _, err := w.Enqueue(ctx, es); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := entryCells(t, w, "test.a/x"), "[state=queued]"; got != want {
+		t.Errorf("the queued row holds %s, want %s", got, want)
+	}
+	if got, want := entryCells(t, w, es[0].Frontier), "[entry=3 0 http://a.test/x]"; got != want {
+		t.Errorf("its frontier entry holds %s, want %s", got, want)
+	}
+	m := bigtable.NewMutation()
+	m.DeleteRow()
+	if err := w.tbl.Apply(ctx, FrontierMarkerKey, m); err != nil {
+		t.Fatal(err)
+	}
+	var bad []BadEntry
+	n, err := w.MigrateFrontier(ctx, func(b BadEntry) { bad = append(bad, b) })
+	if n != 0 || err != nil || len(bad) != 0 {
+		t.Errorf("MigrateFrontier = %d, %v, bad %v; want 0, nil, none", n, err, bad)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
@@ -55,8 +54,10 @@ type Anchor struct {
 	Text string // the link's text, whitespace collapsed ("" when it had none)
 }
 
-// FrontierTime is the timestamp of frontier entries (fetch:url, depth and
-// state "queued" of a URL not yet fetched): 1 ms after the epoch, older
+// FrontierTime is the timestamp of frontier entries and of the state
+// "queued" of a URL not yet fetched (its row's only fetch cell: the URL
+// and depth are in the entry; rows queued by older versions also hold
+// fetch:url and fetch:depth at this time): 1 ms after the epoch, older
 // than any fetch, so that a fetch record and a done or failed state always
 // win over the entry whatever the clocks of the machines that wrote them.
 // The time a URL was discovered is the timestamp of its anchor cells.
@@ -251,9 +252,9 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 		b.add(e.Frontier, frontierMutation(*e))
 		m, _ := rows.mutation(k)
 		if out[i] == StateUnknown {
-			// NB: the row has no state, so no fetch cells to prune.
-			m.SetUnpruned(FamilyFetch, colURL, FrontierTime, []byte(e.URL))
-			m.SetUnpruned(FamilyFetch, colDepth, FrontierTime, []byte(strconv.Itoa(e.Depth)))
+			// NB: the row has no state, so no fetch cells to prune. Its
+			// URL and depth are in its frontier entry: the row says
+			// queued and nothing more (two cells per link fewer).
 			m.SetUnpruned(FamilyFetch, colState, FrontierTime, []byte(StateQueued))
 		} else {
 			// Queued again: the state, newer than the last one, says so;

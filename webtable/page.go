@@ -95,8 +95,8 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 // version with its contents:sha256 (hexSum) and contents:status.
 //
 // fresh says the row holds no fetch record, content or MIME type yet, only
-// a queued row's cells (see Fetched.NewRow): the cells then skip pruning
-// (SetUnpruned), and the queued url and depth are deleted unread.
+// a queued row's state (see Fetched.NewRow): the cells then skip pruning
+// (SetUnpruned).
 func pageMutation(p *Page, hexSum string, fresh bool) *bigtable.Mutation {
 	m := bigtable.NewMutation()
 	setPage(m, p, hexSum, fresh)

@@ -178,8 +178,8 @@ func TestSaveNewRowWrongWordReadsRight(t *testing.T) {
 
 // TestSaveNewRowLeavesNoQueuedCells: a page queued as new and saved with
 // NewRow writes nothing it prunes and reads nothing, yet leaves on disk
-// the cells of a save that pruned: the queued row's url, depth and state
-// (at FrontierTime) are deleted as known cells. Seen in Badger itself,
+// the cells of a save that pruned: the queued row's state (at
+// FrontierTime) is deleted as a known cell. Seen in Badger itself,
 // since reads hide the versions a GC policy collects.
 func TestSaveNewRowLeavesNoQueuedCells(t *testing.T) {
 	ctx := context.Background()
