@@ -20,13 +20,14 @@ import (
 // transactions).
 //
 // A save's frontier entry is deleted in the next group's bulk call, at its
-// front, once the save's own rows are committed (or at Close). NB:
-// deleting a row reads its cells with an iterator, and an iterator of a
-// Badger transaction copies and sorts the transaction's pending writes:
-// after a group's hundreds of writes that cost more than the rest of the
-// delete, and a bulk call of its own costs a commit's wait. A crash before
-// then leaves done pages with their entries, which FrontierNext drops as
-// stale.
+// front, once the save's own rows are committed (or at Close). NB: this
+// was first done because deleting a row read its cells with an iterator,
+// which among a group's hundreds of pending writes copied and sorted them
+// all, and a bulk call of its own costs a commit's wait; an entry is now
+// one known cell deleted unread (see frontier.go), and the carry stays as
+// the one place that orders the delete after its page's mark. A crash
+// before then leaves done pages with their entries, which FrontierNext
+// drops as stale.
 //
 // Nothing a caller relies on changes: a Save returns only after its rows
 // are committed, with its own rows' errors; on the embedded store a bulk
