@@ -34,8 +34,11 @@ func TestReadRowAllocs(t *testing.T) {
 		i++
 	}
 	read()
-	const most = 10
-	if a := testing.AllocsPerRun(200, read); a > most {
+	most := 10
+	if raceEnabled {
+		most += 2 // readers the pool dropped (see race_on_test.go)
+	}
+	if a := testing.AllocsPerRun(1000, read); a > float64(most) {
 		t.Errorf("ReadRow of a one-cell row: %v allocations, want at most %d", a, most)
 	}
 }
