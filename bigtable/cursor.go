@@ -54,6 +54,7 @@ type cursor struct {
 	schema *tableSchema  // if set, family strings come from it, and fam is set
 	fam    *familySchema // schema of the current family, nil if undeclared
 	hint   string        // a likely row key, used instead of a new string when it matches
+	last   lastColumn    // the column of the iteration before reset, whose qualifier qualEnc holds
 
 	// families, when not nil, lists (sorted) the only families whose cells
 	// next returns; it steps, or seeks, over the others (see readFamilies).
@@ -66,11 +67,26 @@ type cursor struct {
 	visited   int    // cells decoded, for tests
 }
 
-// reset points c at a new iteration, keeping its buffers.
+// reset points c at a new iteration, keeping its buffers, and the strings
+// of the last column it decoded (see lastColumn).
 func (c *cursor) reset(it *badger.Iterator, ranges []keyRange, ts *tableSchema) {
 	*c = cursor{it: it, ranges: ranges, schema: ts, hint: c.hint,
-		rowEnc: c.rowEnc[:0], rowBuf: c.rowBuf[:0], qualEnc: c.qualEnc[:0], seekBuf: c.seekBuf[:0]}
+		rowEnc: c.rowEnc[:0], rowBuf: c.rowBuf[:0], qualEnc: c.qualEnc, seekBuf: c.seekBuf[:0],
+		last: c.lastColumn()}
 }
+
+// lastColumn returns the column c decoded last, for the next iteration.
+func (c *cursor) lastColumn() lastColumn {
+	if !c.famKnown {
+		return c.last
+	}
+	return lastColumn{family: c.family, qualifier: c.qualifier, column: c.column}
+}
+
+// lastColumn is the column a cursor decoded last, whose escaped qualifier
+// is still in qualEnc: a point read of a row with the same column as the
+// one before (one column per row, as in many tables) makes no strings.
+type lastColumn struct{ family, qualifier, column string }
 
 // done reports whether next went through every range without an error:
 // the iterator is then on the first key at or after the last range's end,
@@ -253,7 +269,13 @@ func (c *cursor) decode(key []byte) error {
 		}
 	}
 	qualChanged := famChanged || !bytes.Equal(qualPart, c.qualEnc)
-	if qualChanged {
+	if qualChanged && c.last.column != "" && c.family == c.last.family && bytes.Equal(qualPart, c.qualEnc) {
+		// The column of the iteration before (see reset), whose
+		// qualifier qualEnc holds until the first column decoded since.
+		c.qualifier, c.column = c.last.qualifier, c.last.column
+		c.last = lastColumn{}
+	} else if qualChanged {
+		c.last = lastColumn{}
 		c.qualEnc = append(c.qualEnc[:0], qualPart...)
 		c.qualifier = string(unescape(qualPart))
 		if c.qualifier == "" && c.fam != nil {

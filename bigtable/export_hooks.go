@@ -27,7 +27,8 @@ func init() {
 			if rset == nil {
 				return t.ReadRows(ctx, rset, nil) // its nil RowSet error
 			}
-			return t.read(ctx, rset, "", opts, nil, f)
+			_, err := t.read(ctx, rset, "", opts, nil, f)
+			return err
 		},
 	})
 }

@@ -73,12 +73,7 @@ func (o limitRowsOption) set(s *readSettings) { s.limit, s.limitSet = int64(o), 
 // ReadRow reads one row. A row that does not exist, or of which the filter
 // passes no cell, is a nil Row and no error.
 func (t *Table) ReadRow(ctx context.Context, row string, opts ...ReadOption) (Row, error) {
-	var r Row
-	err := t.read(ctx, nil, row, opts, func(got Row) bool {
-		r = got
-		return false
-	}, nil)
-	return r, err
+	return t.read(ctx, nil, row, opts, nil, nil)
 }
 
 // ReadRows reads the rows of rs in key order and calls f with each, stopping
@@ -92,15 +87,16 @@ func (t *Table) ReadRows(ctx context.Context, rs RowSet, f func(Row) bool, opts 
 	if rs == nil {
 		return fmt.Errorf("bigtable: read %q: nil RowSet", t.name)
 	}
-	return t.read(ctx, rs, "", opts, f, nil)
+	_, err := t.read(ctx, rs, "", opts, f, nil)
+	return err
 }
 
 // readSettings gathers the read options; none is true when they ask for no
 // row at all (LimitRows(0)), and a negative limit is an error, as in the
 // Cloud client.
 func (t *Table) readSettings(ctx context.Context, opts []ReadOption) (s readSettings, none bool, err error) {
-	for _, o := range opts {
-		o.set(&s)
+	if len(opts) > 0 {
+		s = gatherOptions(opts)
 	}
 	if s.limitSet && s.limit < 0 {
 		return s, false, fmt.Errorf("bigtable: read %q: row limit %d cannot be negative", t.name, s.limit)
@@ -111,22 +107,36 @@ func (t *Table) readSettings(ctx context.Context, opts []ReadOption) (s readSett
 	return s, s.limitSet && s.limit == 0, nil
 }
 
+// gatherOptions applies opts to fresh settings.
+//
+// NB: apart from readSettings, so that the settings of a read without
+// options (most point reads) do not escape to the heap through the
+// interface calls.
+func gatherOptions(opts []ReadOption) (s readSettings) {
+	for _, o := range opts {
+		o.set(&s)
+	}
+	return s
+}
+
 // read reads the rows of rs, or the single row when rs is nil, handing
 // each to f, or, when cells is not nil, to cells as a hooks.Row instead
-// (see export_hooks.go; f is then unused).
-func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadOption, f func(Row) bool, cells func(*hooks.Row) bool) error {
+// (see export_hooks.go; f is then unused). A single row's read (rs nil)
+// returns the row instead, f unused (ReadRow, without a closure to
+// allocate).
+func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadOption, f func(Row) bool, cells func(*hooks.Row) bool) (Row, error) {
 	s, none, err := t.readSettings(ctx, opts)
 	if err != nil || none {
-		return err
+		return nil, err
 	}
 	ts, err := t.db.enter(ctx, t.name, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer t.db.opMu.RUnlock()
 	rr, err := getRowReader(ts, s.filter)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rr.release()
 	if rs != nil && cells == nil && (!s.limitSet || s.limit > int64(t.db.readAheadAfter())) {
@@ -137,7 +147,7 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 	var ranges []keyRange
 	if rs == nil {
 		if single == "" {
-			return nil
+			return nil, nil
 		}
 		rr.keyBuf = appendRowKey(rr.keyBuf[:0], ts.id, single)
 		n := len(rr.keyBuf)
@@ -146,11 +156,12 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 		rr.ranges[0] = keyRange{rr.keyBuf[:n:n], rr.keyBuf[n:]}
 		ranges = rr.ranges[:1]
 		rr.cur.hint = single
+		rr.single = true
 	} else {
 		ranges = normalizeRanges(rs.keyRanges(nil, ts.id))
 	}
 	if len(ranges) == 0 {
-		return nil
+		return nil, nil
 	}
 	snap := t.db.getSnap()
 	defer t.db.putSnap(snap)
@@ -164,7 +175,7 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 		if snap.atOK {
 			snap.at = append(snap.at[:0], ranges[0].hi...)
 		}
-		return err
+		return rr.result, err
 	}
 	it := newIterator(snap.txn, ranges)
 	defer it.Close()
@@ -177,7 +188,7 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 	if cells != nil {
 		rr.cells = func(r *hooks.Row) bool { return cells(r) && more() }
 	}
-	return rr.scanIter(ctx, it, ranges, func(r Row) bool { return f(r) && more() })
+	return nil, rr.scanIter(ctx, it, ranges, func(r Row) bool { return f(r) && more() })
 }
 
 // Rows returns an iterator over the rows ReadRows would pass to its
@@ -211,6 +222,8 @@ type rowReader struct {
 
 	// the scan in progress
 	emit        func(Row) bool
+	single      bool // a point read: the row goes to result, not emit
+	result      Row
 	started     bool       // a row is open
 	delivered   int        // rows emitted in the calling goroutine
 	readAheadAt int        // rows after which the rest is read ahead; 0: never
@@ -294,7 +307,7 @@ func (rr *rowReader) release() {
 	clear(rr.hrow.Cells[:cap(rr.hrow.Cells)])
 	*rr = rowReader{in: rr.in[:0], out: rr.out[:0], keyBuf: rr.keyBuf[:0], items: rr.items[:0], fams: rr.fams[:0],
 		arena: rr.arena[:0], voff: rr.voff[:0], keyBytes: rr.keyBytes[:0], hrow: hooks.Row{Cells: rr.hrow.Cells[:0]},
-		cur: cursor{rowEnc: rr.cur.rowEnc[:0], qualEnc: rr.cur.qualEnc[:0]}}
+		cur: cursor{rowEnc: rr.cur.rowEnc[:0], qualEnc: rr.cur.qualEnc, last: rr.cur.lastColumn()}}
 	rowReaders.Put(rr)
 }
 
@@ -446,6 +459,10 @@ func (rr *rowReader) deliver() (stop bool, err error) {
 	clear(rr.items) // drop the references to values handed out
 	rr.items, rr.fams = rr.items[:0], rr.fams[:0]
 	rr.delivered++
+	if rr.single {
+		rr.result = row
+		return true, nil
+	}
 	return !rr.emit(row), nil
 }
 
