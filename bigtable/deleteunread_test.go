@@ -80,3 +80,28 @@ func TestDeleteCellUnread(t *testing.T) {
 		t.Errorf("%d cells on disk, want 2 (row a's)", n)
 	}
 }
+
+// TestMutationGrow: Grow makes room for the operations to come, so that
+// adding them allocates nothing, and changes nothing a mutation writes.
+func TestMutationGrow(t *testing.T) {
+	var m *Mutation
+	if n := testing.AllocsPerRun(10, func() {
+		m = NewMutation()
+		m.Grow(20)
+		for range 20 {
+			m.SetUnpruned("g", "q", 1, nil)
+		}
+	}); n > 2 {
+		t.Errorf("a mutation grown by 20 and given 20 SetUnpruned allocated %v times, want 2 (itself and its room)", n)
+	}
+	ctx := context.Background()
+	db := openTestDB(t)
+	tbl := db.mustTable("t", "g")
+	g := NewMutation()
+	g.Grow(3)
+	g.Set("g", "q", 5, []byte("v"))
+	mustApply(t, tbl, "a", g)
+	if r, err := tbl.ReadRow(ctx, "a"); err != nil || len(r["g"]) != 1 || string(r["g"][0].Value) != "v" {
+		t.Errorf("ReadRow after a grown mutation = %v, %v; want g:q = v", r, err)
+	}
+}

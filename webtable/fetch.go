@@ -76,6 +76,9 @@ func formatTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 }
 
+// fetchRecordCells is how many cells setFetchRecord writes.
+const fetchRecordCells = 13
+
 // setFetchRecord adds the fetch record of f (without its state) to m:
 // every qualifier every time, so that a fetch never leaves facts of an
 // older one behind (an old error beside a new success). The
