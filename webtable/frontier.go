@@ -371,7 +371,9 @@ type FrontierPage struct {
 //
 // An entry whose page is already done or failed (a URL queued twice by
 // pages saved at the same time, one copy fetched) is deleted, not
-// returned. An entry that cannot be read is listed in Bad and skipped.
+// returned. An entry that cannot be read is listed in Bad and skipped. An
+// entry in the old form (see the key layout above) is rewritten in the
+// current one before it is returned.
 func (w *WebTable) FrontierNext(ctx context.Context, host, from string, n int) (FrontierPage, error) {
 	prefix := FrontierHostPrefix(host)
 	start := prefix
