@@ -158,6 +158,16 @@ func (w *writer) apply(ops []mutOp) error {
 	if !w.bulk {
 		w.prune = w.prune[:0]
 	}
+	// NB: Badger keeps the key and value slices, and the entries, until
+	// the transaction ends: the sets' keys are carved out of one buffer
+	// and their entries out of one slice, never reused (two allocations
+	// per mutation instead of two per cell).
+	var keys []byte
+	var ents []badger.Entry
+	if sets, size := setsSize(ops, len(w.row)); sets > 0 {
+		keys = make([]byte, 0, size)
+		ents = make([]badger.Entry, sets)
+	}
 	for i := range ops {
 		op := &ops[i]
 		switch op.kind {
@@ -166,11 +176,13 @@ func (w *writer) apply(ops []mutOp) error {
 			if ts == ServerTime {
 				ts = w.now
 			}
-			// NB: Badger keeps the key and value slices until commit, so
-			// each key gets its own buffer.
-			n := tablePrefixLen + len(w.row) + len(op.family) + len(op.qualifier) + 3*2 + tsLen
-			key := appendCellKey(make([]byte, 0, n+8), id, w.row, op.family, op.qualifier, ts)
-			if err := w.txn.SetEntry(badger.NewEntry(key, op.value)); err != nil {
+			start := len(keys)
+			keys = appendCellKey(keys, id, w.row, op.family, op.qualifier, ts)
+			key := keys[start:len(keys):len(keys)]
+			e := &ents[0]
+			ents = ents[1:]
+			e.Key, e.Value = key, op.value
+			if err := w.txn.SetEntry(e); err != nil {
 				return err
 			}
 			w.written += int64(len(key) + len(op.value))
@@ -227,6 +239,19 @@ func (w *writer) apply(ops []mutOp) error {
 		w.written -= f.n
 	}
 	return err
+}
+
+// setsSize returns how many operations of ops are sets, and about how
+// many bytes their cell keys take in a row of rowLen bytes (escaping may
+// take more: the buffer then grows).
+func setsSize(ops []mutOp, rowLen int) (sets, size int) {
+	for i := range ops {
+		if op := &ops[i]; op.kind == opSet {
+			sets++
+			size += tablePrefixLen + rowLen + len(op.family) + len(op.qualifier) + 3*2 + tsLen + 8
+		}
+	}
+	return sets, size
 }
 
 // deletePrefix deletes the cells whose keys start with prefix and whose
