@@ -91,23 +91,39 @@ const fetchRecordCells = 13
 // FrontierTime, replaced with the mark, see Save), so the record is
 // written without pruning (bigtable.Mutation.SetUnpruned).
 func setFetchRecord(m *bigtable.Mutation, f Fetch, ts bigtable.Timestamp, fresh bool) {
-	set := func(col, v string) { m.Set(FamilyFetch, col, ts, []byte(v)) }
-	if fresh {
-		set = func(col, v string) { m.SetUnpruned(FamilyFetch, col, ts, []byte(v)) }
+	// NB: the values are carved out of one buffer (the mutation keeps
+	// them), not allocated one by one: 13 cells per page fetched.
+	buf := make([]byte, 0, len(f.URL)+len(f.Charset)+len(f.ETag)+len(f.LastModified)+len(f.Redirect)+len(f.Error)+96)
+	put := func(col string, v []byte) {
+		if fresh {
+			m.SetUnpruned(FamilyFetch, col, ts, v)
+		} else {
+			m.Set(FamilyFetch, col, ts, v)
+		}
 	}
-	set(colURL, f.URL)
-	set(colStatus, strconv.Itoa(f.Status))
-	set(colTime, formatTime(f.Time))
-	set(colLength, strconv.FormatInt(f.Length, 10))
-	set(colCharset, f.Charset)
-	set(colETag, f.ETag)
-	set(colLastModified, f.LastModified)
-	set(colRedirect, f.Redirect)
-	set(colError, f.Error)
-	set(colTruncated, strconv.FormatBool(f.Truncated))
-	set(colDepth, strconv.Itoa(f.Depth))
-	set(colLinks, strconv.Itoa(f.Links))
-	set(colLinksKept, strconv.Itoa(f.LinksKept))
+	str := func(col, v string) {
+		start := len(buf)
+		buf = append(buf, v...)
+		put(col, buf[start:len(buf):len(buf)])
+	}
+	num := func(col string, v int64) {
+		start := len(buf)
+		buf = strconv.AppendInt(buf, v, 10)
+		put(col, buf[start:len(buf):len(buf)])
+	}
+	str(colURL, f.URL)
+	num(colStatus, int64(f.Status))
+	str(colTime, formatTime(f.Time))
+	num(colLength, f.Length)
+	str(colCharset, f.Charset)
+	str(colETag, f.ETag)
+	str(colLastModified, f.LastModified)
+	str(colRedirect, f.Redirect)
+	str(colError, f.Error)
+	str(colTruncated, strconv.FormatBool(f.Truncated))
+	num(colDepth, int64(f.Depth))
+	num(colLinks, int64(f.Links))
+	num(colLinksKept, int64(f.LinksKept))
 }
 
 // parseFetch reads the fetch family of a row. Unparseable numbers are
