@@ -36,10 +36,10 @@ type Fetched struct {
 	// row's newest version first, and writes the page's fetch record,
 	// state, contents, MIME type and anchors without pruning
 	// (bigtable.Mutation.SetUnpruned), deleting the queued row's state
-	// (at FrontierTime) as a known cell: a save that reads nothing. Leave it false when unsure: a wrong true stores a
-	// body equal to the newest version as one more version, and leaves
-	// versions that the GC policies collect on disk (never in reads) until
-	// a GC pass.
+	// (at FrontierTime) as a known cell: a save that reads nothing.
+	// Leave it false when unsure: a wrong true stores a body equal to the
+	// newest version as one more version, and leaves versions that the GC
+	// policies collect on disk (never in reads) until a GC pass.
 	NewRow bool
 }
 
