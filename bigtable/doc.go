@@ -39,7 +39,10 @@
 // and holds no writer: a background goroutine counts the tablet by a
 // key-only scan in a snapshot and commits. Writers only add the bytes they
 // write, less those they delete, to an in-memory counter of the row's
-// tablet. Tablets also merge as they shrink: two neighbours holding
+// tablet. Writes over cells a tablet holds already make the counter run
+// ahead; a count that finds the tablet under the split size waits for a
+// quarter split size of writes before the next, so a tablet that does grow
+// splits by 1.25 split sizes at the latest. Tablets also merge as they shrink: two neighbours holding
 // together less than a quarter of the split size become one, again in one
 // transaction. (*DB).Tablets lists
 // the tablets with their bytes and rows, SampleRowKeys their end keys, and

@@ -31,7 +31,7 @@ type options struct {
 	// tests: prune written columns only with an iterator made after the
 	// writes (see prune.go), the reference the faster way is checked against
 	pruneAfterWrites bool
-	splitHook        func(string) // tests: called around each split's commit
+	splitHook        func(string) // tests: called around each split's commit, and after each count
 	// tests: durable group commit (see groupsync.go)
 	afterDurable func(seq uint64)     // a write with this sequence number returns
 	afterSync    func(synced uint64)  // a sync covered every write up to synced

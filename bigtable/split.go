@@ -177,12 +177,19 @@ func (db *DB) splitTablet(ctx context.Context, ts *tableSchema, t *tablet) (bool
 	}
 	t.rows.Store(c.rows)
 	t.recount.Store(false)
+	db.splitHook("counted")
 	mid, ok := c.middle()
 	if c.bytes < size || !ok {
 		t.bytes.Add(c.bytes - b0) // keep what was written during the count
 		if c.bytes < size {
-			// Deletes made it shrink (the counter does not see them).
-			t.splitAt.Store(size)
+			// Deletes or writes over cells the tablet already held made
+			// the counter run ahead (it adds what is written, not what
+			// is kept). The next count waits for a quarter split size
+			// of writes at least, or a tablet just under the split size
+			// that is written over and over would be counted, a walk of
+			// every key it holds, every few writes. A tablet that does
+			// grow so splits by 1.25 split sizes at the latest.
+			t.splitAt.Store(max(size, c.bytes+size/4))
 		} else {
 			// One row: wait for another split size of writes.
 			t.splitAt.Store(c.bytes + size)

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -451,5 +452,50 @@ func TestTabletsCountAfterGCAndFamilyDelete(t *testing.T) {
 	}
 	if infos := mustTablets(t, db.DB, "t"); infos[0].Rows != 0 || infos[0].Bytes != 0 {
 		t.Errorf("after DeleteColumnFamily emptied the table: %+v", infos)
+	}
+}
+
+// TestTabletWrittenOverIsNotRecountedAtEveryWrite writes the cells of a
+// tablet just under the split size over and over: its counter runs ahead
+// of its size (it adds every write), and each count finds it too small to
+// split. A count walks every key of the tablet, so the next one waits for
+// a quarter split size of writes: at most one count per 4 KiB written at
+// a 16 KiB split size, where a count at every crossing of the split size
+// came every write.
+func TestTabletWrittenOverIsNotRecountedAtEveryWrite(t *testing.T) {
+	const size = 16 << 10
+	var counts atomic.Int64
+	hook := optionFunc(func(o *options) {
+		o.splitHook = func(stage string) {
+			if stage == "counted" {
+				counts.Add(1)
+			}
+		}
+	})
+	db := openTestDB(t, WithTabletSplitSize(size), WithGCInterval(0), hook)
+	tbl := db.mustTable("t", "f")
+	rows := 0
+	for ; ; rows++ {
+		infos := mustTablets(t, db.DB, "t")
+		if len(infos) != 1 {
+			t.Fatalf("after %d rows: %d tablets, want one", rows, len(infos))
+		}
+		if infos[0].Bytes+1100 > size {
+			break
+		}
+		mustApply(t, tbl, fmt.Sprintf("row%02d", rows), kiloRow(rows))
+	}
+	counts.Store(0)
+	const writes = 200
+	for i := range writes {
+		mustApply(t, tbl, fmt.Sprintf("row%02d", (i*7)%rows), kiloRow(i)) // the same cell again
+		mustSplit(t, db.DB)
+	}
+	if infos := mustTablets(t, db.DB, "t"); len(infos) != 1 {
+		t.Errorf("after writing over %d rows: %+v, want one tablet", rows, infos)
+	}
+	most := int64(writes*1100/(size/4) + 2)
+	if n := counts.Load(); n > most {
+		t.Errorf("%d writes over a tablet of %d rows just under the split size: counted %d times, want at most %d", writes, rows, n, most)
 	}
 }
