@@ -408,3 +408,22 @@ func TestQueuedRowHoldsStateOnly(t *testing.T) {
 		t.Errorf("MigrateFrontier = %d, %v, bad %v; want 0, nil, none", n, err, bad)
 	}
 }
+
+// FuzzEntryValue: a frontier entry's one cell reads back as the depth,
+// chain and URL written, whatever the URL holds (spaces included: the
+// value is split at its first two spaces only).
+func FuzzEntryValue(f *testing.F) {
+	f.Add(0, 0, "http://www.cnn.com/")
+	f.Add(3, 2, "http://a.test/a b c")
+	f.Add(-1, 1<<40, "")
+	f.Fuzz(func(t *testing.T, depth, chain int, url string) {
+		var e Entry
+		v := entryValue(Entry{URL: url, Depth: depth, Chain: chain})
+		if err := parseEntryValue(&e, string(v)); err != nil {
+			t.Fatalf("parseEntryValue(%q): %v", v, err)
+		}
+		if e.URL != url || e.Depth != depth || e.Chain != chain {
+			t.Errorf("entry %q reads back as %d %d %q, want %d %d %q", v, e.Depth, e.Chain, e.URL, depth, chain, url)
+		}
+	})
+}
