@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -492,5 +493,57 @@ func TestRobotsCacheBounded(t *testing.T) {
 	check("http://c.test/1")
 	if got := robotsOf("c.test"); got != 2 {
 		t.Errorf("robots.txt of c.test fetched %d times after its TTL ran out, want 2", got)
+	}
+}
+
+// TestSavesDoNotHoldFetchSlots: with Concurrency 2, the saves of the
+// first two pages wait until four more pages have been fetched, which
+// happens only if a worker storing a page leaves its fetch slot to
+// another; and the server never sees more than two requests at once.
+func TestSavesDoNotHoldFetchSlots(t *testing.T) {
+	w := newVWeb(t)
+	const pages = 8
+	release := make(chan struct{})
+	var served atomic.Int32
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(rw, r)
+			return
+		}
+		fmt.Fprint(rw, page("leaf"))
+		if served.Add(1) == 6 {
+			close(release)
+		}
+	}))
+	var seeds []string
+	for i := range pages {
+		seeds = append(seeds, fmt.Sprintf("http://a.test/%d", i))
+	}
+	cfg := w.config()
+	cfg.Concurrency, cfg.PerHost = 2, 2
+	var saves atomic.Int32
+	stuck := atomic.Int32{} // pages served when a held save gave up waiting, +1
+	store := &spyStore{Store: NewMemStore(), pages: func(*Page) {
+		if saves.Add(1) > 2 {
+			return
+		}
+		select {
+		case <-release:
+		case <-time.After(30 * time.Second): // the failure: no fetch while two pages are stored
+			stuck.CompareAndSwap(0, served.Load()+1)
+		}
+	}}
+	st := crawl(t, cfg, store, seeds...)
+	if n := stuck.Load(); n > 0 {
+		t.Errorf("while two pages were being stored for 30 s, %d pages were fetched, want 6", n-1)
+	}
+	if st.Fetched != pages {
+		t.Errorf("fetched %d pages, want %d", st.Fetched, pages)
+	}
+	w.mu.Lock()
+	most := w.maxTotal
+	w.mu.Unlock()
+	if most > cfg.Concurrency {
+		t.Errorf("%d requests in flight at once, want at most Concurrency %d", most, cfg.Concurrency)
 	}
 }

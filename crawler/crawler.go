@@ -179,8 +179,16 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 	c.domains, c.runStart = r.domains, r.start
 	c.domainsMu.Unlock()
 
+	// NB: twice as many workers as fetch slots (see work), so that pages
+	// are stored while others are fetched; one worker keeps Concurrency 1
+	// one page at a time.
+	workers := c.cfg.Concurrency
+	if workers > 1 {
+		workers *= 2
+	}
+	r.fetchSlots = make(chan struct{}, c.cfg.Concurrency)
 	var wg sync.WaitGroup
-	for range c.cfg.Concurrency {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -213,6 +221,10 @@ type run struct {
 	start   time.Time  // when the run started, whole milliseconds
 	requeue Requeue    // which fetched URLs this run fetches again
 	seen    *seenCache // keys the store answered for in this run
+	// fetchSlots holds one token per worker between taking an entry and
+	// the end of its fetch: Concurrency bounds the fetches in flight, not
+	// the pages being stored (see work).
+	fetchSlots chan struct{}
 
 	mu     sync.Mutex
 	err    error                 // first store failure
@@ -359,13 +371,34 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 }
 
 // work is one worker: it takes entries until the run ends.
+//
+// A worker holds a fetch slot (r.fetchSlots) from taking an entry until
+// its fetch is over, not while it stores the page: a save waits for its
+// commit (one Badger commit for the saves that come together, a few
+// hundred µs or more), during which a worker that held its slot kept a
+// fetch from starting. With twice as many workers as slots, the others
+// fetch meanwhile; Concurrency still bounds the fetches in flight.
 func (r *run) work(ctx context.Context) {
 	for {
-		e, host, ok := r.sched.pop(ctx)
-		if !ok {
+		select {
+		case r.fetchSlots <- struct{}{}:
+		case <-ctx.Done():
 			return
 		}
-		fetched := r.process(ctx, e)
+		held := true
+		release := func() {
+			if held {
+				held = false
+				<-r.fetchSlots
+			}
+		}
+		e, host, ok := r.sched.pop(ctx)
+		if !ok {
+			release()
+			return
+		}
+		fetched := r.process(ctx, e, release)
+		release()
 		r.sched.done(host, e, fetched)
 	}
 }
@@ -388,8 +421,10 @@ func (r *run) fetchedInRun(f Fetch, ok bool) bool {
 }
 
 // process fetches one entry, stores the result and queues its links.
-// It reports whether the fetch succeeded (counts against MaxPages).
-func (r *run) process(ctx context.Context, e Entry) bool {
+// It reports whether the fetch succeeded (counts against MaxPages). It
+// calls fetchOver once the page's fetch is over, before storing it (see
+// work).
+func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 	u, err := url.Parse(e.URL)
 	if err != nil || e.Key == "" {
 		if u, err = urlkey.Canonical(e.URL); err != nil {
@@ -474,6 +509,7 @@ func (r *run) process(ctx context.Context, e Entry) bool {
 	hdr.Set(fetchIDHeader, id)
 	err = r.c.colly.Request(http.MethodGet, p.URL, nil, nil, hdr)
 	r.sched.fetchOver(u.Host, e)
+	fetchOver()
 	if err != nil && r.stopped(ctx, err) {
 		return false // never reached the wire, or stopped between hops: stays queued
 	}
