@@ -66,6 +66,20 @@ func hintFor(key string) (row string, m *bigtable.Mutation, ok bool) {
 	return frontierHintKey(host), m, true
 }
 
+// entryDeletes is the bulk write that deletes the frontier entries keys,
+// each by a mutation from del, with the hint writes of those that write
+// one (see hintFor) after it.
+func entryDeletes(keys []string, del func() *bigtable.Mutation) batch {
+	var b batch
+	for _, k := range keys {
+		b.add(k, del())
+		if row, m, ok := hintFor(k); ok {
+			b.add(row, m)
+		}
+	}
+	return b
+}
+
 // FrontierHint returns the position where host's live frontier entries
 // probably start (a key of the host's frontier, for [WebTable.FrontierNext]'s
 // from), or "" when there is no usable hint. Live entries may sit before

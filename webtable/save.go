@@ -137,13 +137,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 	}
 	// The page's frontier entry goes after the mark, in a bulk call of its
 	// own (see applyGrouped).
-	var drop batch
-	for _, k := range f.Frontier {
-		drop.add(k, dropEntry())
-		if row, m, ok := hintFor(k); ok {
-			drop.add(row, m)
-		}
-	}
+	drop := entryDeletes(f.Frontier, dropEntry)
 	if err := w.applyGrouped(ctx, &links, &drop); err != nil {
 		return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
 	}
@@ -210,13 +204,9 @@ func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []State
 		}
 	}
 	if len(f.Frontier) > 0 {
-		var b batch
-		for _, k := range f.Frontier {
-			b.add(k, deleteRow())
-			if row, m, ok := hintFor(k); ok {
-				b.add(row, m)
-			}
-		}
+		// NB: a row delete, which Cloud Bigtable does without a read,
+		// and which takes an entry of either form (see parseEntry).
+		b := entryDeletes(f.Frontier, deleteRow)
 		if err := w.applyBatch(ctx, &b); err != nil {
 			return NoBody, nil, fmt.Errorf("webtable: deleting the frontier entry of %s: %w", f.Page.Fetch.URL, err)
 		}
