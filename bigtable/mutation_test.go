@@ -331,3 +331,35 @@ func TestReadModifyWriteFutureCell(t *testing.T) {
 		t.Errorf("row = %v, want one version", cellStrings([]Row{r}))
 	}
 }
+
+// TestMutationGrow: Grow makes room for the operations to come, so that
+// adding them allocates nothing, and changes nothing a mutation writes.
+func TestMutationGrow(t *testing.T) {
+	var m *Mutation
+	allocs := func(grow int) float64 {
+		return testing.AllocsPerRun(10, func() {
+			m = NewMutation()
+			m.Grow(grow)
+			for range 20 {
+				m.SetUnpruned("g", "q", 1, nil)
+			}
+		})
+	}
+	most := 2.0 // the mutation and its room
+	if raceEnabled {
+		most++ // see race_on_test.go
+	}
+	if grown, not := allocs(20), allocs(0); grown > most || grown >= not {
+		t.Errorf("a mutation grown by 20 and given 20 SetUnpruned allocated %v times (%v not grown), want at most %v", grown, not, most)
+	}
+	ctx := context.Background()
+	db := openTestDB(t)
+	tbl := db.mustTable("t", "g")
+	g := NewMutation()
+	g.Grow(3)
+	g.Set("g", "q", 5, []byte("v"))
+	mustApply(t, tbl, "a", g)
+	if r, err := tbl.ReadRow(ctx, "a"); err != nil || len(r["g"]) != 1 || string(r["g"][0].Value) != "v" {
+		t.Errorf("ReadRow after a grown mutation = %v, %v; want g:q = v", r, err)
+	}
+}
