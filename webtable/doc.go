@@ -40,7 +40,10 @@
 //	                  status, time, length, charset, etag, last_modified,
 //	                  redirect, error, truncated, depth, links (distinct
 //	                  targets found), links_kept (stored as anchors), state.
-//	                  One version.
+//	                  One version. A page's first fetch leaves its empty
+//	                  fields out (no etag cell when the server sent none; a
+//	                  missing field reads as empty, truncated as false); a
+//	                  later fetch writes every field, to replace the last.
 //
 // The crawler writes through typed calls: [WebTable.RecordFetch] stores a
 // fetched page's row in one atomic write, [WebTable.AddLinks] writes the

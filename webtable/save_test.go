@@ -178,7 +178,8 @@ func TestSaveNewRowWrongWordReadsRight(t *testing.T) {
 
 // TestSaveNewRowLeavesNoQueuedCells: a page queued as new and saved with
 // NewRow writes nothing it prunes and reads nothing, yet leaves on disk
-// the cells of a save that pruned: the queued row's state (at
+// the cells of a save that pruned, less its empty fetch fields (see
+// TestNewRowRecordLeavesEmptyFieldsOut): the queued row's state (at
 // FrontierTime) is deleted as a known cell. Seen in Badger itself,
 // since reads hide the versions a GC policy collects.
 func TestSaveNewRowLeavesNoQueuedCells(t *testing.T) {
@@ -202,8 +203,10 @@ func TestSaveNewRowLeavesNoQueuedCells(t *testing.T) {
 		}
 		keys[i] = badgerKeys(t, dir, "com.cnn.www/a")
 	}
-	if keys[0] == 0 || keys[0] != keys[1] {
-		t.Errorf("Badger holds %d live keys of the page's row after a save that pruned and %d after one with NewRow, want the same", keys[0], keys[1])
+	// htmlPage has no etag, last_modified, redirect or error, and is not truncated.
+	const empty = 5
+	if keys[0] == 0 || keys[1] != keys[0]-empty {
+		t.Errorf("Badger holds %d live keys of the page's row after a save that pruned and %d after one with NewRow, want %d fewer (its empty fetch fields)", keys[0], keys[1], empty)
 	}
 }
 
@@ -231,4 +234,69 @@ func badgerKeys(t *testing.T, dir, row string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestNewRowRecordLeavesEmptyFieldsOut: the first fetch record of a row
+// queued as new (NewRow) leaves out its empty fields, yet reads like the
+// full record a save that pruned writes; a later fetch writes every
+// field, so that an empty one replaces the value of the fetch before.
+func TestNewRowRecordLeavesEmptyFieldsOut(t *testing.T) {
+	ctx := context.Background()
+	const url = "http://www.cnn.com/a"
+	var got [2]Fetch
+	for i, newRow := range []bool{false, true} {
+		w, _ := openTemp(t)
+		es := []Entry{{URL: url, Depth: 1}}
+		if _, err := w.Enqueue(ctx, es); err != nil {
+			t.Fatal(err)
+		}
+		f := &Fetched{Page: htmlPage(url, t0, "<p>a"), State: StateDone, StateTime: TimestampOf(t0), NewRow: newRow,
+			Frontier: []string{es[0].Frontier}}
+		if _, _, err := w.Save(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		var ok bool
+		var err error
+		if got[i], ok, err = w.LastFetch(ctx, url); err != nil || !ok {
+			t.Fatalf("LastFetch: %v, %v", ok, err)
+		}
+		row, err := w.Get(ctx, "com.cnn.www/a", Query{Family: FamilyFetch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cols []string
+		for _, c := range row.Cells {
+			cols = append(cols, c.Qualifier)
+		}
+		want := []string{"charset", "depth", "error", "etag", "last_modified", "length", "links", "links_kept", "redirect", "state", "status", "time", "truncated", "url"}
+		if newRow {
+			want = []string{"charset", "depth", "length", "links", "links_kept", "state", "status", "time", "url"}
+		}
+		if diff := cmp.Diff(want, cols); diff != "" {
+			t.Errorf("NewRow %v: fetch columns (-want +got):\n%s", newRow, diff)
+		}
+		if !newRow {
+			continue
+		}
+		// A failed fetch, then a success: the success's empty error and
+		// its false truncated replace the failure's.
+		for j, e := range []string{"connection reset", ""} {
+			p := htmlPage(url, t0.Add(time.Duration(j+1)*time.Hour), "<p>a")
+			p.Fetch.Error, p.Fetch.Truncated = e, e != ""
+			f := &Fetched{Page: p, State: StateDone, StateTime: TimestampOf(p.Fetch.Time)}
+			if _, _, err := w.Save(ctx, f); err != nil {
+				t.Fatal(err)
+			}
+			last, _, err := w.LastFetch(ctx, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last.Error != e || last.Truncated != (e != "") {
+				t.Errorf("after a fetch with error %q: LastFetch reads error %q, truncated %v", e, last.Error, last.Truncated)
+			}
+		}
+	}
+	if diff := cmp.Diff(got[0], got[1]); diff != "" {
+		t.Errorf("LastFetch after a save that pruned and after one with NewRow (-pruned +NewRow):\n%s", diff)
+	}
 }
