@@ -3,6 +3,7 @@ package webtable
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -153,6 +154,47 @@ func TestFrontierNextWalksForward(t *testing.T) {
 	for _, k := range scanned {
 		if IsReserved(k) {
 			t.Errorf("Scan returned the reserved row %q", k)
+		}
+	}
+}
+
+// TestFrontierNextKnowingSkipsStateReads: FrontierNextKnowing reads the
+// state of an entry's page only when the caller does not know it queued:
+// a done page's entry is dropped as stale when its state is read, and
+// handed out (as documented for a wrong answer) when the caller says the
+// page is queued, which shows that the state was not read.
+func TestFrontierNextKnowingSkipsStateReads(t *testing.T) {
+	ctx := context.Background()
+	for _, known := range []bool{false, true} {
+		w, _ := openTemp(t)
+		es := entries("http://a.test/1", "http://a.test/2")
+		if _, err := w.Enqueue(ctx, es); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.SetState(ctx, "http://a.test/1", StateDone, timestamp(t0)); err != nil {
+			t.Fatal(err)
+		}
+		var asked []string
+		p, err := w.FrontierNextKnowing(ctx, "a.test", "", 10, func(key string) bool {
+			asked = append(asked, key)
+			return known
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range p.Entries {
+			got = append(got, e.URL)
+		}
+		want, stale := []string{"http://a.test/2"}, 1
+		if known {
+			want, stale = []string{"http://a.test/1", "http://a.test/2"}, 0
+		}
+		if !slices.Equal(got, want) || p.Stale != stale {
+			t.Errorf("queued says %v: entries %q, %d stale; want %q, %d stale", known, got, p.Stale, want, stale)
+		}
+		if !slices.Equal(asked, []string{es[0].Key, es[1].Key}) {
+			t.Errorf("queued was asked about %q, want each page's row key once: %q %q", asked, es[0].Key, es[1].Key)
 		}
 	}
 }

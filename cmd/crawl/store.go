@@ -136,7 +136,9 @@ func (s *store) HostPages(ctx context.Context, host string, limit int) (_ int, e
 func (s *store) Next(ctx context.Context, host, from string, n int) (_ crawler.FrontierBatch, err error) {
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
-	p, err := s.w.FrontierNext(ctx, host, from, n)
+	// NB: a row this process queued as new and has not stored since is
+	// still to be fetched: its state is not read.
+	p, err := s.w.FrontierNextKnowing(ctx, host, from, n, s.fresh.fresh)
 	if err != nil {
 		return crawler.FrontierBatch{}, err
 	}
