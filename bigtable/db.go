@@ -112,7 +112,7 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 	for _, opt := range opts {
 		opt.apply(&o)
 	}
-	tableFile, created, err := checkDir(dir, o.readOnly)
+	tableFile, err := checkDir(dir, o.readOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -132,12 +132,8 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 		// versions into discard statistics, without which value log GC
 		// never finds a file worth rewriting when a crawl runs in short
 		// processes (TestRecrawlDiskStaysFlat: 2.5x the disk after 20
-		// passes without it). It costs Close one compaction of level 0
-		// (110 ms after a crawl of 10,000 pages, a tenth of it), so a store
-		// this Open creates skips it: what its first process leaves in
-		// level 0 is compacted by the next one's Close, which finds the
-		// same statistics, one process later (TestNewStoreCloseSkipsL0Compaction).
-		WithCompactL0OnClose(!created).
+		// passes without it). It costs Close one compaction of level 0.
+		WithCompactL0OnClose(true).
 		WithBlockCacheSize(o.blockCacheSize).
 		// NB: values are mostly HTML and already-compressed bytes; snappy
 		// costs CPU on every compaction and saves little. Keys compress
@@ -195,24 +191,23 @@ func openBadger(bo badger.Options) (bdb *badger.DB, err error) {
 // checkDir refuses directories that hold files but no Badger MANIFEST, so a
 // mistyped path never gets Badger files sprayed into it. It returns the name
 // of a table (.sst) file in dir, if there is one: a store with table files
-// has data, so init must find its format marker; and whether Open creates
-// the store (dir does not exist, or is empty).
-func checkDir(dir string, readOnly bool) (tableFile string, created bool, err error) {
+// has data, so init must find its format marker.
+func checkDir(dir string, readOnly bool) (tableFile string, err error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		if readOnly {
-			return "", false, fmt.Errorf("bigtable: open %s read-only: %w", dir, err)
+			return "", fmt.Errorf("bigtable: open %s read-only: %w", dir, err)
 		}
-		return "", true, nil
+		return "", nil
 	}
 	if err != nil {
-		return "", false, fmt.Errorf("bigtable: open %s: %w", dir, err)
+		return "", fmt.Errorf("bigtable: open %s: %w", dir, err)
 	}
 	if len(entries) == 0 {
-		return "", !readOnly, nil
+		return "", nil
 	}
 	if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
-		return "", false, fmt.Errorf("%w: %s holds files but no Badger MANIFEST", ErrNotStore, dir)
+		return "", fmt.Errorf("%w: %s holds files but no Badger MANIFEST", ErrNotStore, dir)
 	}
 	var tables []string
 	cleanClose := true
@@ -225,14 +220,14 @@ func checkDir(dir string, readOnly bool) (tableFile string, created bool, err er
 		}
 	}
 	if len(tables) == 0 {
-		return "", false, nil
+		return "", nil
 	}
 	if cleanClose {
 		if err := checkManifest(dir, tables); err != nil {
-			return "", false, err
+			return "", err
 		}
 	}
-	return tables[0], false, nil
+	return tables[0], nil
 }
 
 // checkManifest checks that Badger's MANIFEST lists every table file of a
