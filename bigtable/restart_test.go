@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/dgraph-io/badger/v4"
 )
 
 func TestRestartKeepsDataAndSchema(t *testing.T) {
@@ -237,4 +240,50 @@ func TestKillNine(t *testing.T) {
 	if n != 500 {
 		t.Errorf("after kill -9: %d rows, want 500", n)
 	}
+}
+
+// TestCloseLeavesNoLevel0Tables: Close compacts level 0 into the levels
+// below, in the process that created the store too, so that the next
+// process (a query after a crawl) does not merge level 0's tables into
+// every scan, and the value log's discard statistics are found (see Open).
+func TestCloseLeavesNoLevel0Tables(t *testing.T) {
+	db := openTestDB(t)
+	tbl := db.mustTable("t", "f")
+	for pass := range 2 {
+		for i := range 100 {
+			mustApply(t, tbl, fmt.Sprintf("r%03d", i), set("f", "q", Timestamp(pass+1)*1000, "v"))
+		}
+		if err := db.DB.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if l0, all := manifestTables(t, db.dir); l0 != 0 || all == 0 {
+			t.Errorf("after Close %d: %d of %d tables in level 0, want none", pass+1, l0, all)
+		}
+		d, err := Open(db.dir, db.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.DB, tbl = d, d.Open("t")
+	}
+}
+
+// manifestTables counts the table files that the MANIFEST of the closed
+// store at dir lists in level 0, and in all.
+func manifestTables(t *testing.T, dir string) (level0, all int) {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "MANIFEST"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, _, err := badger.ReplayManifestFile(f, 0, badger.DefaultOptions(dir).WithLogger(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tm := range m.Tables {
+		if tm.Level == 0 {
+			level0++
+		}
+	}
+	return level0, len(m.Tables)
 }
