@@ -133,7 +133,7 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 		// never finds a file worth rewriting when a crawl runs in short
 		// processes (TestRecrawlDiskStaysFlat: 2.5x the disk after 20
 		// passes without it). It costs Close one compaction of level 0
-		// (110 ms after a crawl of 10,000 pages), and spares the next
+		// (about 90 ms after a crawl of 10,000 pages), and spares the next
 		// process's scans the merge of level 0's tables: skipping it in a
 		// store's first process made compare.sh's prefix scans after a
 		// reopen 0.75 of raw Badger instead of 0.81-0.84
