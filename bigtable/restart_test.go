@@ -6,14 +6,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/dgraph-io/badger/v4"
 )
 
 func TestRestartKeepsDataAndSchema(t *testing.T) {
@@ -271,12 +268,7 @@ func TestCloseLeavesNoLevel0Tables(t *testing.T) {
 // store at dir lists in level 0, and in all.
 func manifestTables(t *testing.T, dir string) (level0, all int) {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "MANIFEST"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, _, err := badger.ReplayManifestFile(f, 0, badger.DefaultOptions(dir).WithLogger(nil))
+	m, err := readManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
