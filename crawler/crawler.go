@@ -508,13 +508,18 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 	defer r.c.sched.unclaim(capt)
 	hdr.Set(fetchIDHeader, id)
 	err = r.c.colly.Request(http.MethodGet, p.URL, nil, nil, hdr)
-	r.sched.fetchOver(u.Host, e)
 	fetchOver()
 	if err != nil && r.stopped(ctx, err) {
+		r.sched.fetchOver(u.Host, e)
 		return false // never reached the wire, or stopped between hops: stays queued
 	}
 	r.fill(p, e, u, capt, err)
-	if r.retry(e, u, p, capt) {
+	// NB: the host's next entry waits until the answer's pause or give-up
+	// (a 429, a 5xx) is in place: freed before, another worker could
+	// fetch from a host that had just asked to be left alone.
+	retried := r.retry(e, u, p, capt)
+	r.sched.fetchOver(u.Host, e)
+	if retried {
 		return false // queued again; nothing stored yet
 	}
 	if p.NotModified {
