@@ -346,28 +346,53 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 	if len(seeds) == 0 {
 		return nil
 	}
-	entries := make([]Entry, len(seeds))
-	for i, u := range seeds {
-		entries[i] = Entry{URL: u.String(), Key: urlkey.KeyOf(u), Depth: 0}
+	// NB: seeds of other shards' hosts are queued for their shard if new,
+	// never queued again once fetched: that is their own shard's call (it
+	// gets the same seeds). Requeued here, a failed seed that its shard
+	// had just fetched again in this round was left queued at the end.
+	var mine, others []Entry
+	var hosts []string // of mine
+	for _, u := range seeds {
+		e := Entry{URL: u.String(), Key: urlkey.KeyOf(u), Depth: 0}
+		if r.c.mine(u.Host) {
+			mine = append(mine, e)
+			hosts = append(hosts, u.Host)
+		} else {
+			others = append(others, e)
+		}
 	}
-	states, err := r.c.store.Enqueue(r.storeCtx, entries, r.requeue)
+	if _, err := r.enqueueSeeds(others, Requeue{}); err != nil {
+		return err
+	}
+	states, err := r.enqueueSeeds(mine, r.requeue)
 	if err != nil {
-		return fmt.Errorf("%w: queueing seeds: %w", ErrStore, err)
+		return err
 	}
-	if len(states) != len(entries) {
-		return fmt.Errorf("%w: Enqueue returned %d states for %d entries", ErrStore, len(states), len(entries))
-	}
-	for i, u := range seeds {
+	for i, e := range mine {
 		switch {
-		case !r.c.mine(u.Host):
-			// Another shard's: the store holds it queued for that shard.
-		case entries[i].Frontier != "":
-			r.sched.enqueued(u.Host, entries[i])
+		case e.Frontier != "":
+			r.sched.enqueued(hosts[i], e)
 		case states[i] == StateQueued:
-			r.sched.addHost(u.Host) // queued by an earlier run
+			r.sched.addHost(hosts[i]) // queued by an earlier run
 		}
 	}
 	return nil
+}
+
+// enqueueSeeds queues seed entries (setting their Frontier when queued)
+// with requeue, and returns each one's prior state.
+func (r *run) enqueueSeeds(entries []Entry, requeue Requeue) ([]State, error) {
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	states, err := r.c.store.Enqueue(r.storeCtx, entries, requeue)
+	if err != nil {
+		return nil, fmt.Errorf("%w: queueing seeds: %w", ErrStore, err)
+	}
+	if len(states) != len(entries) {
+		return nil, fmt.Errorf("%w: Enqueue returned %d states for %d entries", ErrStore, len(states), len(entries))
+	}
+	return states, nil
 }
 
 // work is one worker: it takes entries until the run ends.

@@ -169,7 +169,9 @@
 //
 //   - Seeds and links of other shards' hosts are handed to the store
 //     (Enqueue, Page.Discovered) and so queued for their shard, never
-//     fetched here, nor their robots.txt.
+//     fetched here, nor their robots.txt. Another shard's seed that was
+//     fetched before is not queued again here: its own shard, given the
+//     same seeds, does that.
 //   - Queued entries of other shards are skipped at the start of a run and
 //     left queued.
 //   - A redirect to another shard's host is not followed: the 3xx is
