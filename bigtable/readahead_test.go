@@ -342,14 +342,19 @@ func TestReadAheadOff(t *testing.T) {
 	}
 	def := readAheadDB(t, DefaultReadAhead)
 	tbl := fillReadAhead(t, def)
-	check(t, "a 256-row range", func() { readAll(t, tbl, NewRange("row00000", "row00256")) })
-	check(t, "LimitRows(256)", func() { readAll(t, tbl, InfiniteRange(""), LimitRows(256)) })
+	check(t, "a DefaultReadAhead-row range", func() { readAll(t, tbl, NewRange("row00000", fmt.Sprintf("row%05d", DefaultReadAhead))) })
+	check(t, "LimitRows(DefaultReadAhead)", func() { readAll(t, tbl, InfiniteRange(""), LimitRows(DefaultReadAhead)) })
 	check(t, "ReadRow", func() { tbl.ReadRow(ctx, "row00001") })
 	check(t, "ReadRowsParallel", func() {
 		if err := tbl.ReadRowsParallel(ctx, InfiniteRange(""), func(Row) bool { return true }); err != nil {
 			t.Fatal(err)
 		}
 	})
+	before := readAheads.started.Load()
+	readAll(t, tbl, InfiniteRange(""))
+	if readAheads.started.Load() == before {
+		t.Errorf("a %d-row scan read nothing ahead with the default WithReadAhead(%d)", raRows, DefaultReadAhead)
+	}
 	off := readAheadDB(t, 0)
 	tblOff := fillReadAhead(t, off)
 	check(t, "WithReadAhead(0)", func() { readAll(t, tblOff, InfiniteRange("")) })

@@ -11,9 +11,9 @@ import (
 // caller that overwrites a value, appends to it or to a row's items
 // changes no other row.
 func TestScanRowsOwnTheirBytes(t *testing.T) {
-	db := openTestDB(t, WithGCInterval(0))
+	const n, after = 300, 100 // rows, and where a read reads ahead
+	db := readAheadDB(t, after, WithGCInterval(0))
 	tbl := db.mustTable("t", "f", "g")
-	const n = 300
 	want := func(i int, fam string) string {
 		return fmt.Sprintf("%s-%d-%s", fam, i, strings.Repeat("v", i%7*300)) // some past slabMaxValue/8, one empty-free
 	}
@@ -36,7 +36,7 @@ func TestScanRowsOwnTheirBytes(t *testing.T) {
 			var opts []ReadOption
 			rowsWanted := n
 			if !readAhead {
-				rowsWanted = DefaultReadAhead - 1 // NB: a read this short never reads ahead
+				rowsWanted = after - 1 // NB: a read this short never reads ahead
 				opts = append(opts, LimitRows(int64(rowsWanted)))
 			}
 			rows := readAll(t, tbl, InfiniteRange(""), opts...)
