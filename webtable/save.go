@@ -3,6 +3,7 @@ package webtable
 import (
 	"context"
 	"fmt"
+	"net/url"
 
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/urlkey"
@@ -74,12 +75,13 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		return w.saveInSteps(ctx, f)
 	}
 	var b batch
+	srcKey := ""
 	if f.Source != nil {
-		key, err := urlkey.Key(f.Source.Fetch.URL)
-		if err != nil {
+		var err error
+		if srcKey, err = urlkey.Key(f.Source.Fetch.URL); err != nil {
 			return NoBody, nil, fmt.Errorf("webtable: storing fetch: %w", err)
 		}
-		b.add(key, pageMutation(f.Source, "", false))
+		b.add(srcKey, pageMutation(f.Source, "", false))
 	}
 	key, err := urlkey.Key(f.Page.Fetch.URL)
 	if err != nil {
@@ -121,7 +123,10 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		if p == nil {
 			continue
 		}
-		k, _ := urlkey.Key(p.Fetch.URL)
+		k := key
+		if p == f.Source {
+			k = srcKey
+		}
 		m := links.add(k, bigtable.NewMutation())
 		if p == f.Page && f.NewRow {
 			// NB: a row queued as new holds one state, queued at
@@ -132,7 +137,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 			m.Set(FamilyFetch, colState, f.StateTime, []byte(f.State))
 		}
 	}
-	if k, ok := doneMark(f); ok {
+	if k, ok := doneMark(f, u); ok {
 		links.add(k, doneMutation())
 	}
 	// The page's frontier entry goes after the mark, in a bulk call of its
@@ -145,18 +150,22 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 }
 
 // doneMark is the row that counts a page marked done for its host (the
-// host of the URL fetched, Source's for a redirect): see HostPages.
-func doneMark(f *Fetched) (string, bool) {
+// host of the URL fetched, Source's for a redirect): see HostPages. page,
+// when not nil, is the canonical form of f.Page's URL.
+func doneMark(f *Fetched, page *url.URL) (string, bool) {
 	if f.State != StateDone {
 		return "", false
 	}
-	p := f.Page
-	if f.Source != nil {
-		p = f.Source
-	}
-	u, err := urlkey.Canonical(p.Fetch.URL)
-	if err != nil {
-		return "", false
+	u := page
+	if f.Source != nil || u == nil {
+		p := f.Page
+		if f.Source != nil {
+			p = f.Source
+		}
+		var err error
+		if u, err = urlkey.Canonical(p.Fetch.URL); err != nil {
+			return "", false
+		}
 	}
 	return hostDoneKey(u.Host, urlkey.KeyOf(u)), true
 }
@@ -198,7 +207,7 @@ func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []State
 			}
 		}
 	}
-	if k, ok := doneMark(f); ok {
+	if k, ok := doneMark(f, nil); ok {
 		if err := w.tbl.Apply(ctx, k, doneMutation()); err != nil {
 			return NoBody, nil, fmt.Errorf("webtable: counting %s done: %w", f.Page.Fetch.URL, err)
 		}
