@@ -64,8 +64,8 @@ const (
 // and batches change hands): about 0.9 us more per row of 1000 bytes, for
 // a scan that then takes less wall time only when the range is long. With
 // read-ahead from row 256, prefix scans of 1,000 such rows took 1.81-1.89
-// us of wall time per row against 1.53-1.56 without (and 2.56 us of CPU
-// against 1.73); scans of 10,000 rows and more gain from it at 2048 as
+// us of wall time per row against 1.53-1.62 without (and 2.56 us of CPU
+// against 1.63-1.73); scans of 10,000 rows and more gain from it at 2048 as
 // much as at 256 (1.44-1.47 us against 1.40-1.54; one core: 1.50-1.62).
 const DefaultReadAhead = 2048
 
