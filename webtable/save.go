@@ -137,7 +137,11 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 			m.Set(FamilyFetch, colState, f.StateTime, []byte(f.State))
 		}
 	}
-	if k, ok := doneMark(f, u); ok {
+	counted := u // the URL fetched; for a redirect, doneMark parses Source's
+	if f.Source != nil {
+		counted = nil
+	}
+	if k, ok := doneMark(f, counted); ok {
 		links.add(k, doneMutation())
 	}
 	// The page's frontier entry goes after the mark, in a bulk call of its
@@ -150,14 +154,13 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 }
 
 // doneMark is the row that counts a page marked done for its host (the
-// host of the URL fetched, Source's for a redirect): see HostPages. page,
-// when not nil, is the canonical form of f.Page's URL.
-func doneMark(f *Fetched, page *url.URL) (string, bool) {
+// host of the URL fetched, Source's for a redirect): see HostPages. u,
+// when not nil, is the canonical form of that URL.
+func doneMark(f *Fetched, u *url.URL) (string, bool) {
 	if f.State != StateDone {
 		return "", false
 	}
-	u := page
-	if f.Source != nil || u == nil {
+	if u == nil {
 		p := f.Page
 		if f.Source != nil {
 			p = f.Source

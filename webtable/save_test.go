@@ -300,3 +300,49 @@ func TestNewRowRecordLeavesEmptyFieldsOut(t *testing.T) {
 		t.Errorf("LastFetch after a save that pruned and after one with NewRow (-pruned +NewRow):\n%s", diff)
 	}
 }
+
+// TestSaveMarksTheHostFetched: a page saved done counts once for the host
+// of the URL fetched (HostPages), however often it is saved; for a
+// redirect between rows that is the source's host, not the target's; a
+// failed page counts nothing. The same on a store whose bulk calls commit
+// in order (one bulk call) and on one whose do not (in steps).
+func TestSaveMarksTheHostFetched(t *testing.T) {
+	ctx := context.Background()
+	ts := TimestampOf(t0).TruncateToMilliseconds()
+	for _, ordered := range []bool{true, false} {
+		t.Run(map[bool]string{true: "one bulk call", false: "in steps"}[ordered], func(t *testing.T) {
+			db, err := bigtable.Open(filepath.Join(t.TempDir(), "db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			counting := &countingTable{Table: db.Open(TableName)}
+			var tbl Table = counting
+			if ordered {
+				tbl = orderedCountingTable{counting, db.Open(TableName)}
+			}
+			w, err := New(ctx, db, tbl, true, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			save := func(f *Fetched) {
+				t.Helper()
+				if _, _, err := w.Save(ctx, f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := range 2 { // saved twice: one mark
+				save(&Fetched{Page: htmlPage("http://a.example/p", t0.Add(time.Duration(i)*time.Minute), "<p>a"), State: StateDone, StateTime: ts, NewRow: i == 0})
+			}
+			src := &Page{Fetch: Fetch{URL: "http://b.example/old", Status: 301, Time: t0, Redirect: "http://c.example/new"}}
+			save(&Fetched{Page: htmlPage("http://c.example/new", t0, "<p>c"), Source: src, State: StateDone, StateTime: ts})
+			failed := &Page{Fetch: Fetch{URL: "http://a.example/gone", Status: 500, Time: t0, Error: "500"}}
+			save(&Fetched{Page: failed, State: StateFailed, StateTime: ts})
+			for host, want := range map[string]int{"a.example": 1, "b.example": 1, "c.example": 0} {
+				if n, err := w.HostPages(ctx, host, 10); err != nil || n != want {
+					t.Errorf("HostPages(%s) = %d, %v; want %d", host, n, err, want)
+				}
+			}
+		})
+	}
+}
