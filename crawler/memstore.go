@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -20,7 +19,7 @@ import (
 type MemStore struct {
 	mu       sync.Mutex
 	rows     map[string]*MemRow
-	frontier map[string][]Entry // host -> entries in order of Frontier
+	frontier map[string]*hostQueue // host -> entries in order of Frontier
 	nextPos  uint64
 	failIn   int // SavePage calls left before failing; <0: never
 	failErr  error
@@ -55,7 +54,7 @@ type MemVersion struct {
 
 // NewMemStore returns an empty MemStore that keeps 3 content versions per row.
 func NewMemStore() *MemStore {
-	return &MemStore{rows: make(map[string]*MemRow), frontier: make(map[string][]Entry), failIn: -1, versions: 3}
+	return &MemStore{rows: make(map[string]*MemRow), frontier: make(map[string]*hostQueue), failIn: -1, versions: 3}
 }
 
 // FailAfter makes the SavePage call after the next n succeed fail with err
@@ -135,8 +134,8 @@ func (m *MemStore) row(u *url.URL) *MemRow {
 func (m *MemStore) Hosts(ctx context.Context, shard, shards int, fn func(host string) bool) error {
 	m.mu.Lock()
 	var hosts []string
-	for h, es := range m.frontier {
-		if len(es) > 0 && ShardOf(h, shards) == shard {
+	for h, q := range m.frontier {
+		if q.len() > 0 && ShardOf(h, shards) == shard {
 			hosts = append(hosts, h)
 		}
 	}
@@ -157,22 +156,27 @@ func (m *MemStore) Hosts(ctx context.Context, shard, shards int, fn func(host st
 func (m *MemStore) Next(ctx context.Context, host, from string, n int) (FrontierBatch, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	es := m.frontier[host]
-	i, _ := slices.BinarySearchFunc(es, from, func(e Entry, pos string) int { return strings.Compare(e.Frontier, pos) })
 	b := FrontierBatch{Next: from}
+	q := m.frontier[host]
+	if q == nil {
+		return b, nil
+	}
 	var stale []string
-	for ; i < len(es) && len(b.Entries)+len(stale) < n; i++ {
-		e := es[i]
+	q.all(from, func(e Entry) bool {
+		if len(b.Entries)+len(stale) == n {
+			b.More = true
+			return false
+		}
 		b.Next = e.Frontier + "\x00"
 		if r := m.rows[e.Key]; r != nil && (r.State == StateDone || r.State == StateFailed) {
 			stale = append(stale, e.Frontier)
-			continue
+		} else {
+			b.Entries = append(b.Entries, e)
 		}
-		b.Entries = append(b.Entries, e)
-	}
-	b.More = i < len(es)
+		return true
+	})
 	for _, pos := range stale {
-		m.deleteEntry(host, pos)
+		q.delete(pos)
 	}
 	return b, nil
 }
@@ -196,10 +200,11 @@ func (m *MemStore) Frontier() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []string
-	for _, es := range m.frontier {
-		for _, e := range es {
+	for _, q := range m.frontier {
+		q.all("", func(e Entry) bool {
 			out = append(out, e.URL)
-		}
+			return true
+		})
 	}
 	slices.Sort(out)
 	return out
@@ -207,9 +212,8 @@ func (m *MemStore) Frontier() []string {
 
 // deleteEntry removes the entry at pos of host. Callers hold m.mu.
 func (m *MemStore) deleteEntry(host, pos string) {
-	es := m.frontier[host]
-	if i, ok := slices.BinarySearchFunc(es, pos, func(e Entry, pos string) int { return strings.Compare(e.Frontier, pos) }); ok {
-		m.frontier[host] = slices.Delete(es, i, i+1)
+	if q := m.frontier[host]; q != nil {
+		q.delete(pos)
 	}
 }
 
@@ -279,7 +283,12 @@ func (m *MemStore) enqueueLocked(entries []Entry, us []*url.URL, rq Requeue) []S
 		m.nextPos++
 		e.Frontier = fmt.Sprintf("%016x", m.nextPos)
 		host := us[i].Host
-		m.frontier[host] = append(m.frontier[host], Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier})
+		q := m.frontier[host]
+		if q == nil {
+			q = &hostQueue{}
+			m.frontier[host] = q
+		}
+		q.push(Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier})
 	}
 	return states
 }
