@@ -35,7 +35,7 @@ type Capture struct {
 	// Row is the row key (set by Captures; Import derives it from URL).
 	Row string
 	// URL is the URL fetched, scheme included (contents:url; for versions
-	// stored before it was kept, the row's latest fetch:url).
+	// stored before it was kept, the row's latest fetch record's URL).
 	URL string
 	// Time is the fetch time, whole milliseconds, UTC.
 	Time time.Time
@@ -60,7 +60,7 @@ type Capture struct {
 	// Charset is the charset the page was decoded with (Import only; fetch:charset).
 	Charset string
 	// Error, when not "", says why the capture counts as a failed fetch
-	// (Import only: fetch:error, and fetch:state failed).
+	// (Import only: the fetch record's error, and fetch:state failed).
 	Error string
 }
 
@@ -84,7 +84,7 @@ func (w *WebTable) Captures(ctx context.Context, ranges []urlkey.Range, sel Sele
 	}
 	f := bigtable.InterleaveFilters(
 		contents,
-		bigtable.ChainFilters(column(FamilyFetch, colURL), bigtable.LatestNFilter(1)),
+		fetchRecordFilter(false, colURL),
 		bigtable.ChainFilters(column(FamilyMIME, "type"), bigtable.LatestNFilter(1)),
 	)
 	var ferr error
@@ -126,10 +126,7 @@ func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 			times = append(times, it.Timestamp)
 		}
 	}
-	var fetchURL, mime string
-	if items := r[FamilyFetch]; len(items) > 0 {
-		fetchURL = string(items[0].Value)
-	}
+	var mime string
 	if items := r[FamilyMIME]; len(items) > 0 {
 		mime = string(items[0].Value)
 	}
@@ -153,13 +150,21 @@ func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 			c.Truncated = string(it.Value) == "true"
 		}
 	}
+	var fetchURL *string // the row's latest fetch URL, read when needed
 	for _, c := range caps {
 		c.MIME = mime
-		if c.URL == "" {
-			c.URL = fetchURL
+		if c.URL == "" && fetchURL == nil {
+			f, err := parseFetch(r)
+			if err != nil {
+				return nil, err
+			}
+			fetchURL = &f.URL
 		}
 		if c.URL == "" {
-			return nil, fmt.Errorf("webtable: row %q has contents:html at %s but no contents:url or fetch:url", r.Key(), formatTime(c.Time))
+			c.URL = *fetchURL
+		}
+		if c.URL == "" {
+			return nil, fmt.Errorf("webtable: row %q has contents:html at %s but no contents:url and no URL in its fetch record", r.Key(), formatTime(c.Time))
 		}
 	}
 	order := make([]int, len(caps))

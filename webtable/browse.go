@@ -73,21 +73,21 @@ func FetchOf(r Row) (Fetch, error) {
 
 // FetchTimes calls fn with the time of the last fetch of every row in
 // ranges (the whole table when empty) that was fetched, in key order, until
-// fn returns false. It reads only the fetch:time column.
+// fn returns false. It reads only the time of each row's fetch record
+// (fetch:record, or fetch:time in rows of the old form).
 func (w *WebTable) FetchTimes(ctx context.Context, ranges []urlkey.Range, fn func(row string, t time.Time) bool) error {
 	var ferr error
 	err := w.tbl.ReadRows(ctx, rowSet(ranges), func(r bigtable.Row) bool {
-		items := r[FamilyFetch]
-		if len(items) == 0 || len(items[0].Value) == 0 {
-			return true
-		}
-		t, err := time.Parse(time.RFC3339Nano, string(items[0].Value))
+		f, err := parseFetch(r)
 		if err != nil {
-			ferr = fmt.Errorf("webtable: row %q column %s holds %q: %w", r.Key(), items[0].Column, items[0].Value, err)
+			ferr = err
 			return false
 		}
-		return fn(r.Key(), t)
-	}, bigtable.RowFilter(bigtable.ChainFilters(column(FamilyFetch, colTime), bigtable.LatestNFilter(1))))
+		if f.Time.IsZero() {
+			return true
+		}
+		return fn(r.Key(), f.Time)
+	}, bigtable.RowFilter(fetchRecordFilter(false, colTime)))
 	if err != nil {
 		return fmt.Errorf("webtable: reading fetch times: %w", err)
 	}

@@ -10,7 +10,7 @@
 //	                  at the fetch time (whole milliseconds). Beside it, at the
 //	                  same timestamp, contents:sha256 (hex), contents:status,
 //	                  contents:url (the URL fetched, scheme included: the row
-//	                  key drops it and fetch:url keeps only the latest),
+//	                  key drops it and fetch:record keeps only the latest),
 //	                  contents:headers (the status line and response headers
 //	                  as received, HTTP/1.1 wire form) and, for a body cut at
 //	                  the size limit, contents:truncated ("true"); what a WARC
@@ -36,14 +36,22 @@
 //	                  Written when the referrer is crawled, whether or not this
 //	                  page is ever fetched. One version kept.
 //	mime:type         the media type of the last fetch (text/html). One version.
-//	fetch:*           the last fetch of the URL and its frontier state: url,
-//	                  status, time, length, charset, etag, last_modified,
-//	                  redirect, error, truncated, depth, links (distinct
-//	                  targets found), links_kept (stored as anchors), state.
-//	                  One version. A page's first fetch leaves its empty
-//	                  fields out (no etag cell when the server sent none; a
-//	                  missing field reads as empty, truncated as false); a
-//	                  later fetch writes every field, to replace the last.
+//	fetch:record      the last fetch of the URL, one JSON object:
+//	                  {"url":"http://www.cnn.com/","status":200,
+//	                  "time":"2026-12-02T04:01:59.123Z","length":5120,
+//	                  "charset":"utf-8","etag":"\"a3\"","depth":1,
+//	                  "links":12,"links_kept":12}, with last_modified,
+//	                  redirect, error and truncated when they apply (an
+//	                  empty field is left out and reads as empty); links
+//	                  counts the distinct targets found, links_kept those
+//	                  stored as anchors. One version: a fetch replaces the
+//	                  whole record. One cell rather than a column per field,
+//	                  because each stored cell costs a crawl about as much as
+//	                  the next: stores written before hold a column per
+//	                  field (fetch:url, fetch:status, ...), which are read
+//	                  when a row has no fetch:record and deleted by the
+//	                  row's next fetch.
+//	fetch:state       the URL's frontier state: queued, done or failed.
 //
 // The crawler writes through typed calls: [WebTable.RecordFetch] stores a
 // fetched page's row in one atomic write, [WebTable.AddLinks] writes the

@@ -1,6 +1,9 @@
 package webtable
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -19,7 +22,17 @@ const (
 	StateFailed  State = "failed"
 )
 
-// The qualifiers of the fetch family.
+// The qualifiers of the fetch family. A fetch is one cell, fetch:record
+// (see encodeFetchRecord), beside the frontier state, fetch:state.
+const (
+	colRecord = "record"
+	colState  = "state"
+)
+
+// The qualifiers of the fetch family in stores written before the record
+// was one cell: one column per field, named as the record's JSON fields.
+// They are read when a row has no fetch:record (see parseFetch) and
+// deleted when a record replaces them (see setFetchRecord).
 const (
 	colURL          = "url"
 	colStatus       = "status"
@@ -32,10 +45,12 @@ const (
 	colError        = "error"
 	colTruncated    = "truncated"
 	colDepth        = "depth"
-	colState        = "state"
 	colLinks        = "links"
 	colLinksKept    = "links_kept"
 )
+
+// oldFetchColumns are the qualifiers of the fetch family's old form.
+var oldFetchColumns = [...]string{colURL, colStatus, colTime, colLength, colCharset, colETag, colLastModified, colRedirect, colError, colTruncated, colDepth, colLinks, colLinksKept}
 
 // Fetch is the record of the latest fetch of a URL and its frontier state:
 // the fetch family of its row.
@@ -71,75 +86,139 @@ func timestamp(t time.Time) bigtable.Timestamp {
 	return bigtable.Time(t).TruncateToMilliseconds()
 }
 
-// formatTime is how fetch:time is stored: RFC 3339 with milliseconds, UTC.
+// formatTime is how a fetch record's time is stored: RFC 3339 with milliseconds, UTC.
 func formatTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 }
 
-// fetchRecordCells is how many cells setFetchRecord writes, at most.
-const fetchRecordCells = 13
+// fetchRecordCells is how many cells setFetchRecord writes.
+const fetchRecordCells = 1
 
-// setFetchRecord adds the fetch record of f (without its state) to m:
-// every qualifier every time (but see fresh), so that a fetch never leaves
+// setFetchRecord adds the fetch record of f (without its state) to m as
+// one cell, fetch:record (see encodeFetchRecord): a fetch never leaves
 // facts of an older one behind (an old error beside a new success). The
 // family keeps one version: the record replaces the last fetch's (written
-// earlier by the same crawler, so at an older time) and any frontier entry
-// (at FrontierTime, older than any fetch).
+// earlier by the same crawler, so at an older time).
 //
 // fresh says the row was queued as new and holds no fetch record (see
 // Fetched.NewRow): its only fetch cell is then the queued state (at
 // FrontierTime, replaced with the mark, see Save), so the record is
-// written without pruning (bigtable.Mutation.SetUnpruned), and without
-// its empty fields (charset, etag, last_modified, redirect and error when
-// "", truncated when false), which read as empty when absent (parseFetch):
-// there is no older fact for them to replace. On the crawl benchmark's
-// generated site (a charset, no validators) that is 5 of a page's 27
-// writes.
+// written without pruning (bigtable.Mutation.SetUnpruned). Otherwise the
+// row may hold a record in the old form, one column per field (stores
+// written before the record was one cell), which is deleted: the row is
+// in the current form from its next fetch on.
 func setFetchRecord(m *bigtable.Mutation, f Fetch, ts bigtable.Timestamp, fresh bool) {
-	// NB: the values are carved out of one buffer (the mutation keeps
-	// them), not allocated one by one: 13 cells per page fetched.
-	buf := make([]byte, 0, len(f.URL)+len(f.Charset)+len(f.ETag)+len(f.LastModified)+len(f.Redirect)+len(f.Error)+96)
-	put := func(col string, v []byte) {
-		if fresh {
-			m.SetUnpruned(FamilyFetch, col, ts, v)
-		} else {
-			m.Set(FamilyFetch, col, ts, v)
-		}
+	v := encodeFetchRecord(f)
+	if fresh {
+		m.SetUnpruned(FamilyFetch, colRecord, ts, v)
+		return
 	}
-	str := func(col, v string) {
-		if fresh && v == "" {
-			return
-		}
-		start := len(buf)
-		buf = append(buf, v...)
-		put(col, buf[start:len(buf):len(buf)])
+	m.Set(FamilyFetch, colRecord, ts, v)
+	for _, col := range oldFetchColumns {
+		m.DeleteCellsInColumn(FamilyFetch, col)
 	}
-	num := func(col string, v int64) {
-		start := len(buf)
-		buf = strconv.AppendInt(buf, v, 10)
-		put(col, buf[start:len(buf):len(buf)])
-	}
-	str(colURL, f.URL)
-	num(colStatus, int64(f.Status))
-	str(colTime, formatTime(f.Time))
-	num(colLength, f.Length)
-	str(colCharset, f.Charset)
-	str(colETag, f.ETag)
-	str(colLastModified, f.LastModified)
-	str(colRedirect, f.Redirect)
-	str(colError, f.Error)
-	if f.Truncated || !fresh {
-		str(colTruncated, strconv.FormatBool(f.Truncated))
-	}
-	num(colDepth, int64(f.Depth))
-	num(colLinks, int64(f.Links))
-	num(colLinksKept, int64(f.LinksKept))
 }
 
-// parseFetch reads the fetch family of a row. Unparseable numbers are
-// reported with the row and column, never silently read as zero.
+// fetchRecord is the JSON form of fetch:record: the fields of [Fetch]
+// but its state, each left out when empty (0, "" or false), which is how
+// it reads back. Field names are those of the old form's columns.
+type fetchRecord struct {
+	URL          string `json:"url,omitempty"`
+	Status       int    `json:"status,omitempty"`
+	Time         string `json:"time,omitempty"` // formatTime
+	Length       int64  `json:"length,omitempty"`
+	Charset      string `json:"charset,omitempty"`
+	ETag         string `json:"etag,omitempty"`
+	LastModified string `json:"last_modified,omitempty"`
+	Redirect     string `json:"redirect,omitempty"`
+	Error        string `json:"error,omitempty"`
+	Truncated    bool   `json:"truncated,omitempty"`
+	Depth        int    `json:"depth,omitempty"`
+	Links        int    `json:"links,omitempty"`
+	LinksKept    int    `json:"links_kept,omitempty"`
+}
+
+// encodeFetchRecord is the value of fetch:record for f: a JSON object, for
+// example
+//
+//	{"url":"http://www.cnn.com/","status":200,"time":"2026-12-02T04:01:59.123Z","length":5120,"charset":"utf-8","depth":1,"links":12,"links_kept":12}
+//
+// Strings are stored as UTF-8: a byte that is not (in a header value or an
+// error) becomes U+FFFD.
+//
+// NB: one cell, not a column per field: a page's fetch costs one stored
+// key instead of 8-13, and keys are most of what a crawl's writes cost.
+func encodeFetchRecord(f Fetch) []byte {
+	r := fetchRecord{
+		URL: f.URL, Status: f.Status, Length: f.Length, Charset: f.Charset, ETag: f.ETag,
+		LastModified: f.LastModified, Redirect: f.Redirect, Error: f.Error, Truncated: f.Truncated,
+		Depth: f.Depth, Links: f.Links, LinksKept: f.LinksKept,
+	}
+	if !f.Time.IsZero() {
+		r.Time = formatTime(f.Time)
+	}
+	var b bytes.Buffer
+	b.Grow(len(f.URL) + len(f.Charset) + len(f.ETag) + len(f.LastModified) + len(f.Redirect) + len(f.Error) + 160)
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false) // URLs keep their & readable
+	if err := e.Encode(r); err != nil {
+		panic(fmt.Sprintf("webtable: encoding a fetch record: %v", err)) // strings, numbers and a bool always encode
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// decodeFetchRecord reads a fetch:record value into f (all but its
+// state). Fields it does not know are ignored (a later version may add
+// some); a field of the wrong type or a time that does not parse is an
+// error.
+func decodeFetchRecord(f *Fetch, v []byte) error {
+	var r fetchRecord
+	d := json.NewDecoder(bytes.NewReader(v))
+	if err := d.Decode(&r); err != nil {
+		return err
+	}
+	if d.More() {
+		return errors.New("more than one JSON value")
+	}
+	var t time.Time
+	if r.Time != "" {
+		var err error
+		if t, err = time.Parse(time.RFC3339Nano, r.Time); err != nil {
+			return err
+		}
+	}
+	*f = Fetch{
+		URL: r.URL, Status: r.Status, Time: t, Length: r.Length, Charset: r.Charset, ETag: r.ETag,
+		LastModified: r.LastModified, Redirect: r.Redirect, Error: r.Error, Truncated: r.Truncated,
+		Depth: r.Depth, Links: r.Links, LinksKept: r.LinksKept, State: f.State, SHA256: f.SHA256, MIME: f.MIME,
+	}
+	return nil
+}
+
+// parseFetch reads the fetch family of a row (its newest cells): the
+// record from fetch:record, or, in a row written before the record was
+// one cell, from its old columns; the state from fetch:state. A value that
+// does not parse is reported with the row and column, never silently read
+// as zero.
 func parseFetch(row bigtable.Row) (Fetch, error) {
 	var f Fetch
+	record := false
+	for _, it := range row[FamilyFetch] {
+		switch qualifier(it.Column) {
+		case colRecord:
+			if !record {
+				record = true
+				if err := decodeFetchRecord(&f, it.Value); err != nil {
+					return f, fmt.Errorf("webtable: row %q column %s holds %q: %w", row.Key(), it.Column, it.Value, err)
+				}
+			}
+		case colState:
+			f.State = State(it.Value)
+		}
+	}
+	if record {
+		return f, nil
+	}
 	for _, it := range row[FamilyFetch] {
 		v := string(it.Value)
 		var err error
@@ -172,14 +251,27 @@ func parseFetch(row bigtable.Row) (Fetch, error) {
 			f.Links, err = strconv.Atoi(v)
 		case colLinksKept:
 			f.LinksKept, err = strconv.Atoi(v)
-		case colState:
-			f.State = State(v)
 		}
 		if err != nil {
 			return f, fmt.Errorf("webtable: row %q column %s holds %q: %w", row.Key(), it.Column, v, err)
 		}
 	}
 	return f, nil
+}
+
+// fetchRecordFilter reads a row's fetch record in either form, newest
+// cells only: fetch:record and the old columns in qualifiers, plus
+// fetch:state when withState. Ranges, not a regular expression: reads of
+// the record run for every page stored.
+func fetchRecordFilter(withState bool, qualifiers ...string) bigtable.Filter {
+	fs := []bigtable.Filter{column(FamilyFetch, colRecord)}
+	if withState {
+		fs = append(fs, column(FamilyFetch, colState))
+	}
+	for _, q := range qualifiers {
+		fs = append(fs, column(FamilyFetch, q))
+	}
+	return bigtable.ChainFilters(bigtable.InterleaveFilters(fs...), bigtable.LatestNFilter(1))
 }
 
 // qualifier is the part of a "family:qualifier" column name after the colon.

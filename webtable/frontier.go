@@ -588,11 +588,7 @@ func (w *WebTable) MigrateFrontier(ctx context.Context, bad func(BadEntry)) (int
 			b = batch{}
 		}
 		return werr == nil
-	}, bigtable.RowFilter(bigtable.ChainFilters(
-		bigtable.FamilyFilter(FamilyFetch),
-		bigtable.ColumnFilter(colURL+"|"+colDepth+"|"+colState),
-		bigtable.LatestNFilter(1),
-	)))
+	}, bigtable.RowFilter(fetchRecordFilter(true, colURL, colDepth)))
 	if err == nil {
 		err = werr
 	}

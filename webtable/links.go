@@ -289,21 +289,18 @@ func (w *WebTable) states(ctx context.Context, keys []string) (map[string]rowSta
 	out := make(map[string]rowState, len(sorted))
 	err := w.tbl.ReadRows(ctx, bigtable.RowList(sorted), func(r bigtable.Row) bool {
 		var st rowState
+		// NB: a record that does not parse reads as fetched "long ago":
+		// the URL is fetched again rather than never.
+		f, _ := parseFetch(r)
 		for _, it := range r[FamilyFetch] {
-			switch qualifier(it.Column) {
-			case colState:
+			if qualifier(it.Column) == colState {
 				st.state = State(it.Value)
-			case colTime:
-				// NB: a time that does not parse reads as "long ago": the
-				// URL is fetched again rather than never.
-				st.time, _ = time.Parse(time.RFC3339Nano, string(it.Value))
 			}
 		}
+		st.time = f.Time
 		out[r.Key()] = st
 		return true
-	}, bigtable.RowFilter(bigtable.ChainFilters(
-		bigtable.InterleaveFilters(column(FamilyFetch, colState), column(FamilyFetch, colTime)),
-		bigtable.LatestNFilter(1))))
+	}, bigtable.RowFilter(fetchRecordFilter(true, colTime)))
 	if err != nil {
 		return nil, fmt.Errorf("webtable: reading frontier states: %w", err)
 	}

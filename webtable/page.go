@@ -99,7 +99,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 // (SetUnpruned).
 func pageMutation(p *Page, hexSum string, fresh bool) *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	m.Grow(fetchRecordCells + 1 + 6) // the record, mime:type, at most 6 contents cells (pageCells)
+	m.Grow(fetchRecordCells + len(oldFetchColumns) + 1 + 6) // the record and its old columns' deletes, mime:type, at most 6 contents cells (pageCells)
 	setPage(m, p, hexSum, fresh)
 	return m
 }

@@ -144,7 +144,8 @@ func readTable(t *testing.T, dir string) tableState {
 				ts.anchors[r.Key+" "+c.Column()] = string(c.Value)
 			}
 		}
-		if cols["contents:html"] && !(cols["mime:type"] && cols["fetch:url"] && cols["fetch:status"] && cols["fetch:time"] && cols["contents:sha256"]) {
+		f, err := webtable.FetchOf(r)
+		if cols["contents:html"] && (err != nil || !(cols["mime:type"] && f.URL != "" && f.Status != 0 && !f.Time.IsZero() && cols["contents:sha256"])) {
 			ts.broken = append(ts.broken, r.Key)
 		}
 		return true

@@ -2,16 +2,17 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/webtable/webtable/internal/jsonshape"
 	"io"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/webtable/webtable/internal/jsonshape"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -21,6 +22,10 @@ const (
 	columnWidth = 28
 	timeWidth   = 24
 	valueWidth  = lineWidth - 2 - columnWidth - 1 - timeWidth - 1
+	// recordSize is the largest JSON object (a fetch:record) shown as its
+	// fields, one per line, rather than cut after its first characters.
+	recordSize = 4096
+	fieldWidth = 14
 )
 
 // output writes records either for people (aligned text) or as JSON Lines.
@@ -80,11 +85,56 @@ func (o *output) row(r webtable.Row, keysOnly bool) error {
 		} else {
 			fmt.Fprintf(o.w, "  %-*s", columnWidth, col)
 		}
+		if fields, ok := recordFields(c.Value); ok {
+			fmt.Fprintf(o.w, " %s\n", formatTime(c.Timestamp))
+			for _, f := range fields {
+				fmt.Fprintf(o.w, "    %-*s %s\n", fieldWidth, printable(f[0]), describe([]byte(f[1]), lineWidth-4-fieldWidth-1))
+			}
+			continue
+		}
 		if _, err := fmt.Fprintf(o.w, " %-*s %s\n", timeWidth, formatTime(c.Timestamp), describe(c.Value, valueWidth)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// recordFields are the members of v, in order, when v is a JSON object of
+// at most recordSize bytes whose members are strings, numbers or
+// booleans (a fetch:record): name and value (strings unquoted).
+func recordFields(v []byte) ([][2]string, bool) {
+	if len(v) == 0 || len(v) > recordSize || v[0] != '{' || !json.Valid(v) {
+		return nil, false
+	}
+	d := json.NewDecoder(bytes.NewReader(v))
+	d.UseNumber()
+	if _, err := d.Token(); err != nil { // {
+		return nil, false
+	}
+	var out [][2]string
+	for d.More() {
+		name, err := d.Token()
+		if err != nil {
+			return nil, false
+		}
+		val, err := d.Token()
+		if err != nil {
+			return nil, false
+		}
+		var s string
+		switch val := val.(type) {
+		case string:
+			s = val
+		case json.Number:
+			s = val.String()
+		case bool:
+			s = fmt.Sprint(val)
+		default: // null, or an array or object
+			return nil, false
+		}
+		out = append(out, [2]string{name.(string), s})
+	}
+	return out, true
 }
 
 // describe shows a value in at most width characters: short printable text

@@ -36,7 +36,7 @@ func TestGolden(t *testing.T) {
 		{"get-anchor.golden", []string{"get", "com.cnn.www/", "--family", "anchor", "--db", demoDB}},
 		{"get-all-versions.golden", []string{"--db", demoDB, "get", "http://www.cnn.com/", "--column", "contents:sha256", "--all-versions"}},
 		{"versions.golden", []string{"--db", demoDB, "versions", "http://www.cnn.com/"}},
-		{"scan-domain.golden", []string{"--db", demoDB, "scan", "--domain", "cnn.com", "--column", "fetch:status"}},
+		{"scan-domain.golden", []string{"--db", demoDB, "scan", "--domain", "cnn.com", "--column", "fetch:record"}},
 		{"scan-keys.golden", []string{"--db", demoDB, "scan", "--keys-only"}},
 		{"stats.golden", []string{"--db", demoDB, "stats"}},
 		{"errors.golden", []string{"--db", demoDB, "errors"}},

@@ -131,7 +131,7 @@ func parentKey(k string) string {
 	return ""
 }
 
-// urlOf is the URL of a row: its fetch:url, else the key read as http.
+// urlOf is the URL of a row: the URL of its fetch record, else the key read as http.
 func urlOf(key string, f webtable.Fetch) string {
 	if f.URL != "" {
 		return f.URL

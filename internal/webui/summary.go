@@ -229,7 +229,7 @@ func (s *summary) addHost(h string, rows int64) {
 }
 
 // fetchChart counts the fetches of the table in fetchBuckets equal spans
-// of time from the first to the last. It reads fetch:time twice (for the
+// of time from the first to the last. It reads the fetch times twice (for the
 // bounds, then the counts) rather than keep every time in memory.
 func (ui *UI) fetchChart(ctx context.Context) ([]bucket, error) {
 	var lo, hi time.Time
