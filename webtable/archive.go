@@ -19,6 +19,10 @@ const (
 	colSHA256  = "sha256"
 	colHeaders = "headers" // the status line and response headers as received
 	colFetched = "url"     // the URL fetched, scheme included
+	// colMeta holds a version's status, URL, truncation and headers in
+	// one cell (see encodeMeta); stores written before hold them as
+	// contents:status, url, truncated and headers, read as before.
+	colMeta = "meta"
 	// colSeen marks an imported capture equal to the version before it,
 	// kept at its time in place of a version: its sha256 and its own
 	// status, URL and headers (see [WebTable.Import] and encodeSeen).
@@ -34,12 +38,12 @@ const (
 type Capture struct {
 	// Row is the row key (set by Captures; Import derives it from URL).
 	Row string
-	// URL is the URL fetched, scheme included (contents:url; for versions
+	// URL is the URL fetched, scheme included (contents:meta; for versions
 	// stored before it was kept, the row's latest fetch record's URL).
 	URL string
 	// Time is the fetch time, whole milliseconds, UTC.
 	Time time.Time
-	// Status is the HTTP status (contents:status).
+	// Status is the HTTP status (contents:meta).
 	Status int
 	// Header is the status line and the response headers as received, in
 	// HTTP/1.1 wire form ending with an empty line; nil for versions
@@ -136,6 +140,17 @@ func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 			continue
 		}
 		switch qualifier(it.Column) {
+		case colMeta:
+			mc, err := decodeMeta(it.Value)
+			if err != nil {
+				return nil, fmt.Errorf("webtable: row %q contents:meta holds %q: %w", r.Key(), it.Value, err)
+			}
+			c.Status, _ = strconv.Atoi(string(mc.get(colStatus)))
+			c.URL = string(mc.get(colFetched))
+			c.Truncated = mc.get(colTruncated) != nil
+			if h := mc.get(colHeaders); h != nil {
+				c.Header = h
+			}
 		case colStatus:
 			n, err := strconv.Atoi(string(it.Value))
 			if err != nil {
@@ -164,7 +179,7 @@ func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 			c.URL = *fetchURL
 		}
 		if c.URL == "" {
-			return nil, fmt.Errorf("webtable: row %q has contents:html at %s but no contents:url and no URL in its fetch record", r.Key(), formatTime(c.Time))
+			return nil, fmt.Errorf("webtable: row %q has contents:html at %s but no URL in contents:meta or its fetch record", r.Key(), formatTime(c.Time))
 		}
 	}
 	order := make([]int, len(caps))

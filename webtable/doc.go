@@ -8,15 +8,19 @@
 //	contents:html     the page body exactly as fetched (raw bytes, no charset
 //	                  conversion); one version per fetch whose content changed,
 //	                  at the fetch time (whole milliseconds). Beside it, at the
-//	                  same timestamp, contents:sha256 (hex), contents:status,
-//	                  contents:url (the URL fetched, scheme included: the row
-//	                  key drops it and fetch:record keeps only the latest),
-//	                  contents:headers (the status line and response headers
-//	                  as received, HTTP/1.1 wire form) and, for a body cut at
-//	                  the size limit, contents:truncated ("true"); what a WARC
-//	                  record of the version needs ([WebTable.Captures]).
+//	                  same timestamp, contents:sha256 (hex) and contents:meta:
+//	                  the status, "truncated" for a body cut at the size limit
+//	                  and the URL fetched (scheme included: the row key drops
+//	                  it and fetch:record keeps only the latest) on its first
+//	                  line, then the status line and response headers as
+//	                  received (HTTP/1.1 wire form, byte for byte):
+//	                  "200 http://www.cnn.com/\nHTTP/1.1 200 OK\r\n...";
+//	                  what a WARC record of the version needs
+//	                  ([WebTable.Captures]). Versions stored before hold
+//	                  these as contents:status, contents:url, contents:headers
+//	                  and contents:truncated ("true"), read as before.
 //	                  The body is the decoded one: the transport removes gzip
-//	                  and net/http removes chunking, while contents:headers
+//	                  and net/http removes chunking, while the stored headers
 //	                  still names them (Content-Encoding, Transfer-Encoding).
 //	                  Versions stored before headers were kept have none.
 //	                  Three versions are kept by default ([Options.Versions]).

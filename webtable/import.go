@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -358,10 +359,17 @@ func (im *importing) cellsAt(ctx context.Context, key string, vs []version, k in
 	}
 	var c, seen cells
 	for _, it := range r[FamilyContents] {
-		if q := qualifier(it.Column); q != colSeen {
-			c = append(c, cell{q, it.Value})
-		} else {
+		switch q := qualifier(it.Column); q {
+		case colSeen:
 			_, seen = decodeSeen(it.Value)
+		case colMeta:
+			mc, err := decodeMeta(it.Value)
+			if err != nil {
+				return nil, fmt.Errorf("webtable: row %q contents:meta holds %q: %w", key, it.Value, err)
+			}
+			c = append(c, mc...)
+		default:
+			c = append(c, cell{q, it.Value})
 		}
 	}
 	if c.get(colHTML) == nil {
@@ -371,7 +379,9 @@ func (im *importing) cellsAt(ctx context.Context, key string, vs []version, k in
 }
 
 // cells are the contents cells of a version or a sighting (contents:seen
-// aside), by qualifier.
+// aside), by qualifier, as the old form stores them: status, url, headers
+// and truncated each its own (stored packed in contents:meta, see
+// stored).
 type cells []cell
 
 type cell struct {
@@ -428,9 +438,81 @@ func (im *importing) put(m *bigtable.Mutation, key, sum string, ts bigtable.Time
 		m.Set(FamilyContents, colSeen, ts, encodeSeen(sum, c))
 		return
 	}
-	for _, x := range c {
+	for _, x := range c.stored() {
 		m.Set(FamilyContents, x.q, ts, x.v)
 	}
+}
+
+// stored is c as it is written: its status, URL, truncation and headers
+// packed into one contents:meta cell (see encodeMeta) beside the body and
+// its sha256.
+//
+// NB: one cell, not four: each stored cell costs a crawl about as much as
+// the next.
+func (c cells) stored() cells {
+	out := make(cells, 0, 3)
+	for _, x := range c {
+		switch x.q {
+		case colStatus, colFetched, colHeaders, colTruncated:
+		default:
+			out = append(out, x)
+		}
+	}
+	if c.hasFacts() {
+		out = append(out, cell{colMeta, encodeMeta(c)})
+	}
+	return out
+}
+
+// encodeMeta is the value of contents:meta for the cells c of a version:
+// the status, "truncated" when the body was cut, and the URL fetched on
+// the first line, then the status line and headers as received, for
+// example
+//
+//	200 http://www.cnn.com/
+//	HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n
+//
+// Headers are stored byte for byte (they may not be UTF-8): they run to
+// the end of the value.
+func encodeMeta(c cells) []byte {
+	url, h := c.get(colFetched), c.get(colHeaders)
+	v := make([]byte, 0, 4+len(" truncated ")+len(url)+1+len(h))
+	v = append(v, c.get(colStatus)...)
+	v = append(v, ' ')
+	if string(c.get(colTruncated)) == "true" {
+		v = append(v, "truncated "...)
+	}
+	v = append(v, url...)
+	v = append(v, '\n')
+	return append(v, h...)
+}
+
+// decodeMeta reads a contents:meta value into the cells it packs: status
+// and url, headers when there are some, truncated ("true") when the body
+// was cut.
+func decodeMeta(v []byte) (cells, error) {
+	line, h, ok := bytes.Cut(v, []byte("\n"))
+	if !ok {
+		return nil, errors.New("no line break after the status and URL")
+	}
+	status, url, ok := bytes.Cut(line, []byte(" "))
+	if !ok {
+		return nil, errors.New("want <status> [truncated] <url> on the first line")
+	}
+	if _, err := strconv.Atoi(string(status)); err != nil {
+		return nil, fmt.Errorf("the status: %w", err)
+	}
+	c := make(cells, 0, 4)
+	c = append(c, cell{colStatus, status})
+	if rest, ok := bytes.CutPrefix(url, []byte("truncated ")); ok {
+		url = rest
+		c = append(c, cell{colTruncated, []byte("true")})
+	}
+	c = append(c, cell{colFetched, url})
+	if len(h) > 0 {
+		c = append(c, cell{colHeaders, h})
+	}
+	return c, nil
 }
 
 // encodeSeen is the value of contents:seen for a sighting of the body with

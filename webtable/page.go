@@ -24,7 +24,7 @@ type Page struct {
 	// Body is the page as fetched: raw bytes, before any charset conversion.
 	Body []byte
 	// Headers is the status line and the response headers as received, in
-	// HTTP/1.1 wire form; stored as contents:headers beside a new version
+	// HTTP/1.1 wire form; stored in contents:meta beside a new version
 	// (nil stores none).
 	Headers []byte
 	// SHA256 is the lower-case hex SHA-256 of Body when the caller has it
@@ -57,7 +57,7 @@ const (
 // RecordFetch writes one fetch of a page into its row in a single atomic
 // mutation: the fetch record, mime:type and, when the body's SHA-256
 // differs from the newest stored contents:sha256, a new contents:html
-// version with its contents:sha256 and contents:status. The frontier state
+// version with its contents:sha256 and contents:meta. The frontier state
 // is left alone; the caller sets it once the page's links are stored.
 func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 	key, err := urlkey.Key(p.Fetch.URL)
@@ -92,14 +92,14 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 
 // pageMutation is the write of one fetch into its row: the fetch record,
 // mime:type and, when hexSum is not "", the body as a new contents:html
-// version with its contents:sha256 (hexSum) and contents:status.
+// version with its contents:sha256 (hexSum) and contents:meta.
 //
 // fresh says the row holds no fetch record, content or MIME type yet, only
 // a queued row's state (see Fetched.NewRow): the cells then skip pruning
 // (SetUnpruned).
 func pageMutation(p *Page, hexSum string, fresh bool) *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	m.Grow(fetchRecordCells + len(oldFetchColumns) + 1 + 6) // the record and its old columns' deletes, mime:type, at most 6 contents cells (pageCells)
+	m.Grow(fetchRecordCells + len(oldFetchColumns) + 1 + 3) // the record and its old columns' deletes, mime:type, 3 contents cells (cells.stored)
 	setPage(m, p, hexSum, fresh)
 	return m
 }
@@ -116,7 +116,7 @@ func setPage(m *bigtable.Mutation, p *Page, hexSum string, fresh bool) {
 		set(FamilyMIME, "type", ts, []byte(p.MIME))
 	}
 	if hexSum != "" {
-		for _, c := range pageCells(p, hexSum) {
+		for _, c := range pageCells(p, hexSum).stored() {
 			set(FamilyContents, c.q, ts, c.v)
 		}
 	}

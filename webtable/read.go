@@ -185,6 +185,12 @@ func (w *WebTable) Versions(ctx context.Context, key string) ([]Version, error) 
 		switch qualifier(it.Column) {
 		case "sha256":
 			v.SHA256 = string(it.Value)
+		case colMeta:
+			mc, err := decodeMeta(it.Value)
+			if err != nil {
+				return nil, fmt.Errorf("webtable: row %q contents:meta holds %q: %w", key, it.Value, err)
+			}
+			v.Status, _ = strconv.Atoi(string(mc.get(colStatus)))
 		case "status":
 			n, err := strconv.Atoi(string(it.Value))
 			if err != nil {

@@ -96,8 +96,8 @@ func TestRecordFetchStoresAVersionOnlyWhenContentChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(row.Cells); n != 12 {
-		t.Errorf("contents family holds %d cells, want 12 (3 versions of html, sha256, status, url)", n)
+	if n := len(row.Cells); n != 9 {
+		t.Errorf("contents family holds %d cells, want 9 (3 versions of html, sha256, meta)", n)
 	}
 }
 

@@ -136,16 +136,16 @@ func TestFromWgetWARC(t *testing.T) {
 		}
 	}
 	// Each version keeps the URL and headers as wget recorded them.
-	row, err := w.Get(ctx, key("/b.html"), webtable.Query{Family: "contents"})
+	var caps []webtable.Capture
+	err = w.Captures(ctx, []urlkey.Range{{Start: key("/b.html"), End: key("/b.html") + "\x00"}}, webtable.Selection{All: true}, func(c *webtable.Capture) error {
+		caps = append(caps, *c)
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cells := map[string]string{}
-	for _, c := range row.Cells {
-		cells[c.Qualifier] = string(c.Value)
-	}
-	if cells["url"] != srv.URL+"/b.html" || !strings.Contains(cells["headers"], "Content-Encoding: gzip") {
-		t.Errorf("contents of /b.html: url %q, headers %q", cells["url"], cells["headers"])
+	if len(caps) != 1 || caps[0].URL != srv.URL+"/b.html" || !strings.Contains(string(caps[0].Header), "Content-Encoding: gzip") || caps[0].Status != 200 {
+		t.Errorf("captures of /b.html: %+v, want one with its URL, status 200 and headers naming gzip", caps)
 	}
 }
 

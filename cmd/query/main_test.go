@@ -76,9 +76,11 @@ var (
 	rfc3339 = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
 	micros  = regexp.MustCompile(`"timestamp":\d+`)
 	// The stored response headers hold the server's Date.
-	headers   = regexp.MustCompile(`\d+ B, sha256 [0-9a-f]{8}: HTTP/`)
-	unstable  = []*regexp.Regexp{rfc3339, micros, headers}
-	stableFor = map[*regexp.Regexp]string{rfc3339: "2026-01-02T03:04:05.678Z", micros: `"timestamp":1767323045678000`, headers: "144 B, sha256 a19fd2b7: HTTP/"}
+	headers = regexp.MustCompile(`\d+ B, sha256 [0-9a-f]{8}: HTTP/`)
+	// So does contents:meta, which holds them after the status and URL.
+	meta      = regexp.MustCompile(`\d+ B, sha256 [0-9a-f]{8}: 200 http`)
+	unstable  = []*regexp.Regexp{rfc3339, micros, headers, meta}
+	stableFor = map[*regexp.Regexp]string{rfc3339: "2026-01-02T03:04:05.678Z", micros: `"timestamp":1767323045678000`, headers: "144 B, sha256 a19fd2b7: HTTP/", meta: "168 B, sha256 e557ff52: 200 http"}
 )
 
 func normalise(s string) string {

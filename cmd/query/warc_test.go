@@ -51,11 +51,6 @@ func readTravels(t *testing.T, db string) travels {
 			case "contents:html":
 				sum := sha1.Sum(c.Value)
 				tr.HTML[r.Key] = append(tr.HTML[r.Key], fmt.Sprintf("%d %x", c.Timestamp, sum))
-			case "contents:url":
-				tr.URL[r.Key] = append(tr.URL[r.Key], fmt.Sprintf("%d %s", c.Timestamp, c.Value))
-				if u, err := urlkey.Canonical(string(c.Value)); err == nil {
-					referrers[urlkey.Referrer(u)] = true
-				}
 			case "mime:type":
 				tr.MIME[r.Key] = string(c.Value)
 			}
@@ -67,6 +62,18 @@ func readTravels(t *testing.T, db string) travels {
 			}
 		}
 		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The URL fetched of each version, as the export reads it.
+	err = w.Captures(ctx, nil, webtable.Selection{All: true}, func(c *webtable.Capture) error {
+		ts := webtable.TimestampOf(c.Time)
+		tr.URL[c.Row] = append(tr.URL[c.Row], fmt.Sprintf("%d %s", ts, c.URL))
+		if u, err := urlkey.Canonical(c.URL); err == nil {
+			referrers[urlkey.Referrer(u)] = true
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
