@@ -94,28 +94,45 @@ func formatTime(t time.Time) string {
 // fetchRecordCells is how many cells setFetchRecord writes.
 const fetchRecordCells = 1
 
+// rowForm is what a write knows of the fetch record a row holds.
+type rowForm int
+
+const (
+	// rowFresh: the row was queued as new and holds no fetch record (see
+	// Fetched.NewRow): nothing to prune or delete.
+	rowFresh rowForm = iota
+	// rowCurrent: the row may hold a record, in the current form only.
+	rowCurrent
+	// rowAnyForm: the row may hold a record in the old form, a column
+	// per field (stores written before the record was one cell).
+	rowAnyForm
+)
+
 // setFetchRecord adds the fetch record of f (without its state) to m as
 // one cell, fetch:record (see encodeFetchRecord): a fetch never leaves
 // facts of an older one behind (an old error beside a new success). The
 // family keeps one version: the record replaces the last fetch's (written
 // earlier by the same crawler, so at an older time).
 //
-// fresh says the row was queued as new and holds no fetch record (see
-// Fetched.NewRow): its only fetch cell is then the queued state (at
+// In a fresh row (rowFresh) the only fetch cell is the queued state (at
 // FrontierTime, replaced with the mark, see Save), so the record is
-// written without pruning (bigtable.Mutation.SetUnpruned). Otherwise the
-// row may hold a record in the old form, one column per field (stores
-// written before the record was one cell), which is deleted: the row is
-// in the current form from its next fetch on.
-func setFetchRecord(m *bigtable.Mutation, f Fetch, ts bigtable.Timestamp, fresh bool) {
+// written without pruning (bigtable.Mutation.SetUnpruned). In a row of
+// rowAnyForm the old form's columns are deleted too, so that the row is in
+// the current form from this fetch on.
+//
+// NB: 13 column deletes cost the store an iterator each: callers that can
+// tell the row holds none (see WebTable.rowFacts) pass rowCurrent.
+func setFetchRecord(m *bigtable.Mutation, f Fetch, ts bigtable.Timestamp, form rowForm) {
 	v := encodeFetchRecord(f)
-	if fresh {
+	if form == rowFresh {
 		m.SetUnpruned(FamilyFetch, colRecord, ts, v)
 		return
 	}
 	m.Set(FamilyFetch, colRecord, ts, v)
-	for _, col := range oldFetchColumns {
-		m.DeleteCellsInColumn(FamilyFetch, col)
+	if form == rowAnyForm {
+		for _, col := range oldFetchColumns {
+			m.DeleteCellsInColumn(FamilyFetch, col)
+		}
 	}
 }
 

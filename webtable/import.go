@@ -144,7 +144,7 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 		}
 		if record {
 			m, _ := b.mutation(key)
-			setFetchRecord(m, p.Fetch, t, false)
+			setFetchRecord(m, p.Fetch, t, rowAnyForm)
 			if p.MIME != "" {
 				m.Set(FamilyMIME, "type", t, []byte(p.MIME))
 			}

@@ -65,7 +65,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 		return NoBody, fmt.Errorf("webtable: storing fetch: %w", err)
 	}
 	if !p.KeepBody {
-		if err := w.tbl.Apply(ctx, key, pageMutation(p, "", false)); err != nil {
+		if err := w.tbl.Apply(ctx, key, pageMutation(p, "", rowAnyForm)); err != nil {
 			return NoBody, fmt.Errorf("webtable: storing fetch of %s: %w", p.Fetch.URL, err)
 		}
 		return NoBody, nil
@@ -80,7 +80,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 		bigtable.ValueRangeFilter([]byte(hexSum), []byte(hexSum+"\x00")),
 	)
 	var unchanged bool
-	cond := bigtable.NewCondMutation(sameAsNewest, pageMutation(p, "", false), pageMutation(p, hexSum, false))
+	cond := bigtable.NewCondMutation(sameAsNewest, pageMutation(p, "", rowAnyForm), pageMutation(p, hexSum, rowAnyForm))
 	if err := w.tbl.Apply(ctx, key, cond, bigtable.GetCondMutationResult(&unchanged)); err != nil {
 		return NoBody, fmt.Errorf("webtable: storing page %s: %w", p.Fetch.URL, err)
 	}
@@ -94,22 +94,22 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 // mime:type and, when hexSum is not "", the body as a new contents:html
 // version with its contents:sha256 (hexSum) and contents:meta.
 //
-// fresh says the row holds no fetch record, content or MIME type yet, only
-// a queued row's state (see Fetched.NewRow): the cells then skip pruning
-// (SetUnpruned).
-func pageMutation(p *Page, hexSum string, fresh bool) *bigtable.Mutation {
+// form is what the caller knows of the row (see rowForm): a fresh row
+// holds no fetch record, content or MIME type yet, only a queued row's
+// state, so its cells skip pruning (SetUnpruned).
+func pageMutation(p *Page, hexSum string, form rowForm) *bigtable.Mutation {
 	m := bigtable.NewMutation()
 	m.Grow(fetchRecordCells + len(oldFetchColumns) + 1 + 3) // the record and its old columns' deletes, mime:type, 3 contents cells (cells.stored)
-	setPage(m, p, hexSum, fresh)
+	setPage(m, p, hexSum, form)
 	return m
 }
 
 // setPage adds the cells of pageMutation to m.
-func setPage(m *bigtable.Mutation, p *Page, hexSum string, fresh bool) {
+func setPage(m *bigtable.Mutation, p *Page, hexSum string, form rowForm) {
 	ts := timestamp(p.Fetch.Time)
-	setFetchRecord(m, p.Fetch, ts, fresh)
+	setFetchRecord(m, p.Fetch, ts, form)
 	set := m.Set
-	if fresh {
+	if form == rowFresh {
 		set = m.SetUnpruned
 	}
 	if p.MIME != "" {
@@ -127,17 +127,25 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// newestSHA256 reads the contents:sha256 of the newest stored version of
-// the row ("" when none).
-func (w *WebTable) newestSHA256(ctx context.Context, key string) (string, error) {
-	row, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.ChainFilters(column(FamilyContents, "sha256"), bigtable.LatestNFilter(1))))
+// rowFacts reads what a save needs to know of the row first: the
+// contents:sha256 of its newest stored version ("" when none) and whether
+// it holds a fetch record in the old form (a fetch:url cell, which every
+// old-form record and old-form queued row has), in one read.
+func (w *WebTable) rowFacts(ctx context.Context, key string) (newest string, form rowForm, err error) {
+	row, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.ChainFilters(
+		bigtable.InterleaveFilters(column(FamilyContents, colSHA256), column(FamilyFetch, colURL)),
+		bigtable.LatestNFilter(1))))
 	if err != nil {
-		return "", fmt.Errorf("webtable: reading the newest version of %q: %w", key, err)
+		return "", rowAnyForm, fmt.Errorf("webtable: reading the newest version of %q: %w", key, err)
+	}
+	form = rowCurrent
+	if len(row[FamilyFetch]) > 0 {
+		form = rowAnyForm
 	}
 	if items := row[FamilyContents]; len(items) > 0 {
-		return string(items[0].Value), nil
+		newest = string(items[0].Value)
 	}
-	return "", nil
+	return newest, form, nil
 }
 
 // SetState sets the frontier state of a URL's row at time t (whole

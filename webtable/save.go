@@ -81,23 +81,23 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		if srcKey, err = urlkey.Key(f.Source.Fetch.URL); err != nil {
 			return NoBody, nil, fmt.Errorf("webtable: storing fetch: %w", err)
 		}
-		b.add(srcKey, pageMutation(f.Source, "", false))
+		b.add(srcKey, pageMutation(f.Source, "", rowAnyForm))
 	}
 	key, err := urlkey.Key(f.Page.Fetch.URL)
 	if err != nil {
 		return NoBody, nil, fmt.Errorf("webtable: storing fetch: %w", err)
 	}
 	stored, hexSum := NoBody, ""
-	if f.Page.KeepBody {
-		// NB: read, then write unconditionally: the crawler never stores
-		// one URL twice at once, and one bulk call cannot hold a
-		// conditional mutation.
-		newest := ""
-		if !f.NewRow {
-			if newest, err = w.newestSHA256(ctx, key); err != nil {
-				return NoBody, nil, err
-			}
+	// NB: read, then write unconditionally: the crawler never stores one
+	// URL twice at once, and one bulk call cannot hold a conditional
+	// mutation.
+	newest, form := "", rowFresh
+	if !f.NewRow {
+		if newest, form, err = w.rowFacts(ctx, key); err != nil {
+			return NoBody, nil, err
 		}
+	}
+	if f.Page.KeepBody {
 		stored, hexSum = Unchanged, f.Page.bodySum()
 		if hexSum != newest {
 			stored = NewVersion
@@ -105,7 +105,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 			hexSum = ""
 		}
 	}
-	b.add(key, pageMutation(f.Page, hexSum, f.NewRow))
+	b.add(key, pageMutation(f.Page, hexSum, form))
 	// The links follow the page's row: a fresh index, so that a link to
 	// the page or its source is its own entry, after them.
 	links := batch{rows: b.rows, muts: b.muts}
