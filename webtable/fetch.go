@@ -49,6 +49,11 @@ const (
 	colLinksKept    = "links_kept"
 )
 
+// FetchRecordColumn is the column that holds a page's last fetch as one
+// JSON object (see [Fetch] for its fields), which readers may show field
+// by field.
+const FetchRecordColumn = FamilyFetch + ":" + colRecord
+
 // oldFetchColumns are the qualifiers of the fetch family's old form.
 var oldFetchColumns = [...]string{colURL, colStatus, colTime, colLength, colCharset, colETag, colLastModified, colRedirect, colError, colTruncated, colDepth, colLinks, colLinksKept}
 
@@ -121,7 +126,8 @@ const (
 // the current form from this fetch on.
 //
 // NB: 13 column deletes cost the store an iterator each: callers that can
-// tell the row holds none (see WebTable.rowFacts) pass rowCurrent.
+// tell the row holds none (see WebTable.rowFacts and versionSums) pass
+// rowCurrent.
 func setFetchRecord(m *bigtable.Mutation, f Fetch, ts bigtable.Timestamp, form rowForm) {
 	v := encodeFetchRecord(f)
 	if form == rowFresh {
@@ -189,6 +195,9 @@ func encodeFetchRecord(f Fetch) []byte {
 // some); a field of the wrong type or a time that does not parse is an
 // error.
 func decodeFetchRecord(f *Fetch, v []byte) error {
+	if v = bytes.TrimLeft(v, " \t\r\n"); len(v) == 0 || v[0] != '{' {
+		return errors.New("not a JSON object")
+	}
 	var r fetchRecord
 	d := json.NewDecoder(bytes.NewReader(v))
 	if err := d.Decode(&r); err != nil {

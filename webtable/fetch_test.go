@@ -103,7 +103,7 @@ func TestOldFormFetchRecord(t *testing.T) {
 
 func TestCorruptFetchRecordCellIsAClearError(t *testing.T) {
 	ctx := context.Background()
-	for _, v := range []string{`{"status":"200"}`, `{"time":"yesterday"}`, `{"depth":1.5}`, `not json`, `{"url":"a"} {}`} {
+	for _, v := range []string{`{"status":"200"}`, `{"time":"yesterday"}`, `{"depth":1.5}`, `not json`, `{"url":"a"} {}`, `null`, `[1]`} {
 		w, _ := openTemp(t)
 		m := bigtable.NewMutation()
 		m.Set(FamilyFetch, colRecord, bigtable.Time(t0), []byte(v))
@@ -173,4 +173,59 @@ func FuzzFetchRecord(f *testing.F) {
 			t.Fatalf("encoded and decoded (-in +out):\n%s", diff)
 		}
 	})
+}
+
+// TestOldFormRewrittenByEveryWriter: a redirect's source row and an
+// imported capture's row, each holding an old-form record, are left with
+// fetch:record and fetch:state only, reading the new fetch; so is a row
+// in the current form, which those writers leave without the old
+// columns' deletes.
+func TestOldFormRewrittenByEveryWriter(t *testing.T) {
+	ctx := context.Background()
+	old := Fetch{URL: "http://www.cnn.com/", Status: 500, Time: t0, Error: "server error", Depth: 1, State: StateFailed}
+	later := t0.Add(time.Hour)
+	for _, tc := range []struct {
+		name  string
+		write func(w *WebTable) error
+		want  Fetch
+	}{
+		{"redirect source", func(w *WebTable) error {
+			src := &Page{Fetch: Fetch{URL: old.URL, Status: 301, Time: later, Redirect: "http://edition.cnn.com/"}}
+			_, _, err := w.Save(ctx, &Fetched{Page: htmlPage("http://edition.cnn.com/", later, "<p>e"), Source: src, State: StateDone, StateTime: TimestampOf(later)})
+			return err
+		}, Fetch{URL: old.URL, Status: 301, Time: later, Redirect: "http://edition.cnn.com/", State: StateDone}},
+		{"import", func(w *WebTable) error {
+			_, err := w.Import(ctx, &Capture{URL: old.URL, Time: later, Status: 200, MIME: "text/html", Body: []byte("<p>i")})
+			return err
+		}, Fetch{URL: old.URL, Status: 200, Time: later, Length: 4, State: StateDone}},
+	} {
+		for _, oldForm := range []bool{true, false} {
+			w, _ := openTemp(t)
+			if oldForm {
+				oldFormFetch(t, w, "com.cnn.www/", old)
+			}
+			if err := tc.write(w); err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			row, err := w.Get(ctx, "com.cnn.www/", Query{Family: FamilyFetch, Versions: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cols []string
+			for _, c := range row.Cells {
+				cols = append(cols, c.Qualifier)
+			}
+			if diff := cmp.Diff([]string{"record", "state"}, cols); diff != "" {
+				t.Errorf("%s (old form %v): fetch columns (-want +got):\n%s", tc.name, oldForm, diff)
+			}
+			got, _, err := w.LastFetch(ctx, old.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.SHA256, got.MIME = "", ""
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s (old form %v): LastFetch (-want +got):\n%s", tc.name, oldForm, diff)
+			}
+		}
+	}
 }

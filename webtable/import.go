@@ -75,7 +75,7 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 		keys[i] = k
 		perInstant[instantKey(k, timestamp(c.Time))]++
 	}
-	versions, err := w.versionSums(ctx, keys)
+	versions, oldForm, err := w.versionSums(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,11 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 		}
 		if record {
 			m, _ := b.mutation(key)
-			setFetchRecord(m, p.Fetch, t, rowAnyForm)
+			form := rowCurrent
+			if oldForm[key] {
+				form = rowAnyForm
+			}
+			setFetchRecord(m, p.Fetch, t, form)
 			if p.MIME != "" {
 				m.Set(FamilyMIME, "type", t, []byte(p.MIME))
 			}
@@ -545,13 +549,19 @@ func decodeSeen(v []byte) (sum string, c cells) {
 	return string(parts[0]), c
 }
 
-// versionSums reads the stored versions of the rows keys, oldest first.
-func (w *WebTable) versionSums(ctx context.Context, keys []string) (map[string][]version, error) {
+// versionSums reads the stored versions of the rows keys, oldest first,
+// and which of the rows hold a fetch record in the old form (a fetch:url
+// cell, see rowFacts), in one read.
+func (w *WebTable) versionSums(ctx context.Context, keys []string) (map[string][]version, map[string]bool, error) {
 	sorted := slices.Clone(keys)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
 	out := make(map[string][]version, len(sorted))
+	old := map[string]bool{}
 	err := w.tbl.ReadRows(ctx, bigtable.RowList(sorted), func(r bigtable.Row) bool {
+		if len(r[FamilyFetch]) > 0 {
+			old[r.Key()] = true
+		}
 		byTS := map[bigtable.Timestamp]version{}
 		for _, it := range r[FamilyContents] {
 			seen := qualifier(it.Column) == colSeen
@@ -568,9 +578,10 @@ func (w *WebTable) versionSums(ctx context.Context, keys []string) (map[string][
 		slices.SortFunc(vs, func(a, b version) int { return cmp.Compare(a.ts, b.ts) })
 		out[r.Key()] = vs
 		return true
-	}, bigtable.RowFilter(bigtable.InterleaveFilters(column(FamilyContents, colSHA256), column(FamilyContents, colSeen))))
+	}, bigtable.RowFilter(bigtable.InterleaveFilters(column(FamilyContents, colSHA256), column(FamilyContents, colSeen),
+		bigtable.ChainFilters(column(FamilyFetch, colURL), bigtable.LatestNFilter(1)))))
 	if err != nil {
-		return nil, fmt.Errorf("webtable: reading stored versions: %w", err)
+		return nil, nil, fmt.Errorf("webtable: reading stored versions: %w", err)
 	}
-	return out, nil
+	return out, old, nil
 }

@@ -290,7 +290,8 @@ func (w *WebTable) states(ctx context.Context, keys []string) (map[string]rowSta
 	err := w.tbl.ReadRows(ctx, bigtable.RowList(sorted), func(r bigtable.Row) bool {
 		var st rowState
 		// NB: a record that does not parse reads as fetched "long ago":
-		// the URL is fetched again rather than never.
+		// the URL is fetched again rather than never. The state is read
+		// on its own: parseFetch stops at a record it cannot parse.
 		f, _ := parseFetch(r)
 		for _, it := range r[FamilyFetch] {
 			if qualifier(it.Column) == colState {

@@ -99,7 +99,11 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 // state, so its cells skip pruning (SetUnpruned).
 func pageMutation(p *Page, hexSum string, form rowForm) *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	m.Grow(fetchRecordCells + len(oldFetchColumns) + 1 + 3) // the record and its old columns' deletes, mime:type, 3 contents cells (cells.stored)
+	n := fetchRecordCells + 1 + 3 // the record, mime:type, 3 contents cells (cells.stored)
+	if form == rowAnyForm {
+		n += len(oldFetchColumns) // their deletes
+	}
+	m.Grow(n)
 	setPage(m, p, hexSum, form)
 	return m
 }

@@ -81,7 +81,13 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		if srcKey, err = urlkey.Key(f.Source.Fetch.URL); err != nil {
 			return NoBody, nil, fmt.Errorf("webtable: storing fetch: %w", err)
 		}
-		b.add(srcKey, pageMutation(f.Source, "", rowAnyForm))
+		// NB: the source's form is read (one read) rather than assumed
+		// old: 13 column deletes cost an iterator each.
+		_, form, err := w.rowFacts(ctx, srcKey)
+		if err != nil {
+			return NoBody, nil, err
+		}
+		b.add(srcKey, pageMutation(f.Source, "", form))
 	}
 	key, err := urlkey.Key(f.Page.Fetch.URL)
 	if err != nil {

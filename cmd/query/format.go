@@ -85,12 +85,14 @@ func (o *output) row(r webtable.Row, keysOnly bool) error {
 		} else {
 			fmt.Fprintf(o.w, "  %-*s", columnWidth, col)
 		}
-		if fields, ok := recordFields(c.Value); ok {
-			fmt.Fprintf(o.w, " %s\n", formatTime(c.Timestamp))
-			for _, f := range fields {
-				fmt.Fprintf(o.w, "    %-*s %s\n", fieldWidth, printable(f[0]), describe([]byte(f[1]), lineWidth-4-fieldWidth-1))
+		if c.Column() == webtable.FetchRecordColumn {
+			if fields, ok := recordFields(c.Value); ok {
+				fmt.Fprintf(o.w, " %s\n", formatTime(c.Timestamp))
+				for _, f := range fields {
+					fmt.Fprintf(o.w, "    %-*s %s\n", fieldWidth, printable(f[0]), describe([]byte(f[1]), lineWidth-4-fieldWidth-1))
+				}
+				continue
 			}
-			continue
 		}
 		if _, err := fmt.Fprintf(o.w, " %-*s %s\n", timeWidth, formatTime(c.Timestamp), describe(c.Value, valueWidth)); err != nil {
 			return err
@@ -101,7 +103,8 @@ func (o *output) row(r webtable.Row, keysOnly bool) error {
 
 // recordFields are the members of v, in order, when v is a JSON object of
 // at most recordSize bytes whose members are strings, numbers or
-// booleans (a fetch:record): name and value (strings unquoted).
+// booleans (a fetch:record; other columns' values are shown as they are,
+// whatever they hold): name and value (strings unquoted).
 func recordFields(v []byte) ([][2]string, bool) {
 	if len(v) == 0 || len(v) > recordSize || v[0] != '{' || !json.Valid(v) {
 		return nil, false
