@@ -179,17 +179,14 @@ func (db *DB) splitTablet(ctx context.Context, ts *tableSchema, t *tablet) (bool
 	t.recount.Store(false)
 	db.splitHook("counted")
 	mid, ok := c.middle()
+	last := t.lastCount.Swap(c.bytes)
 	if c.bytes < size || !ok {
 		t.bytes.Add(c.bytes - b0) // keep what was written during the count
 		if c.bytes < size {
 			// Deletes or writes over cells the tablet already held made
 			// the counter run ahead (it adds what is written, not what
-			// is kept). The next count waits for a quarter split size
-			// of writes at least, or a tablet just under the split size
-			// that is written over and over would be counted, a walk of
-			// every key it holds, every few writes. A tablet that does
-			// grow so splits by 1.25 split sizes at the latest.
-			t.splitAt.Store(max(size, c.bytes+size/4))
+			// is kept): see recountWait.
+			t.splitAt.Store(c.bytes + recountWait(size, last, b0, c.bytes))
 		} else {
 			// One row: wait for another split size of writes.
 			t.splitAt.Store(c.bytes + size)
@@ -201,6 +198,35 @@ func (db *DB) splitTablet(ctx context.Context, ts *tableSchema, t *tablet) (bool
 	left.counted.Store(true)
 	right.counted.Store(true)
 	return db.commitSplit(ts, t, b0, left, right)
+}
+
+// recountWait is how many more bytes of writes a tablet that a count found
+// smaller than the split size waits for before its next count. The counter
+// adds every write, the tablet keeps only what is new, so a tablet written
+// over runs its counter ahead of its size; a count walks every key it
+// holds, and counting one just under the split size at every write would
+// cost a walk per write.
+//
+// last is the tablet's size at the count before (-1: none), counter its
+// counter when this count began and now its size now. The writes between
+// the two counts (counter-last) grew the tablet by now-last: at that rate,
+// it reaches the split size after (size-now) x (counter-last)/(now-last)
+// bytes of writes. The wait is that, but at least a quarter split size (so
+// that a tablet near the split size is not walked every few writes) and at
+// most a split size: a tablet that is only written over is counted once
+// per split size of writes, and one that starts growing again splits by
+// two split sizes at the latest. Without a count before, a quarter.
+func recountWait(size, last, counter, now int64) int64 {
+	lo, hi := max(1, size/4), max(1, size)
+	wrote, grew := counter-last, now-last
+	if last < 0 || wrote <= 0 || grew >= wrote {
+		return max(lo, size-now)
+	}
+	if grew <= 0 {
+		return hi
+	}
+	w := float64(size-now) * float64(wrote) / float64(grew)
+	return int64(min(float64(hi), max(float64(lo), w)))
 }
 
 // commitSplit replaces old by left and right in the metadata, in one Badger

@@ -78,6 +78,9 @@ type tablet struct {
 	counted atomic.Bool  // no write since the last count: bytes and rows are exact
 	// splitAt is the byte level from which a write wakes the splitter.
 	splitAt atomic.Int64
+	// lastCount is the size the splitter's last count found, -1 before
+	// its first (see recountWait).
+	lastCount atomic.Int64
 	// recount: the figures are unknown (a store written before tablets
 	// existed); the splitter counts the tablet first.
 	recount atomic.Bool
@@ -96,6 +99,7 @@ func newTablet(start, end string, bytes, rows, splitSize int64) *tablet {
 	t.bytes.Store(bytes)
 	t.rows.Store(rows)
 	t.splitAt.Store(splitSize)
+	t.lastCount.Store(-1)
 	return t
 }
 
@@ -352,6 +356,7 @@ func (db *DB) refreshTablet(ctx context.Context, ts *tableSchema, t *tablet) err
 	}
 	t.bytes.Add(c.bytes - b0) // keep what was written during the count
 	t.rows.Store(c.rows)
+	t.lastCount.Store(c.bytes)
 	t.recount.Store(false)
 	return nil
 }

@@ -458,10 +458,12 @@ func TestTabletsCountAfterGCAndFamilyDelete(t *testing.T) {
 // TestTabletWrittenOverIsNotRecountedAtEveryWrite writes the cells of a
 // tablet just under the split size over and over: its counter runs ahead
 // of its size (it adds every write), and each count finds it too small to
-// split. A count walks every key of the tablet, so the next one waits for
-// a quarter split size of writes: at most one count per 4 KiB written at
-// a 16 KiB split size, where a count at every crossing of the split size
-// came every write.
+// split. A count walks every key of the tablet, so the next one waits: a
+// quarter split size of writes after the first count, then, once a count
+// found the tablet had not grown, a whole split size (recountWait). At a
+// 16 KiB split size that is at most one count per 16 KiB written, where a
+// count at every crossing of the split size came every write and one per
+// quarter split size came every 4 KiB.
 func TestTabletWrittenOverIsNotRecountedAtEveryWrite(t *testing.T) {
 	const size = 16 << 10
 	var counts atomic.Int64
@@ -494,8 +496,65 @@ func TestTabletWrittenOverIsNotRecountedAtEveryWrite(t *testing.T) {
 	if infos := mustTablets(t, db.DB, "t"); len(infos) != 1 {
 		t.Errorf("after writing over %d rows: %+v, want one tablet", rows, infos)
 	}
-	most := int64(writes*1100/(size/4) + 2)
+	most := int64(writes*1100/size + 3)
 	if n := counts.Load(); n > most {
 		t.Errorf("%d writes over a tablet of %d rows just under the split size: counted %d times, want at most %d", writes, rows, n, most)
+	}
+}
+
+// TestTabletGrowingAfterWritesOverSplits: a tablet written over until its
+// counts wait a whole split size (see the test above) still splits once it
+// grows again, before it holds two split sizes.
+func TestTabletGrowingAfterWritesOverSplits(t *testing.T) {
+	const size = 16 << 10
+	db := openTestDB(t, WithTabletSplitSize(size), WithGCInterval(0))
+	tbl := db.mustTable("t", "f")
+	rows := 0
+	for ; rows < 14; rows++ {
+		mustApply(t, tbl, fmt.Sprintf("row%03d", rows), kiloRow(rows))
+	}
+	for i := range 100 {
+		mustApply(t, tbl, fmt.Sprintf("row%03d", i%rows), kiloRow(i))
+		mustSplit(t, db.DB)
+	}
+	ts, _ := db.schema("t")
+	if tb := ts.tablets.load()[0]; tb.splitAt.Load()-tb.lastCount.Load() < size {
+		t.Fatalf("after writes over: next count after %d bytes of writes, want a split size (%d)", tb.splitAt.Load()-tb.lastCount.Load(), size)
+	}
+	for ; ; rows++ {
+		infos := mustTablets(t, db.DB, "t")
+		if len(infos) > 1 {
+			break
+		}
+		if infos[0].Bytes > 2*size {
+			t.Fatalf("a tablet of %d bytes (%d rows) has not split at a split size of %d", infos[0].Bytes, infos[0].Rows, size)
+		}
+		mustApply(t, tbl, fmt.Sprintf("row%03d", rows), kiloRow(rows))
+		mustSplit(t, db.DB)
+	}
+}
+
+// TestRecountWait: the wait before a tablet's next count, from how much
+// the writes between its last two counts made it grow.
+func TestRecountWait(t *testing.T) {
+	const size = 1000
+	for _, c := range []struct {
+		name               string
+		last, counter, now int64
+		want               int64
+	}{
+		{"first count", -1, 1000, 900, 250},
+		{"first count, far under", -1, 1000, 100, 900},
+		{"all growth", 500, 1000, 1000 - 1, 250},
+		{"no growth", 900, 1200, 900, 1000},
+		{"shrank", 900, 1200, 800, 1000},
+		{"no writes counted", 900, 900, 950, 250},
+		{"half growth", 700, 900, 800, 400},
+		{"a tenth grows", 800, 1000, 820, 1000},
+		{"two thirds grow", 600, 900, 800, 300},
+	} {
+		if got := recountWait(size, c.last, c.counter, c.now); got != c.want {
+			t.Errorf("%s: recountWait(%d, last %d, counter %d, now %d) = %d, want %d", c.name, size, c.last, c.counter, c.now, got, c.want)
+		}
 	}
 }
