@@ -221,6 +221,56 @@ func decodeFetchRecord(f *Fetch, v []byte) error {
 	return nil
 }
 
+// RecordField is one member of a fetch:record, for display: its name and
+// its value as text (a string unquoted, a number or boolean as written).
+type RecordField struct{ Name, Value string }
+
+// maxRecordFields is the largest value RecordFields splits: a fetch record
+// is a few hundred bytes, with a URL and headers well under this.
+const maxRecordFields = 4096
+
+// RecordFields splits a fetch:record value (see FetchRecordColumn) into its
+// members, in stored order, so that a reader can show one per line:
+//
+//	{"url":"http://www.cnn.com/","status":200} -> url http://www.cnn.com/, status 200
+//
+// ok is false when v is not a JSON object of at most 4096 bytes whose
+// members are strings, numbers or booleans: a damaged or foreign value,
+// which the caller shows as it is.
+func RecordFields(v []byte) (fields []RecordField, ok bool) {
+	if len(v) == 0 || len(v) > maxRecordFields || v[0] != '{' || !json.Valid(v) {
+		return nil, false
+	}
+	d := json.NewDecoder(bytes.NewReader(v))
+	d.UseNumber()
+	if _, err := d.Token(); err != nil { // {
+		return nil, false
+	}
+	for d.More() {
+		name, err := d.Token()
+		if err != nil {
+			return nil, false
+		}
+		val, err := d.Token()
+		if err != nil {
+			return nil, false
+		}
+		var s string
+		switch val := val.(type) {
+		case string:
+			s = val
+		case json.Number:
+			s = val.String()
+		case bool:
+			s = strconv.FormatBool(val)
+		default: // null, or an array or object
+			return nil, false
+		}
+		fields = append(fields, RecordField{name.(string), s})
+	}
+	return fields, true
+}
+
 // parseFetch reads the fetch family of a row (its newest cells): the
 // record from fetch:record, or, in a row written before the record was
 // one cell, from its old columns; the state from fetch:state. A value that

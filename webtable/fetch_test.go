@@ -172,7 +172,38 @@ func FuzzFetchRecord(f *testing.F) {
 		if diff := cmp.Diff(in, out); diff != "" {
 			t.Fatalf("encoded and decoded (-in +out):\n%s", diff)
 		}
+		// Shown field by field: every record that fits splits, and its
+		// fields hold what was stored.
+		RecordFields(v)
+		if rec := encodeFetchRecord(in); len(rec) <= maxRecordFields {
+			fields, ok := RecordFields(rec)
+			if !ok {
+				t.Fatalf("record %s does not split into fields", rec)
+			}
+			got := map[string]string{}
+			for _, f := range fields {
+				got[f.Name] = f.Value
+			}
+			if got["url"] != in.URL || got["error"] != in.Error || in.Status != 0 && got["status"] != strconv.Itoa(in.Status) || in.Truncated != (got["truncated"] == "true") {
+				t.Fatalf("fields of %s = %q", rec, fields)
+			}
+		}
 	})
+}
+
+// TestRecordFields: a fetch record splits into its fields in stored order;
+// anything else is left for the caller to show as it is.
+func TestRecordFields(t *testing.T) {
+	got, ok := RecordFields([]byte(`{"url":"http://www.cnn.com/?a=1&b=2","status":200,"time":"2026-11-30T12:00:00.001Z","truncated":true,"links":1.5e3}`))
+	want := []RecordField{{"url", "http://www.cnn.com/?a=1&b=2"}, {"status", "200"}, {"time", "2026-11-30T12:00:00.001Z"}, {"truncated", "true"}, {"links", "1.5e3"}}
+	if !ok || !cmp.Equal(got, want) {
+		t.Errorf("RecordFields = %q, %v; want %q", got, ok, want)
+	}
+	for _, v := range []string{``, `[]`, `"x"`, `{"a":null}`, `{"a":[1]}`, `{"a":{"b":1}}`, `{"a":1`, `{"a":1}{}`, `{"a":"` + strings.Repeat("x", maxRecordFields) + `"}`} {
+		if got, ok := RecordFields([]byte(v)); ok {
+			t.Errorf("RecordFields(%.40q) = %q, true; want not a record", v, got)
+		}
+	}
 }
 
 // TestOldFormRewrittenByEveryWriter: a redirect's source row and an

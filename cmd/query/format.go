@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -22,10 +21,7 @@ const (
 	columnWidth = 28
 	timeWidth   = 24
 	valueWidth  = lineWidth - 2 - columnWidth - 1 - timeWidth - 1
-	// recordSize is the largest JSON object (a fetch:record) shown as its
-	// fields, one per line, rather than cut after its first characters.
-	recordSize = 4096
-	fieldWidth = 14
+	fieldWidth  = 14
 )
 
 // output writes records either for people (aligned text) or as JSON Lines.
@@ -86,10 +82,10 @@ func (o *output) row(r webtable.Row, keysOnly bool) error {
 			fmt.Fprintf(o.w, "  %-*s", columnWidth, col)
 		}
 		if c.Column() == webtable.FetchRecordColumn {
-			if fields, ok := recordFields(c.Value); ok {
+			if fields, ok := webtable.RecordFields(c.Value); ok {
 				fmt.Fprintf(o.w, " %s\n", formatTime(c.Timestamp))
 				for _, f := range fields {
-					fmt.Fprintf(o.w, "    %-*s %s\n", fieldWidth, printable(f[0]), describe([]byte(f[1]), lineWidth-4-fieldWidth-1))
+					fmt.Fprintf(o.w, "    %-*s %s\n", fieldWidth, printable(f.Name), describe([]byte(f.Value), lineWidth-4-fieldWidth-1))
 				}
 				continue
 			}
@@ -99,45 +95,6 @@ func (o *output) row(r webtable.Row, keysOnly bool) error {
 		}
 	}
 	return nil
-}
-
-// recordFields are the members of v, in order, when v is a JSON object of
-// at most recordSize bytes whose members are strings, numbers or
-// booleans (a fetch:record; other columns' values are shown as they are,
-// whatever they hold): name and value (strings unquoted).
-func recordFields(v []byte) ([][2]string, bool) {
-	if len(v) == 0 || len(v) > recordSize || v[0] != '{' || !json.Valid(v) {
-		return nil, false
-	}
-	d := json.NewDecoder(bytes.NewReader(v))
-	d.UseNumber()
-	if _, err := d.Token(); err != nil { // {
-		return nil, false
-	}
-	var out [][2]string
-	for d.More() {
-		name, err := d.Token()
-		if err != nil {
-			return nil, false
-		}
-		val, err := d.Token()
-		if err != nil {
-			return nil, false
-		}
-		var s string
-		switch val := val.(type) {
-		case string:
-			s = val
-		case json.Number:
-			s = val.String()
-		case bool:
-			s = fmt.Sprint(val)
-		default: // null, or an array or object
-			return nil, false
-		}
-		out = append(out, [2]string{name.(string), s})
-	}
-	return out, true
 }
 
 // describe shows a value in at most width characters: short printable text

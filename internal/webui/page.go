@@ -22,13 +22,30 @@ type pageData struct {
 	URL      string
 	MIME     string
 	Fetch    webtable.Fetch
-	Cells    []webtable.Cell // the fetch family, latest versions
+	Cells    []cellEntry // the fetch family, latest versions
 	Versions []versionEntry
 	Shown    *versionEntry // the version in the frame; nil when none is stored
 	Anchors  []anchorEntry
 	Links    []linkEntry
 	More     int // outgoing links not listed
 	Diff     diffChoice
+}
+
+// cellEntry is a cell of the fetch family as the page view shows it: a
+// fetch:record (one JSON object) as its fields, one per line; any other
+// cell, or a record that does not split, as its value.
+type cellEntry struct {
+	webtable.Cell
+	Fields []webtable.RecordField
+}
+
+// newCellEntry is c as the page view shows it.
+func newCellEntry(c webtable.Cell) cellEntry {
+	e := cellEntry{Cell: c}
+	if c.Column() == webtable.FetchRecordColumn {
+		e.Fields, _ = webtable.RecordFields(c.Value)
+	}
+	return e
 }
 
 // versionEntry is a stored version and its neighbours for the diff links.
@@ -142,7 +159,7 @@ func (ui *UI) page(r *http.Request) (result, error) {
 	for _, c := range row.Cells {
 		switch c.Family {
 		case webtable.FamilyFetch:
-			d.Cells = append(d.Cells, c)
+			d.Cells = append(d.Cells, newCellEntry(c))
 		case webtable.FamilyMIME:
 			d.MIME = string(c.Value)
 		case webtable.FamilyAnchor:

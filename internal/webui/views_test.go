@@ -47,10 +47,19 @@ func TestPageView(t *testing.T) {
 		t.Errorf("evil.test links %q, want %q", links, want)
 	}
 	_, html := get(t, srv, "/page?url=http://www.cnn.com/", false)
-	for _, want := range []string{"CNN.com", `href="/page?row=com.cnnsi%2f"`, "<iframe class=\"body\" sandbox", "changes since the previous version"} {
+	for _, want := range []string{"CNN.com", `href="/page?row=com.cnnsi%2f"`, "<iframe class=\"body\" sandbox", "changes since the previous version",
+		// The fetch record a field per line, not one JSON string.
+		"<dt>url</dt><dd>http://www.cnn.com/</dd><dt>status</dt><dd>200</dd>", "<dt>charset</dt><dd>utf-8</dd>"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page HTML lacks %q", want)
 		}
+	}
+	if strings.Contains(html, "&#34;status&#34;") {
+		t.Errorf("page HTML shows the fetch record as JSON")
+	}
+	_, html = get(t, srv, "/page?url=http://www.cnn.com/missing", false)
+	if want := "<dt>error</dt><dd>HTTP 404 &lt;b&gt;Not Found&lt;/b&gt;</dd>"; !strings.Contains(html, want) {
+		t.Errorf("page HTML of a failed fetch lacks %q (its error, escaped)", want)
 	}
 }
 
