@@ -79,15 +79,7 @@ func TestOldFormFetchRecord(t *testing.T) {
 	if _, _, err := w.Save(ctx, &Fetched{Page: p, State: StateDone, StateTime: TimestampOf(p.Fetch.Time)}); err != nil {
 		t.Fatal(err)
 	}
-	row, err := w.Get(ctx, "com.cnn.www/", Query{Family: FamilyFetch, Versions: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cols []string
-	for _, c := range row.Cells {
-		cols = append(cols, c.Qualifier)
-	}
-	if diff := cmp.Diff([]string{"record", "state"}, cols); diff != "" {
+	if diff := cmp.Diff([]string{"record", "state"}, fetchColumns(t, w, "com.cnn.www/")); diff != "" {
 		t.Errorf("fetch columns after a fetch of an old-form row (-want +got):\n%s", diff)
 	}
 	got, _, err = w.LastFetch(ctx, old.URL)
@@ -238,15 +230,7 @@ func TestOldFormRewrittenByEveryWriter(t *testing.T) {
 			if err := tc.write(w); err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
 			}
-			row, err := w.Get(ctx, "com.cnn.www/", Query{Family: FamilyFetch, Versions: -1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var cols []string
-			for _, c := range row.Cells {
-				cols = append(cols, c.Qualifier)
-			}
-			if diff := cmp.Diff([]string{"record", "state"}, cols); diff != "" {
+			if diff := cmp.Diff([]string{"record", "state"}, fetchColumns(t, w, "com.cnn.www/")); diff != "" {
 				t.Errorf("%s (old form %v): fetch columns (-want +got):\n%s", tc.name, oldForm, diff)
 			}
 			got, _, err := w.LastFetch(ctx, old.URL)
@@ -259,4 +243,19 @@ func TestOldFormRewrittenByEveryWriter(t *testing.T) {
 			}
 		}
 	}
+}
+
+// fetchColumns are the qualifiers of every cell of row's fetch family, all
+// versions, in stored order.
+func fetchColumns(t *testing.T, w *WebTable, row string) []string {
+	t.Helper()
+	r, err := w.Get(context.Background(), row, Query{Family: FamilyFetch, Versions: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cols []string
+	for _, c := range r.Cells {
+		cols = append(cols, c.Qualifier)
+	}
+	return cols
 }
