@@ -1,0 +1,99 @@
+package dups
+
+import (
+	"slices"
+)
+
+// MaxDistance is the largest Hamming distance between the simhashes of
+// two pages taken for near-duplicates (see TestPlantedDuplicates for what
+// was measured).
+const MaxDistance = 3
+
+// maxBucket bounds the pages compared pairwise in one bucket of equal
+// 16-bit blocks; past it each page is compared with the next maxBucket
+// in hash order only, so a template shared by many pages costs linear time.
+const maxBucket = 512
+
+// Page is what clustering needs of a page.
+type Page struct {
+	Simhash uint64
+	SHA256  string // "" when unknown
+}
+
+// Cluster groups pages that are duplicates: equal SHA256, or simhashes
+// within maxDist bits (maxDist <= 3: two such hashes agree on at least one
+// of their four 16-bit blocks, so only pages sharing a block are
+// compared). It returns each page's group, the index of its root.
+func Cluster(pages []Page, maxDist int) []int {
+	parent := make([]int, len(pages))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(a, b int) {
+		ra, rb := find(a), find(b)
+		if ra != rb {
+			parent[max(ra, rb)] = min(ra, rb)
+		}
+	}
+	bySum := map[string]int{}
+	for i, p := range pages {
+		if p.SHA256 == "" {
+			continue
+		}
+		if j, ok := bySum[p.SHA256]; ok {
+			union(i, j)
+		} else {
+			bySum[p.SHA256] = i
+		}
+	}
+	idx := make([]int, len(pages))
+	for blk := 0; blk < 4; blk++ {
+		shift := uint(16 * blk)
+		block := func(i int) uint64 { return pages[i].Simhash >> shift & 0xffff }
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortFunc(idx, func(a, b int) int {
+			if x, y := block(a), block(b); x != y {
+				if x < y {
+					return -1
+				}
+				return 1
+			}
+			if x, y := pages[a].Simhash, pages[b].Simhash; x != y {
+				if x < y {
+					return -1
+				}
+				return 1
+			}
+			return a - b
+		})
+		for lo := 0; lo < len(idx); {
+			hi := lo + 1
+			for hi < len(idx) && block(idx[hi]) == block(idx[lo]) {
+				hi++
+			}
+			for a := lo; a < hi; a++ {
+				for b := a + 1; b < hi && b <= a+maxBucket; b++ {
+					if Distance(pages[idx[a]].Simhash, pages[idx[b]].Simhash) <= maxDist {
+						union(idx[a], idx[b])
+					}
+				}
+			}
+			lo = hi
+		}
+	}
+	out := make([]int, len(pages))
+	for i := range out {
+		out[i] = find(i)
+	}
+	return out
+}

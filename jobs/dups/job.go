@@ -1,0 +1,205 @@
+// Package dups is the dups job: a 64-bit simhash of each page's text
+// shingles (dup:simhash), and clusters of duplicates, exact by
+// contents:sha256 or near by simhash, whose representative every member
+// names in dup:of.
+package dups
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/webtable/webtable/jobs"
+	"github.com/webtable/webtable/jobs/rank"
+	"github.com/webtable/webtable/webtable"
+)
+
+// The columns the job writes.
+const (
+	ColSimhash = "simhash"
+	ColOf      = "of"
+)
+
+// BatchRows is how many rows one bulk write carries.
+const BatchRows = 512
+
+// Job is the dups job. It reads text:body (run the text job first) and
+// rank:page (for the representative: run rank first). MaxDistance 0 means
+// the package's MaxDistance.
+type Job struct {
+	MaxDistance int
+
+	keys             []string
+	sims             []uint64
+	of               []int32 // node -> representative node, -1 alone
+	oldSim, oldOf    []string
+	hasOldSim, hasOf []bool
+	text             []bool // node -> its row has text:body
+	ts               webtable.Timestamp
+	Clusters         int
+}
+
+// Name is "dups".
+func (*Job) Name() string { return "dups" }
+
+// Family is webtable.FamilyDup.
+func (*Job) Family() string { return webtable.FamilyDup }
+
+// FormatSimhash is the stored form of a simhash: 16 hex digits.
+func FormatSimhash(h uint64) string { return fmt.Sprintf("%016x", h) }
+
+// Prepare reads every page's text, hashes it and clusters the pages.
+func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
+	maxDist := j.MaxDistance
+	if maxDist == 0 {
+		maxDist = MaxDistance
+	}
+	var pages []Page
+	var ranks []float64
+	var rows, other int64
+	err := env.W.ScanSelect(ctx, "", "", webtable.Select{
+		Columns: []string{"text:body", "contents:sha256", "rank:" + rank.ColPage, "dup:" + ColSimhash, "dup:" + ColOf},
+	}, func(r webtable.Row) bool {
+		rows++
+		var p Page
+		var body []byte
+		hasBody := false
+		rk := 0.0
+		var oldSim, oldOf string
+		var hasSim, hasOf bool
+		for _, c := range r.Cells {
+			switch c.Column() {
+			case "text:body":
+				body, hasBody = c.Value, true
+				j.ts = max(j.ts, c.Timestamp)
+			case "contents:sha256":
+				p.SHA256 = string(c.Value)
+				j.ts = max(j.ts, c.Timestamp)
+			case "rank:" + rank.ColPage:
+				if v, ok := rank.ParseRank(string(c.Value)); ok {
+					rk = v
+				}
+				j.ts = max(j.ts, c.Timestamp)
+			case "dup:" + ColSimhash:
+				oldSim, hasSim = string(c.Value), true
+			case "dup:" + ColOf:
+				oldOf, hasOf = string(c.Value), true
+			}
+		}
+		if !hasBody {
+			other++
+			if !hasSim && !hasOf {
+				return true
+			}
+		}
+		if hasBody {
+			p.Simhash = Simhash(string(body))
+		}
+		j.keys = append(j.keys, r.Key)
+		pages = append(pages, p)
+		ranks = append(ranks, rk)
+		j.oldSim, j.oldOf = append(j.oldSim, oldSim), append(j.oldOf, oldOf)
+		j.hasOldSim, j.hasOf = append(j.hasOldSim, hasSim), append(j.hasOf, hasOf)
+		j.sims = append(j.sims, p.Simhash)
+		j.text = append(j.text, hasBody)
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	env.Counts.Add(rows, 0, 0, other)
+	// Pages without text take part in nothing.
+	valid := make([]int, 0, len(pages))
+	for i := range pages {
+		if j.text[i] {
+			valid = append(valid, i)
+		}
+	}
+	sub := make([]Page, len(valid))
+	for k, i := range valid {
+		sub[k] = pages[i]
+	}
+	groups := Cluster(sub, maxDist)
+	members := map[int][]int{}
+	for k, g := range groups {
+		members[g] = append(members[g], valid[k])
+	}
+	j.of = make([]int32, len(pages))
+	for i := range j.of {
+		j.of[i] = -1
+	}
+	j.Clusters = 0
+	for _, ms := range members {
+		if len(ms) < 2 {
+			continue
+		}
+		j.Clusters++
+		rep := slices.MinFunc(ms, func(a, b int) int {
+			if c := cmp.Compare(ranks[b], ranks[a]); c != 0 {
+				return c // the highest rank first
+			}
+			if c := cmp.Compare(len(j.keys[a]), len(j.keys[b])); c != 0 {
+				return c // then the shortest URL
+			}
+			return cmp.Compare(j.keys[a], j.keys[b])
+		})
+		for _, m := range ms {
+			j.of[m] = int32(rep)
+		}
+	}
+	env.Logf("%d pages with text, %d clusters of duplicates", len(valid), j.Clusters)
+	return nil
+}
+
+// Groups returns, for tests, each page's representative key ("" alone).
+func (j *Job) Groups() map[string]string {
+	out := map[string]string{}
+	for i, k := range j.keys {
+		if j.of[i] >= 0 {
+			out[k] = j.keys[j.of[i]]
+		}
+	}
+	return out
+}
+
+// RunSplit writes the simhash and representative of the pages in s
+// whose stored ones differ.
+func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
+	lo, _ := slices.BinarySearch(j.keys, s.Start)
+	hi := len(j.keys)
+	if s.End != "" {
+		hi, _ = slices.BinarySearch(j.keys, s.End)
+	}
+	var batch []webtable.DerivedWrite
+	var written, unchanged int64
+	for i := lo; i < hi; i++ {
+		dw := webtable.DerivedWrite{Key: j.keys[i], Family: webtable.FamilyDup, DeleteFamily: true}
+		sim, of := "", ""
+		hasText := j.text[i]
+		if hasText {
+			sim = FormatSimhash(j.sims[i])
+			dw.Cells = append(dw.Cells, webtable.DerivedCell{Qualifier: ColSimhash, Timestamp: j.ts, Value: []byte(sim)})
+		}
+		if j.of[i] >= 0 {
+			of = j.keys[j.of[i]]
+			dw.Cells = append(dw.Cells, webtable.DerivedCell{Qualifier: ColOf, Timestamp: j.ts, Value: []byte(of)})
+		}
+		if !env.Full && j.hasOldSim[i] == hasText && j.oldSim[i] == sim && j.hasOf[i] == (of != "") && j.oldOf[i] == of {
+			unchanged++
+			continue
+		}
+		written++
+		batch = append(batch, dw)
+		if len(batch) == BatchRows {
+			if err := env.W.WriteDerived(ctx, batch); err != nil {
+				return err
+			}
+			batch = batch[:0]
+		}
+	}
+	env.Counts.Add(0, written, unchanged, 0)
+	return env.W.WriteDerived(ctx, batch)
+}
+
+var _ jobs.Job = (*Job)(nil)

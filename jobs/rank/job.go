@@ -1,0 +1,256 @@
+package rank
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/webtable/webtable/jobs"
+	"github.com/webtable/webtable/urlkey"
+	"github.com/webtable/webtable/webtable"
+)
+
+// The columns the job writes.
+const (
+	ColPage  = "page"
+	ColHosts = "hosts"
+)
+
+// Job is the rank job: PageRank over the link graph of the fetched pages
+// (rows with contents), read from the anchor family in one scan, written
+// as rank:page and rank:hosts. A zero Job is ready to use; it keeps the
+// graph and the ranks between Prepare and the splits.
+type Job struct {
+	keys     []string  // node -> row key, ascending
+	rank     []float64 // node -> rank
+	hosts    []int32   // node -> distinct hosts linking to it
+	oldRank  []float64 // node -> stored rank:page, NaN when absent or not canonical
+	oldHosts []int32   // node -> stored rank:hosts, -1 when absent
+	ts       webtable.Timestamp
+	Iter     int // iterations the last PageRank ran
+	Edges    int64
+}
+
+// Name is "rank".
+func (*Job) Name() string { return "rank" }
+
+// Family is webtable.FamilyRank.
+func (*Job) Family() string { return webtable.FamilyRank }
+
+// BatchRows is how many rows one bulk write carries.
+const BatchRows = 512
+
+// errMissingReferrer marks anchors naming a referrer that is no fetched
+// page of the table.
+var errMissingReferrer = errors.New("rank: anchors name rows that are not fetched pages")
+
+// Prepare scans the table once, building the graph, and computes the
+// ranks. Every process computes the whole graph, whatever its shard: a
+// rank depends on every page.
+func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
+	b := newBuilder()
+	err := env.W.ScanSelect(ctx, "", "", webtable.Select{
+		Names:   []string{webtable.FamilyAnchor},
+		Columns: []string{"contents:sha256", "rank:" + ColPage, "rank:" + ColHosts},
+	}, func(r webtable.Row) bool {
+		b.row(r)
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	env.Counts.Add(b.rows, 0, 0, b.rows-int64(len(b.keys)))
+	g, hosts, bad := b.finish()
+	for _, v := range bad {
+		env.Bad(b.keys[v], errMissingReferrer)
+	}
+	j.keys, j.hosts, j.oldRank, j.oldHosts, j.ts = b.keys, hosts, b.oldRank, b.oldHosts, b.maxTS
+	j.rank, j.Iter = g.PageRank()
+	j.Edges = g.Edges()
+	env.Logf("%d pages, %d links, %d iterations", g.N(), g.Edges(), j.Iter)
+	return nil
+}
+
+// Ranks returns the row keys and their ranks, for tests and readers.
+func (j *Job) Ranks() ([]string, []float64) { return j.keys, j.rank }
+
+// RunSplit writes the ranks of the pages in s that changed.
+func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
+	lo, _ := slices.BinarySearch(j.keys, s.Start)
+	hi := len(j.keys)
+	if s.End != "" {
+		hi, _ = slices.BinarySearch(j.keys, s.End)
+	}
+	var batch []webtable.DerivedWrite
+	flush := func() error {
+		err := env.W.WriteDerived(ctx, batch)
+		batch = batch[:0]
+		return err
+	}
+	var written, unchanged int64
+	for v := lo; v < hi; v++ {
+		if !env.Full && j.oldRank[v] == j.rank[v] && j.oldHosts[v] == j.hosts[v] {
+			unchanged++
+			continue
+		}
+		written++
+		batch = append(batch, webtable.DerivedWrite{
+			Key: j.keys[v], Family: webtable.FamilyRank, DeleteColumns: []string{ColPage, ColHosts},
+			Cells: []webtable.DerivedCell{
+				{Qualifier: ColPage, Timestamp: j.ts, Value: []byte(FormatRank(j.rank[v]))},
+				{Qualifier: ColHosts, Timestamp: j.ts, Value: strconv.AppendInt(nil, int64(j.hosts[v]), 10)},
+			},
+		})
+		if len(batch) == BatchRows {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	env.Counts.Add(0, written, unchanged, 0)
+	return flush()
+}
+
+// FormatRank is the stored form of a rank: the shortest decimal that
+// reads back as r, without an exponent.
+func FormatRank(r float64) string { return strconv.FormatFloat(r, 'f', -1, 64) }
+
+// ParseRank reads a stored rank:page; ok is false for a value not in the
+// form FormatRank writes (another version's), which is to be rewritten.
+func ParseRank(s string) (float64, bool) {
+	r, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(r) || FormatRank(r) != s {
+		return 0, false
+	}
+	return r, true
+}
+
+// builder gathers the graph from the rows of one scan.
+type builder struct {
+	rows     int64
+	keys     []string
+	off      []int64
+	src      []int32 // referrer ids (interned), until finish maps them to nodes
+	refs     map[string]int32
+	refList  []string
+	oldRank  []float64
+	oldHosts []int32
+	maxTS    webtable.Timestamp
+}
+
+func newBuilder() *builder {
+	return &builder{off: []int64{0}, refs: map[string]int32{}}
+}
+
+func (b *builder) row(r webtable.Row) {
+	b.rows++
+	node := false
+	oldRank, oldHosts := math.NaN(), int32(-1)
+	for _, c := range r.Cells {
+		switch c.Family {
+		case webtable.FamilyContents:
+			node = true
+			b.maxTS = max(b.maxTS, c.Timestamp)
+		case webtable.FamilyRank:
+			switch c.Qualifier {
+			case ColPage:
+				if v, ok := ParseRank(string(c.Value)); ok {
+					oldRank = v
+				}
+			case ColHosts:
+				if n, err := strconv.ParseInt(string(c.Value), 10, 32); err == nil && strconv.FormatInt(n, 10) == string(c.Value) {
+					oldHosts = int32(n)
+				}
+			}
+		}
+	}
+	if !node {
+		return // links to a page not fetched: not part of the graph
+	}
+	for _, c := range r.Cells {
+		if c.Family != webtable.FamilyAnchor {
+			continue
+		}
+		b.maxTS = max(b.maxTS, c.Timestamp)
+		id, ok := b.refs[c.Qualifier]
+		if !ok {
+			id = int32(len(b.refList))
+			b.refs[c.Qualifier] = id
+			b.refList = append(b.refList, c.Qualifier)
+		}
+		b.src = append(b.src, id)
+	}
+	b.keys = append(b.keys, r.Key)
+	b.off = append(b.off, int64(len(b.src)))
+	b.oldRank = append(b.oldRank, oldRank)
+	b.oldHosts = append(b.oldHosts, oldHosts)
+}
+
+// finish maps referrers to nodes, drops self-links and anchors from rows
+// that are not fetched pages, and counts each node's distinct referring
+// hosts. It returns the graph, the host counts and the nodes that had
+// anchors naming no fetched page.
+func (b *builder) finish() (*Graph, []int32, []int) {
+	n := len(b.keys)
+	refNode := make([]int32, len(b.refList))
+	refHost := make([]int32, len(b.refList))
+	hostIDs := map[string]int32{}
+	for i, ref := range b.refList {
+		refNode[i] = -1
+		if k, err := urlkey.Key("http://" + ref); err == nil {
+			if v, found := slices.BinarySearch(b.keys, k); found {
+				refNode[i] = int32(v)
+			}
+		}
+		h := ref
+		if i := strings.IndexAny(h, "/?"); i >= 0 {
+			h = h[:i]
+		}
+		id, ok := hostIDs[h]
+		if !ok {
+			id = int32(len(hostIDs))
+			hostIDs[h] = id
+		}
+		refHost[i] = id
+	}
+	b.refs, b.refList = nil, nil
+	g := &Graph{Off: make([]int64, n+1), OutDeg: make([]int32, n)}
+	hosts := make([]int32, n)
+	var bad []int
+	var seen []int32
+	w := int64(0)
+	for v := 0; v < n; v++ {
+		missing := false
+		seen = seen[:0]
+		for _, id := range b.src[b.off[v]:b.off[v+1]] {
+			u := refNode[id]
+			if u == int32(v) {
+				continue // a self-link
+			}
+			seen = append(seen, refHost[id])
+			if u < 0 {
+				missing = true
+				continue
+			}
+			b.src[w] = u
+			w++
+			g.OutDeg[u]++
+		}
+		g.Off[v+1] = w
+		slices.Sort(seen)
+		hosts[v] = int32(len(slices.Compact(seen)))
+		if missing {
+			bad = append(bad, v)
+		}
+	}
+	g.Src = slices.Clip(b.src[:w])
+	b.src, b.off = nil, nil
+	return g, hosts, bad
+}
+
+// check that Job is a jobs.Job.
+var _ jobs.Job = (*Job)(nil)
+
