@@ -253,4 +253,3 @@ func (b *builder) finish() (*Graph, []int32, []int) {
 
 // check that Job is a jobs.Job.
 var _ jobs.Job = (*Job)(nil)
-
