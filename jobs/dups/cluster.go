@@ -5,12 +5,15 @@ import (
 )
 
 // MaxDistance is the largest Hamming distance between the simhashes of
-// two pages taken for near-duplicates (see TestPlantedDuplicates for what
-// was measured).
-const MaxDistance = 3
+// two pages taken for near-duplicates. Measured on the planted web of
+// TestPlantedDuplicates (300 articles sharing one template, 180 planted
+// copies), with words as shingles: recall 0.67 at 1, 0.78 at 3, 0.89 at
+// 4, 0.96 at 6, 1.0 at 8, precision 1.0 throughout; 3-word shingles
+// reached only 0.46 at 3 and 0.73 at 8.
+const MaxDistance = 6
 
 // maxBucket bounds the pages compared pairwise in one bucket of equal
-// 16-bit blocks; past it each page is compared with the next maxBucket
+// blocks; past it each page is compared with the next maxBucket
 // in hash order only, so a template shared by many pages costs linear time.
 const maxBucket = 512
 
@@ -21,9 +24,9 @@ type Page struct {
 }
 
 // Cluster groups pages that are duplicates: equal SHA256, or simhashes
-// within maxDist bits (maxDist <= 3: two such hashes agree on at least one
-// of their four 16-bit blocks, so only pages sharing a block are
-// compared). It returns each page's group, the index of its root.
+// within maxDist bits (two such hashes agree on at least one of maxDist+1
+// blocks of bits, so only pages sharing a block are compared). It returns
+// each page's group, the index of its root.
 func Cluster(pages []Page, maxDist int) []int {
 	parent := make([]int, len(pages))
 	for i := range parent {
@@ -55,9 +58,15 @@ func Cluster(pages []Page, maxDist int) []int {
 		}
 	}
 	idx := make([]int, len(pages))
-	for blk := 0; blk < 4; blk++ {
-		shift := uint(16 * blk)
-		block := func(i int) uint64 { return pages[i].Simhash >> shift & 0xffff }
+	nblk := min(max(maxDist+1, 1), 64)
+	for blk := 0; blk < nblk; blk++ {
+		lo, hi := 64*blk/nblk, 64*(blk+1)/nblk
+		mask := uint64(1)<<(hi-lo) - 1
+		if hi-lo == 64 {
+			mask = ^uint64(0)
+		}
+		shift := uint(lo)
+		block := func(i int) uint64 { return pages[i].Simhash >> shift & mask }
 		for i := range idx {
 			idx[i] = i
 		}

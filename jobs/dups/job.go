@@ -51,6 +51,7 @@ func FormatSimhash(h uint64) string { return fmt.Sprintf("%016x", h) }
 
 // Prepare reads every page's text, hashes it and clusters the pages.
 func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
+	*j = Job{MaxDistance: j.MaxDistance}
 	maxDist := j.MaxDistance
 	if maxDist == 0 {
 		maxDist = MaxDistance

@@ -8,8 +8,9 @@ import (
 	"unicode/utf8"
 )
 
-// ShingleWords is how many consecutive words make a shingle.
-const ShingleWords = 3
+// ShingleWords is how many consecutive words make a shingle: one, since
+// on short pages every changed shingle moves bits (see MaxDistance).
+const ShingleWords = 1
 
 // Simhash is the 64-bit simhash of text's shingles: each distinct shingle
 // (ShingleWords lower-cased words; words are runs of letters and digits)
@@ -85,8 +86,16 @@ func shingles(text string) []uint64 {
 			h.Write([]byte(words[j]))
 			h.Write([]byte{' '})
 		}
-		out = append(out, h.Sum64())
+		out = append(out, mix(h.Sum64()))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// mix is splitmix64's finaliser: FNV-1a's bits are not independent enough
+// for a simhash, whose every bit is a vote.
+func mix(z uint64) uint64 {
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
 }
