@@ -5,6 +5,7 @@ package jobstest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -18,6 +19,14 @@ import (
 // Open creates (or reopens) a WebTable in dir whose tablets split at
 // splitSize bytes (0: the default), with the derived families.
 func Open(tb testing.TB, dir string, splitSize int64) *webtable.WebTable {
+	tb.Helper()
+	w, _ := OpenDB(tb, dir, splitSize)
+	return w
+}
+
+// OpenDB is Open that also returns the table beneath, for tests that
+// damage what the crawl wrote.
+func OpenDB(tb testing.TB, dir string, splitSize int64) (*webtable.WebTable, *bigtable.Table) {
 	tb.Helper()
 	var opts []bigtable.Option
 	if splitSize > 0 {
@@ -34,7 +43,7 @@ func Open(tb testing.TB, dir string, splitSize int64) *webtable.WebTable {
 	if err := w.EnsureDerived(context.Background()); err != nil {
 		tb.Fatal(err)
 	}
-	return w
+	return w, db.Open(webtable.TableName)
 }
 
 // Page is a page to store: its URL, body and the URLs it links to.
@@ -42,6 +51,8 @@ type Page struct {
 	URL   string
 	HTML  string
 	Links []string
+	// MIME is the media type; "" means text/html.
+	MIME string
 	// Time is the fetch time; zero means Base plus the page's index in
 	// seconds.
 	Time time.Time
@@ -62,7 +73,7 @@ func Store(tb testing.TB, w *webtable.WebTable, pages []Page) {
 		f := &webtable.Fetched{
 			Page: &webtable.Page{
 				Fetch:    webtable.Fetch{URL: p.URL, Status: 200, Time: t, Length: int64(len(p.HTML))},
-				MIME:     "text/html",
+				MIME:     cmp.Or(p.MIME, "text/html"),
 				KeepBody: true,
 				Body:     []byte(p.HTML),
 			},
