@@ -17,6 +17,17 @@ import (
 	"github.com/webtable/webtable/jobs/jobstest"
 )
 
+// binDir holds the binary binary builds; TestMain removes it.
+var binDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 // binary builds cmd/index once per test binary.
 var binary = func() func(t *testing.T) string {
 	var path string
@@ -30,6 +41,7 @@ var binary = func() func(t *testing.T) string {
 			if derr != nil {
 				t.Fatal(derr)
 			}
+			binDir = dir
 			path = filepath.Join(dir, "index")
 			out, berr := exec.Command("go", "build", "-o", path, ".").CombinedOutput()
 			if berr != nil {

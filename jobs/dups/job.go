@@ -175,7 +175,8 @@ func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
 	var batch []webtable.DerivedWrite
 	var written, unchanged int64
 	for i := lo; i < hi; i++ {
-		dw := webtable.DerivedWrite{Key: j.keys[i], Family: webtable.FamilyDup, DeleteFamily: true}
+		// NB: a delete only when a cell must go (see rank.Job.RunSplit).
+		dw := webtable.DerivedWrite{Key: j.keys[i], Family: webtable.FamilyDup}
 		sim, of := "", ""
 		hasText := j.text[i]
 		if hasText {
@@ -185,6 +186,12 @@ func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
 		if j.of[i] >= 0 {
 			of = j.keys[j.of[i]]
 			dw.Cells = append(dw.Cells, webtable.DerivedCell{Qualifier: ColOf, Timestamp: j.ts, Value: []byte(of)})
+		}
+		if j.hasOldSim[i] && !hasText {
+			dw.DeleteColumns = append(dw.DeleteColumns, ColSimhash)
+		}
+		if j.hasOf[i] && of == "" {
+			dw.DeleteColumns = append(dw.DeleteColumns, ColOf)
 		}
 		if !env.Full && j.hasOldSim[i] == hasText && j.oldSim[i] == sim && j.hasOf[i] == (of != "") && j.oldOf[i] == of {
 			unchanged++

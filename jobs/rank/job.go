@@ -98,7 +98,11 @@ func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
 		}
 		written++
 		batch = append(batch, webtable.DerivedWrite{
-			Key: j.keys[v], Family: webtable.FamilyRank, DeleteColumns: []string{ColPage, ColHosts},
+			// NB: no delete first: the cells' timestamp only grows with
+			// the inputs and the family keeps one version, so a set
+			// replaces; a delete in a bulk write costs badger a sort of
+			// the pending writes (16 s instead of 1 at 20,000 pages).
+			Key: j.keys[v], Family: webtable.FamilyRank,
 			Cells: []webtable.DerivedCell{
 				{Qualifier: ColPage, Timestamp: j.ts, Value: []byte(FormatRank(j.rank[v]))},
 				{Qualifier: ColHosts, Timestamp: j.ts, Value: strconv.AppendInt(nil, int64(j.hosts[v]), 10)},

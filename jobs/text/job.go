@@ -155,7 +155,9 @@ func derive(env *jobs.Env, r webtable.Row) (webtable.DerivedWrite, rowState) {
 	if charset != "" {
 		ct += "; charset=" + charset
 	}
-	dw := webtable.DerivedWrite{Key: r.Key, Family: webtable.FamilyText, DeleteFamily: true}
+	// NB: the family is cleared only when it holds cells (a delete in a
+	// bulk write costs badger a sort of the pending writes).
+	dw := webtable.DerivedWrite{Key: r.Key, Family: webtable.FamilyText, DeleteFamily: len(have) > 0}
 	changed := false
 	good := 0
 	var damaged []string
