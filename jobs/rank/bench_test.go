@@ -41,7 +41,7 @@ func genStore(b *testing.B, dir string, pages, links int) {
 				Body: []byte("<p>page " + strconv.Itoa(i) + "</p>")},
 			AnchorTime: webtable.TimestampOf(t).TruncateToMilliseconds(),
 			State:      webtable.StateDone, StateTime: webtable.TimestampOf(t).TruncateToMilliseconds(),
-			NewRow:     true,
+			NewRow: true,
 		}
 		for k := 0; k < links; k++ {
 			to := int(float64(pages) * rng.Float64() * rng.Float64())
