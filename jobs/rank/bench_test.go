@@ -110,7 +110,8 @@ func BenchmarkRankJob(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Logf("%d rows, %d written, %d links, %d iterations, %v", sum.Counts.Rows, sum.Counts.Written, j.Edges, j.Iter, sum.Elapsed)
+		b.Logf("%d rows, %d written, %d links, %d iterations, %v (scan %v, graph %v, PageRank %v)", sum.Counts.Rows, sum.Counts.Written,
+			j.Edges, j.Iter, sum.Elapsed, j.ScanTime, j.GraphTime, j.RankTime)
 	}
 	b.StopTimer()
 	close(stop)

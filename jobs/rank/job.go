@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/webtable/webtable/jobs"
 	"github.com/webtable/webtable/urlkey"
@@ -32,6 +33,9 @@ type Job struct {
 	ts       webtable.Timestamp
 	Iter     int // iterations the last PageRank ran
 	Edges    int64
+	// ScanTime, GraphTime and RankTime are how long Prepare's scan,
+	// graph building and PageRank took.
+	ScanTime, GraphTime, RankTime time.Duration
 }
 
 // Name is "rank".
@@ -52,6 +56,7 @@ var errMissingReferrer = errors.New("rank: anchors name rows that are not fetche
 // rank depends on every page.
 func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
 	b := newBuilder()
+	t0 := time.Now()
 	err := env.W.ScanSelect(ctx, "", "", webtable.Select{
 		Names:   []string{webtable.FamilyAnchor},
 		Columns: []string{"contents:sha256", "rank:" + ColPage, "rank:" + ColHosts},
@@ -63,14 +68,20 @@ func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
 		return err
 	}
 	env.Counts.Add(b.rows, 0, 0, b.rows-int64(len(b.keys)))
+	j.ScanTime = time.Since(t0)
+	t0 = time.Now()
 	g, hosts, bad := b.finish()
+	j.GraphTime = time.Since(t0)
 	for _, v := range bad {
 		env.Bad(b.keys[v], errMissingReferrer)
 	}
 	j.keys, j.hosts, j.oldRank, j.oldHosts, j.ts = b.keys, hosts, b.oldRank, b.oldHosts, b.maxTS
+	t0 = time.Now()
 	j.rank, j.Iter = g.PageRank()
+	j.RankTime = time.Since(t0)
 	j.Edges = g.Edges()
-	env.Logf("%d pages, %d links, %d iterations", g.N(), g.Edges(), j.Iter)
+	env.Logf("%d pages, %d links, %d iterations; scan %v, graph %v, PageRank %v", g.N(), g.Edges(), j.Iter,
+		j.ScanTime.Round(time.Millisecond), j.GraphTime.Round(time.Millisecond), j.RankTime.Round(time.Millisecond))
 	return nil
 }
 
