@@ -29,6 +29,7 @@ type pageData struct {
 	Links    []linkEntry
 	More     int // outgoing links not listed
 	Diff     diffChoice
+	Derived  *derivedView // what cmd/index derived; nil when nothing
 }
 
 // cellEntry is a cell of the fetch family as the page view shows it: a
@@ -154,7 +155,12 @@ func (ui *UI) page(r *http.Request) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	d := pageData{Key: key, URL: urlOf(key, f), Fetch: f}
+	d := pageData{Key: key, URL: urlOf(key, f), Fetch: f, Derived: derivedOf(row)}
+	if d.Derived != nil && d.Derived.Of != "" {
+		if err := ui.dupMembers(ctx, d.Derived, key); err != nil {
+			return result{}, err
+		}
+	}
 	j := jsonPage{Row: toJSONRow(row), Versions: []jsonVersion{}, Anchors: []jsonAnchor{}, Links: []jsonLink{}}
 	for _, c := range row.Cells {
 		switch c.Family {
