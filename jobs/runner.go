@@ -105,6 +105,10 @@ type Summary struct {
 type Env struct {
 	W    *webtable.WebTable
 	Full bool
+	// Splits are every split of the run, all shards'; Workers how many
+	// may be read at once (a job's Prepare may read them in parallel).
+	Splits  []Split
+	Workers int
 	// Counts are the job's counters; RunSplit adds to them.
 	Counts Counts
 
@@ -232,6 +236,7 @@ func Run(ctx context.Context, w *webtable.WebTable, job Job, cfg Config) (Summar
 		return sum, err
 	}
 	env.Full = p.Full
+	env.Splits, env.Workers = p.splits(), workers
 	sum.Run, sum.Resumed = run, resumed
 	var mine, pending []Split
 	var planned int64

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/webtable/webtable/jobs"
@@ -55,15 +56,8 @@ var errMissingReferrer = errors.New("rank: anchors name rows that are not fetche
 // ranks. Every process computes the whole graph, whatever its shard: a
 // rank depends on every page.
 func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
-	b := newBuilder()
 	t0 := time.Now()
-	err := env.W.ScanSelect(ctx, "", "", webtable.Select{
-		Names:   []string{webtable.FamilyAnchor},
-		Columns: []string{"contents:sha256", "rank:" + ColPage, "rank:" + ColHosts},
-	}, func(r webtable.Row) bool {
-		b.row(r)
-		return true
-	})
+	b, err := scan(ctx, env)
 	if err != nil {
 		return err
 	}
@@ -141,6 +135,89 @@ func ParseRank(s string) (float64, bool) {
 		return 0, false
 	}
 	return r, true
+}
+
+// scan reads the graph: the run's splits in parallel (env.Workers at
+// once), each into a builder of its own, merged in key order.
+func scan(ctx context.Context, env *jobs.Env) (*builder, error) {
+	sel := webtable.Select{
+		Names:   []string{webtable.FamilyAnchor},
+		Columns: []string{"contents:sha256", "rank:" + ColPage, "rank:" + ColHosts},
+	}
+	splits := env.Splits
+	if len(splits) == 0 {
+		splits = []jobs.Split{{}}
+	}
+	parts := make([]*builder, len(splits))
+	errs := make([]error, len(splits))
+	next := make(chan int, len(splits))
+	for i := range splits {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range max(1, min(env.Workers, len(splits))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				b := newBuilder()
+				errs[i] = env.W.ScanSelect(ctx, splits[i].Start, splits[i].End, sel, func(r webtable.Row) bool {
+					b.row(r)
+					return true
+				})
+				parts[i] = b
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return merge(parts), nil
+}
+
+// merge joins builders of consecutive key ranges into one, re-interning
+// each part's referrers.
+func merge(parts []*builder) *builder {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	out := newBuilder()
+	var edges, nodes int
+	for _, p := range parts {
+		edges += len(p.src)
+		nodes += len(p.keys)
+	}
+	out.src = make([]int32, 0, edges)
+	out.off = slices.Grow(out.off, nodes)
+	out.keys = make([]string, 0, nodes)
+	for _, p := range parts {
+		remap := make([]int32, len(p.refList))
+		for i, ref := range p.refList {
+			id, ok := out.refs[ref]
+			if !ok {
+				id = int32(len(out.refList))
+				out.refs[ref] = id
+				out.refList = append(out.refList, ref)
+			}
+			remap[i] = id
+		}
+		base := int64(len(out.src))
+		for _, id := range p.src {
+			out.src = append(out.src, remap[id])
+		}
+		for _, o := range p.off[1:] {
+			out.off = append(out.off, base+o)
+		}
+		out.rows += p.rows
+		out.keys = append(out.keys, p.keys...)
+		out.oldRank = append(out.oldRank, p.oldRank...)
+		out.oldHosts = append(out.oldHosts, p.oldHosts...)
+		out.maxTS = max(out.maxTS, p.maxTS)
+		*p = builder{}
+	}
+	return out
 }
 
 // builder gathers the graph from the rows of one scan.
