@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/webtable/webtable/jobs"
 	"github.com/webtable/webtable/jobs/dups"
@@ -224,5 +225,35 @@ func TestShards(t *testing.T) {
 	// 30 pages and the 30 rows of the unfetched pages they link to.
 	if ran != 15 || splits != 15 {
 		t.Errorf("the shards ran %d splits of %d, want 15 of 15 (60 rows cut every 4)", ran, splits)
+	}
+}
+
+// TestIncremental stores a new version of one page after a run: the
+// rerun derives the text of that page alone and hashes its text alone.
+func TestIncremental(t *testing.T) {
+	pages := site(30, 7)
+	w := jobstest.Open(t, t.TempDir(), 0)
+	defer w.Close()
+	jobstest.Store(t, w, pages)
+	for _, j := range []jobs.Job{text.Job{}, &rank.Job{}, &dups.Job{}} {
+		run(t, w, j, jobs.Config{})
+	}
+	changed := pages[4]
+	changed.HTML = "<title>Changed</title><p>A wholly new text for this page, about something else entirely.</p>"
+	changed.Time = jobstest.Base.Add(time.Hour)
+	jobstest.Store(t, w, []jobstest.Page{changed})
+	sum := run(t, w, text.Job{}, jobs.Config{})
+	if sum.Counts.Written != 1 {
+		t.Errorf("text rerun wrote %d rows, want 1 (the page with a new version)", sum.Counts.Written)
+	}
+	d := &dups.Job{}
+	run(t, w, d, jobs.Config{})
+	if d.Hashed != 1 {
+		t.Errorf("dups rerun hashed %d pages, want 1 (the page whose text changed)", d.Hashed)
+	}
+	full := &dups.Job{}
+	run(t, w, full, jobs.Config{Full: true})
+	if full.Hashed != len(pages) {
+		t.Errorf("dups --full hashed %d pages, want all %d", full.Hashed, len(pages))
 	}
 }

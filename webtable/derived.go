@@ -25,7 +25,9 @@ import (
 //	                  all fetched pages sum to 1. One version.
 //	rank:hosts        how many distinct hosts link to the page (decimal).
 //	dup:simhash       the 64-bit simhash of the page's text shingles, 16
-//	                  hex digits. One version.
+//	                  hex digits, and dup:src the text:src it was computed
+//	                  from (so that a rerun hashes only changed texts).
+//	                  One version.
 //	dup:of            the row key of the representative of the page's
 //	                  cluster of duplicates (the representative names
 //	                  itself); absent when the page has no duplicate.

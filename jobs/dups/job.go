@@ -9,9 +9,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/webtable/webtable/jobs"
 	"github.com/webtable/webtable/jobs/rank"
+	"github.com/webtable/webtable/jobs/text"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -19,6 +21,8 @@ import (
 const (
 	ColSimhash = "simhash"
 	ColOf      = "of"
+	// ColSrc is the text:src the simhash was computed from.
+	ColSrc = "src"
 )
 
 // BatchRows is how many rows one bulk write carries.
@@ -35,9 +39,13 @@ type Job struct {
 	of               []int32 // node -> representative node, -1 alone
 	oldSim, oldOf    []string
 	hasOldSim, hasOf []bool
-	text             []bool // node -> its row has text:body
-	ts               webtable.Timestamp
-	Clusters         int
+	text             []bool   // node -> its row has text
+	src, oldSrc      []string // node -> text:src, and the dup:src its stored hash came from
+	// Hashed counts the pages whose simhash the last Prepare computed (the
+	// others' text had not changed since).
+	Hashed   int
+	ts       webtable.Timestamp
+	Clusters int
 }
 
 // Name is "dups".
@@ -59,20 +67,19 @@ func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
 	var pages []Page
 	var ranks []float64
 	var rows, other int64
+	var need []int // pages whose simhash is to be computed from text:body
 	err := env.W.ScanSelect(ctx, "", "", webtable.Select{
-		Columns: []string{"text:body", "contents:sha256", "rank:" + rank.ColPage, "dup:" + ColSimhash, "dup:" + ColOf},
+		Columns: []string{"text:" + text.ColSrc, "contents:sha256", "rank:" + rank.ColPage, "dup:" + ColSimhash, "dup:" + ColOf, "dup:" + ColSrc},
 	}, func(r webtable.Row) bool {
 		rows++
 		var p Page
-		var body []byte
-		hasBody := false
 		rk := 0.0
-		var oldSim, oldOf string
-		var hasSim, hasOf bool
+		var src, oldSim, oldOf, oldSrc string
+		var hasSrc, hasSim, hasOf bool
 		for _, c := range r.Cells {
 			switch c.Column() {
-			case "text:body":
-				body, hasBody = c.Value, true
+			case "text:" + text.ColSrc:
+				src, hasSrc = string(c.Value), true
 				j.ts = max(j.ts, c.Timestamp)
 			case "contents:sha256":
 				p.SHA256 = string(c.Value)
@@ -86,29 +93,46 @@ func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
 				oldSim, hasSim = string(c.Value), true
 			case "dup:" + ColOf:
 				oldOf, hasOf = string(c.Value), true
+			case "dup:" + ColSrc:
+				oldSrc = string(c.Value)
 			}
 		}
-		if !hasBody {
+		if !hasSrc {
 			other++
-			if !hasSim && !hasOf {
+			if !hasSim && !hasOf && oldSrc == "" {
 				return true
 			}
 		}
-		if hasBody {
-			p.Simhash = Simhash(string(body))
+		i := len(j.keys)
+		if hasSrc {
+			// NB: the hash of an unchanged text is kept: only pages
+			// whose text:src moved are read again (see below).
+			if h, ok := parseSimhash(oldSim); ok && hasSim && oldSrc == src && !env.Full {
+				p.Simhash = h
+			} else {
+				need = append(need, i)
+			}
 		}
 		j.keys = append(j.keys, r.Key)
 		pages = append(pages, p)
 		ranks = append(ranks, rk)
-		j.oldSim, j.oldOf = append(j.oldSim, oldSim), append(j.oldOf, oldOf)
+		j.oldSim, j.oldOf, j.oldSrc = append(j.oldSim, oldSim), append(j.oldOf, oldOf), append(j.oldSrc, oldSrc)
+		j.src = append(j.src, src)
 		j.hasOldSim, j.hasOf = append(j.hasOldSim, hasSim), append(j.hasOf, hasOf)
-		j.sims = append(j.sims, p.Simhash)
-		j.text = append(j.text, hasBody)
+		j.text = append(j.text, hasSrc)
 		return true
 	})
 	if err != nil {
 		return err
 	}
+	if err := j.hashTexts(ctx, env, pages, need); err != nil {
+		return err
+	}
+	j.sims = make([]uint64, len(pages))
+	for i := range pages {
+		j.sims[i] = pages[i].Simhash
+	}
+	j.Hashed = len(need)
 	env.Counts.Add(rows, 0, 0, other)
 	// Pages without text take part in nothing.
 	valid := make([]int, 0, len(pages))
@@ -153,6 +177,52 @@ func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
 	return nil
 }
 
+// parseSimhash reads a stored dup:simhash; ok is false for another form.
+func parseSimhash(s string) (uint64, bool) {
+	h, err := strconv.ParseUint(s, 16, 64)
+	if err != nil || FormatSimhash(h) != s {
+		return 0, false
+	}
+	return h, true
+}
+
+// rescanShare is the share of pages past which hashTexts reads the whole
+// table's text in one scan rather than page by page.
+const rescanShare = 0.05
+
+// hashTexts computes the simhash of pages[need] from their text:body:
+// one row read each when they are few, else one scan of the table.
+func (j *Job) hashTexts(ctx context.Context, env *jobs.Env, pages []Page, need []int) error {
+	if len(need) == 0 {
+		return nil
+	}
+	if float64(len(need)) <= rescanShare*float64(len(pages)) {
+		for _, i := range need {
+			r, err := env.W.Get(ctx, j.keys[i], webtable.Query{Column: "text:" + text.ColBody})
+			if err != nil {
+				return err
+			}
+			if len(r.Cells) > 0 {
+				pages[i].Simhash = Simhash(string(r.Cells[0].Value))
+			}
+		}
+		return nil
+	}
+	k := 0 // NB: both in key order: walk need beside the scan
+	return env.W.ScanSelect(ctx, "", "", webtable.Select{Columns: []string{"text:" + text.ColBody}}, func(r webtable.Row) bool {
+		for k < len(need) && j.keys[need[k]] < r.Key {
+			k++
+		}
+		if k == len(need) {
+			return false
+		}
+		if j.keys[need[k]] == r.Key && len(r.Cells) > 0 {
+			pages[need[k]].Simhash = Simhash(string(r.Cells[0].Value))
+		}
+		return true
+	})
+}
+
 // Groups returns, for tests, each page's representative key ("" alone).
 func (j *Job) Groups() map[string]string {
 	out := map[string]string{}
@@ -181,19 +251,21 @@ func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
 		hasText := j.text[i]
 		if hasText {
 			sim = FormatSimhash(j.sims[i])
-			dw.Cells = append(dw.Cells, webtable.DerivedCell{Qualifier: ColSimhash, Timestamp: j.ts, Value: []byte(sim)})
+			dw.Cells = append(dw.Cells,
+				webtable.DerivedCell{Qualifier: ColSimhash, Timestamp: j.ts, Value: []byte(sim)},
+				webtable.DerivedCell{Qualifier: ColSrc, Timestamp: j.ts, Value: []byte(j.src[i])})
 		}
 		if j.of[i] >= 0 {
 			of = j.keys[j.of[i]]
 			dw.Cells = append(dw.Cells, webtable.DerivedCell{Qualifier: ColOf, Timestamp: j.ts, Value: []byte(of)})
 		}
-		if j.hasOldSim[i] && !hasText {
-			dw.DeleteColumns = append(dw.DeleteColumns, ColSimhash)
+		if (j.hasOldSim[i] || j.oldSrc[i] != "") && !hasText {
+			dw.DeleteColumns = append(dw.DeleteColumns, ColSimhash, ColSrc)
 		}
 		if j.hasOf[i] && of == "" {
 			dw.DeleteColumns = append(dw.DeleteColumns, ColOf)
 		}
-		if !env.Full && j.hasOldSim[i] == hasText && j.oldSim[i] == sim && j.hasOf[i] == (of != "") && j.oldOf[i] == of {
+		if !env.Full && j.hasOldSim[i] == hasText && j.oldSim[i] == sim && j.oldSrc[i] == j.src[i] && j.hasOf[i] == (of != "") && j.oldOf[i] == of {
 			unchanged++
 			continue
 		}
