@@ -129,6 +129,17 @@ func TestRankJob(t *testing.T) {
 		t.Errorf("rank:hosts of %s = %q, want the hosts linking to it (ghost.example.net at least)", pages[3].URL, h)
 	}
 
+	// A rank:page an older version wrote in another form is rewritten.
+	k := urlkeyOf(pages[7].URL)
+	good := got[k]
+	if err := w.WriteDerived(context.Background(), []webtable.DerivedWrite{{Key: k, Family: webtable.FamilyRank,
+		Cells: []webtable.DerivedCell{{Qualifier: rank.ColPage, Timestamp: webtable.TimestampOf(time.Now()).TruncateToMilliseconds(), Value: []byte("1.5e-2")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if fixed := run(t, w, &rank.Job{}, jobs.Config{SplitRows: 7}); fixed.Counts.Written != 1 || jobstest.Column(t, w, "rank:page")[k] != good {
+		t.Errorf("after a rank:page of another form, the rerun wrote %d rows and left %q; want 1 and %q", fixed.Counts.Written, jobstest.Column(t, w, "rank:page")[k], good)
+	}
+
 	before := jobstest.Dump(t, w)
 	again := run(t, w, &rank.Job{}, jobs.Config{SplitRows: 7})
 	if again.Counts.Written != 0 || jobstest.Dump(t, w) != before {

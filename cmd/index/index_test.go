@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,7 +183,7 @@ func TestKillResume(t *testing.T) {
 	want := dump(t, whole)
 
 	dir := makeStore(t, pages)
-	for i, job := range []string{"text", "rank", "dups"} {
+	for _, job := range []string{"text", "rank", "dups"} {
 		cmd := exec.Command(binary(t), "--db", dir, "--split-rows", "2", "--progress-every", "0", "--workers", "1", job)
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
@@ -191,14 +192,17 @@ func TestKillResume(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Kill after a number of splits that differs per job.
-		at := 3 + 11*i
+		// Kill at a random moment: after a random share of the splits.
+		share := 0.05 + 0.85*rand.Float64()
+		t.Logf("%s: SIGKILL after %.0f%% of the splits", job, share*100)
 		sc := bufio.NewScanner(stderr)
 		killed := false
 		re := regexp.MustCompile(`splits (\d+)/(\d+)`)
 		for sc.Scan() {
 			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				if n, _ := strconv.Atoi(m[1]); n >= at {
+				n, _ := strconv.Atoi(m[1])
+				total, _ := strconv.Atoi(m[2])
+				if n > 0 && float64(n) >= share*float64(total) {
 					cmd.Process.Signal(syscall.SIGKILL)
 					killed = true
 					break

@@ -39,8 +39,9 @@ type Job struct {
 	of               []int32 // node -> representative node, -1 alone
 	oldSim, oldOf    []string
 	hasOldSim, hasOf []bool
-	text             []bool   // node -> its row has text
-	src, oldSrc      []string // node -> text:src, and the dup:src its stored hash came from
+	text             []bool               // node -> its row has text
+	src, oldSrc      []string             // node -> text:src, and the dup:src its stored hash came from
+	oldTS            []webtable.Timestamp // node -> newest timestamp of its stored dup cells
 	// Hashed counts the pages whose simhash the last Prepare computed (the
 	// others' text had not changed since).
 	Hashed   int
@@ -76,7 +77,11 @@ func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
 		rk := 0.0
 		var src, oldSim, oldOf, oldSrc string
 		var hasSrc, hasSim, hasOf bool
+		var oldTS webtable.Timestamp
 		for _, c := range r.Cells {
+			if c.Family == webtable.FamilyDup {
+				oldTS = max(oldTS, c.Timestamp)
+			}
 			switch c.Column() {
 			case "text:" + text.ColSrc:
 				src, hasSrc = string(c.Value), true
@@ -118,6 +123,7 @@ func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
 		ranks = append(ranks, rk)
 		j.oldSim, j.oldOf, j.oldSrc = append(j.oldSim, oldSim), append(j.oldOf, oldOf), append(j.oldSrc, oldSrc)
 		j.src = append(j.src, src)
+		j.oldTS = append(j.oldTS, oldTS)
 		j.hasOldSim, j.hasOf = append(j.hasOldSim, hasSim), append(j.hasOf, hasOf)
 		j.text = append(j.text, hasSrc)
 		return true
@@ -245,8 +251,9 @@ func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
 	var batch []webtable.DerivedWrite
 	var written, unchanged int64
 	for i := lo; i < hi; i++ {
-		// NB: a delete only when a cell must go (see rank.Job.RunSplit).
-		dw := webtable.DerivedWrite{Key: j.keys[i], Family: webtable.FamilyDup}
+		// NB: a delete only when a cell must go, or a stored one is newer
+		// than the inputs (see rank.Job.RunSplit).
+		dw := webtable.DerivedWrite{Key: j.keys[i], Family: webtable.FamilyDup, DeleteFamily: j.oldTS[i] > j.ts}
 		sim, of := "", ""
 		hasText := j.text[i]
 		if hasText {
