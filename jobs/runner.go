@@ -81,7 +81,7 @@ const MaxLogged = 20
 // Progress is where a job is.
 type Progress struct {
 	Job         string
-	Phase       string // "preparing", "splits", "done"
+	Phase       string // "preparing", "working", "done"
 	Splits      int    // this shard's splits in the run
 	SplitsDone  int    // of those, finished (before this process included)
 	Rows        int64  // rows read by this process
@@ -272,7 +272,7 @@ func Run(ctx context.Context, w *webtable.WebTable, job Job, cfg Config) (Summar
 	if err := job.Prepare(ctx, env); err != nil {
 		return sum, fmt.Errorf("jobs: %s: %w", job.Name(), err)
 	}
-	report("splits", 0)
+	report("working", 0)
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -308,7 +308,7 @@ func Run(ctx context.Context, w *webtable.WebTable, job Job, cfg Config) (Summar
 				ran++
 				n := ran
 				mu.Unlock()
-				report("splits", n)
+				report("working", n)
 			}
 		}()
 	}

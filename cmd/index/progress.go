@@ -41,11 +41,11 @@ func isTerminal(w io.Writer) bool {
 
 // line is the one-line state of a job: splits, rows, ETA.
 func (p *progress) line(pr jobs.Progress) string {
-	s := fmt.Sprintf("%s: %s, splits %d/%d, rows %d", p.job, pr.Phase, pr.SplitsDone, pr.Splits, pr.Rows)
+	s := fmt.Sprintf("%s: %s, splits %d/%d, rows read %d", p.job, pr.Phase, pr.SplitsDone, pr.Splits, pr.Rows)
 	if pr.RowsPlanned > 0 {
 		s += fmt.Sprintf(" of ~%d", pr.RowsPlanned)
 	}
-	if el := time.Since(p.start); pr.Phase == "splits" && pr.SplitsDone > 0 && pr.SplitsDone < pr.Splits {
+	if el := time.Since(p.start); pr.Phase == "working" && pr.SplitsDone > 0 && pr.SplitsDone < pr.Splits {
 		eta := time.Duration(float64(el) / float64(pr.SplitsDone) * float64(pr.Splits-pr.SplitsDone))
 		s += fmt.Sprintf(", ETA %s", eta.Round(time.Second))
 	}
@@ -75,7 +75,7 @@ func (p *progress) update(pr jobs.Progress) {
 		}
 		return
 	}
-	if pr.Phase == "splits" && pr.SplitsDone < pr.Splits && time.Since(p.last) < p.every {
+	if pr.Phase == "working" && pr.SplitsDone < pr.Splits && time.Since(p.last) < p.every {
 		return
 	}
 	p.last = time.Now()
