@@ -42,7 +42,7 @@ Examples:
   index                                  all jobs over ./webtable.db
   index --db crawl.db rank               only the rank job
   index --full                           redo every row, not only changed ones
-  index --shard 0/4 text                 the first quarter of the text job
+  index --shard 0/4 text                 a quarter of the text job's splits
                                          (run 1/4, 2/4, 3/4 elsewhere)
 
 A job cuts the table at its tablets and records each finished split in
