@@ -24,7 +24,8 @@ type Page struct {
 }
 
 // Cluster groups pages that are duplicates: equal SHA256, or simhashes
-// within maxDist bits (two such hashes agree on at least one of maxDist+1
+// within maxDist bits (a page whose text has no word, simhash 0, is a
+// duplicate only of the same bytes) (two such hashes agree on at least one of maxDist+1
 // blocks of bits, so only pages sharing a block are compared). It returns
 // each page's group, the index of its root.
 func Cluster(pages []Page, maxDist int) []int {
@@ -57,7 +58,12 @@ func Cluster(pages []Page, maxDist int) []int {
 			bySum[p.SHA256] = i
 		}
 	}
-	idx := make([]int, len(pages))
+	var idx []int
+	for i, p := range pages {
+		if p.Simhash != 0 {
+			idx = append(idx, i)
+		}
+	}
 	nblk := min(max(maxDist+1, 1), 64)
 	for blk := 0; blk < nblk; blk++ {
 		lo, hi := 64*blk/nblk, 64*(blk+1)/nblk
@@ -67,9 +73,6 @@ func Cluster(pages []Page, maxDist int) []int {
 		}
 		shift := uint(lo)
 		block := func(i int) uint64 { return pages[i].Simhash >> shift & mask }
-		for i := range idx {
-			idx[i] = i
-		}
 		slices.SortFunc(idx, func(a, b int) int {
 			if x, y := block(a), block(b); x != y {
 				if x < y {
