@@ -51,7 +51,7 @@ func genStore(b *testing.B, dir string, pages, links int) {
 			b.Fatal(err)
 		}
 		if i%100_000 == 0 && i > 0 {
-			b.Logf("stored %d pages in %v", i, time.Since(t0))
+			fmt.Fprintf(os.Stderr, "stored %d pages in %v\n", i, time.Since(t0))
 		}
 	}
 	if err := w.FlushDeletes(ctx); err != nil {
@@ -110,7 +110,7 @@ func BenchmarkRankJob(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Logf("%d rows, %d written, %d links, %d iterations, %v (scan %v, graph %v, PageRank %v)", sum.Counts.Rows, sum.Counts.Written,
+		fmt.Fprintf(os.Stderr, "rank: %d rows, %d written, %d links, %d iterations, %v (scan %v, graph %v, PageRank %v)\n", sum.Counts.Rows, sum.Counts.Written,
 			j.Edges, j.Iter, sum.Elapsed, j.ScanTime, j.GraphTime, j.RankTime)
 	}
 	b.StopTimer()
