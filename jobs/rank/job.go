@@ -156,6 +156,10 @@ func scan(ctx context.Context, env *jobs.Env) (*builder, error) {
 	}
 	parts := make([]*builder, len(splits))
 	errs := make([]error, len(splits))
+	// NB: one interner for all parts: each part's pages are linked from
+	// everywhere, so interners of their own held the referrers once per
+	// part (4.9 GB of RssAnon at 1M pages in 20 tablets).
+	in := &interner{ids: map[string]int32{}}
 	next := make(chan int, len(splits))
 	for i := range splits {
 		next <- i
@@ -167,7 +171,7 @@ func scan(ctx context.Context, env *jobs.Env) (*builder, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				b := newBuilder()
+				b := newBuilder(in)
 				errs[i] = env.W.ScanSelect(ctx, splits[i].Start, splits[i].End, sel, func(r webtable.Row) bool {
 					b.row(r)
 					return true
@@ -180,7 +184,33 @@ func scan(ctx context.Context, env *jobs.Env) (*builder, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return merge(parts), nil
+	out := merge(parts)
+	out.refList = in.list
+	return out, nil
+}
+
+// interner gives each distinct referrer an id, safe for concurrent use.
+type interner struct {
+	mu   sync.Mutex
+	ids  map[string]int32
+	list []string
+}
+
+// intern appends the ids of refs to dst.
+func (in *interner) intern(dst []int32, refs []string) []int32 {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for _, ref := range refs {
+		id, ok := in.ids[ref]
+		if !ok {
+			id = int32(len(in.list))
+			ref = strings.Clone(ref)
+			in.ids[ref] = id
+			in.list = append(in.list, ref)
+		}
+		dst = append(dst, id)
+	}
+	return dst
 }
 
 // merge joins builders of consecutive key ranges into one, re-interning
@@ -189,7 +219,7 @@ func merge(parts []*builder) *builder {
 	if len(parts) == 1 {
 		return parts[0]
 	}
-	out := newBuilder()
+	out := &builder{off: []int64{0}}
 	var edges, nodes int
 	for _, p := range parts {
 		edges += len(p.src)
@@ -199,20 +229,8 @@ func merge(parts []*builder) *builder {
 	out.off = slices.Grow(out.off, nodes)
 	out.keys = make([]string, 0, nodes)
 	for _, p := range parts {
-		remap := make([]int32, len(p.refList))
-		for i, ref := range p.refList {
-			id, ok := out.refs[ref]
-			if !ok {
-				id = int32(len(out.refList))
-				out.refs[ref] = id
-				out.refList = append(out.refList, ref)
-			}
-			remap[i] = id
-		}
 		base := int64(len(out.src))
-		for _, id := range p.src {
-			out.src = append(out.src, remap[id])
-		}
+		out.src = append(out.src, p.src...)
 		for _, o := range p.off[1:] {
 			out.off = append(out.off, base+o)
 		}
@@ -233,16 +251,17 @@ type builder struct {
 	keys     []string
 	off      []int64
 	src      []int32 // referrer ids (interned), until finish maps them to nodes
-	refs     map[string]int32
-	refList  []string
+	in       *interner
+	refList  []string // set by scan once every part is read
+	anchors  []string // the row being read's referrers (reused)
 	oldRank  []float64
 	oldHosts []int32
 	oldTS    []webtable.Timestamp
 	maxTS    webtable.Timestamp
 }
 
-func newBuilder() *builder {
-	return &builder{off: []int64{0}, refs: map[string]int32{}}
+func newBuilder(in *interner) *builder {
+	return &builder{off: []int64{0}, in: in}
 }
 
 func (b *builder) row(r webtable.Row) {
@@ -272,19 +291,15 @@ func (b *builder) row(r webtable.Row) {
 	if !node {
 		return // links to a page not fetched: not part of the graph
 	}
+	b.anchors = b.anchors[:0]
 	for _, c := range r.Cells {
 		if c.Family != webtable.FamilyAnchor {
 			continue
 		}
 		b.maxTS = max(b.maxTS, c.Timestamp)
-		id, ok := b.refs[c.Qualifier]
-		if !ok {
-			id = int32(len(b.refList))
-			b.refs[c.Qualifier] = id
-			b.refList = append(b.refList, c.Qualifier)
-		}
-		b.src = append(b.src, id)
+		b.anchors = append(b.anchors, c.Qualifier)
 	}
+	b.src = b.in.intern(b.src, b.anchors)
 	b.keys = append(b.keys, r.Key)
 	b.off = append(b.off, int64(len(b.src)))
 	b.oldRank = append(b.oldRank, oldRank)
@@ -319,7 +334,7 @@ func (b *builder) finish() (*Graph, []int32, []int) {
 		}
 		refHost[i] = id
 	}
-	b.refs, b.refList = nil, nil
+	b.refList = nil
 	g := &Graph{Off: make([]int64, n+1), OutDeg: make([]int32, n)}
 	hosts := make([]int32, n)
 	var bad []int
