@@ -462,3 +462,11 @@ func runID(now time.Time) string {
 // micros is t in whole milliseconds, as microseconds (the WebTable's
 // timestamps are whole milliseconds; see package webtable).
 func micros(t time.Time) webtable.Timestamp { return webtable.Timestamp(t.UnixMilli() * 1000) }
+
+// MemoryLimit is the Go soft memory limit cmd/index runs its jobs under
+// unless GOMEMLIMIT sets one. Garbage from the scans (a row's cells are
+// built for each row read) otherwise doubles the live heap under Go's
+// default GOGC=100: rank over 1M pages and 30M links peaked at 1,318 MiB
+// RssAnon without a limit, 810 MiB with this one, and ran faster (80 s
+// instead of 121 s, on a machine shared with other work).
+const MemoryLimit = 900 << 20

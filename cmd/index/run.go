@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -166,6 +167,7 @@ func index(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			ordered = append(ordered, n)
 		}
 	}
+	defer setMemoryLimit(os.Getenv)()
 	w, err := stores.OpenForJobs(ctx, cfg.db, webtable.Options{})
 	if err != nil {
 		return err
