@@ -23,6 +23,10 @@ var errRobots = errors.New("crawler: disallowed by robots.txt")
 // queued, and robots.txt is asked again after a backoff.
 var errRobotsUnavailable = errors.New("crawler: robots.txt unavailable")
 
+// errRobotsServer is wrapped with errRobotsUnavailable for a robots.txt
+// answered with 5xx (its server answered: not a failure to reach it).
+var errRobotsServer = errors.New("server error")
+
 // Robots caching (RFC 9309, section 2.4).
 const (
 	// RobotsTTL is how long a robots.txt is used before it is fetched
@@ -192,7 +196,7 @@ func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, error
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("%w: fetching %s: %v", errRobotsUnavailable, ru.String(), err)
+		return nil, fmt.Errorf("%w: fetching %s: %w", errRobotsUnavailable, ru.String(), err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRobotsBody))
@@ -200,7 +204,7 @@ func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, error
 		return nil, fmt.Errorf("%w: reading %s: %v", errRobotsUnavailable, ru.String(), err)
 	}
 	if resp.StatusCode >= 500 {
-		return nil, fmt.Errorf("%w: %s answered %d", errRobotsUnavailable, ru.String(), resp.StatusCode)
+		return nil, fmt.Errorf("%w: %s answered %d (%w)", errRobotsUnavailable, ru.String(), resp.StatusCode, errRobotsServer)
 	}
 	data, err := robotstxt.FromStatusAndBytes(resp.StatusCode, body)
 	if err != nil {
@@ -210,7 +214,7 @@ func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, error
 	}
 	g := data.FindGroup(agentToken(r.agent))
 	if g.CrawlDelay > 0 {
-		r.sched.setCrawlDelay(u.Host, g.CrawlDelay)
+		r.sched.setCrawlDelay(serverKey(u.Scheme, u.Host), g.CrawlDelay)
 	}
 	return g, nil
 }

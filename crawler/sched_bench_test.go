@@ -112,7 +112,7 @@ func popInOrder(tb testing.TB, n, pops int, stop, start func()) (wrong int) {
 			if host != order[rank].name {
 				wrong++
 			}
-			release, err := s.acquire(ctx, nil, host)
+			release, err := s.acquire(ctx, nil, "http", host)
 			if err != nil {
 				tb.Fatal(err)
 			}
