@@ -339,12 +339,13 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 	anyDomain := len(r.domains) == 0
 	err := r.c.store.Hosts(ctx, r.c.cfg.Shard, r.c.cfg.Shards, func(host string) bool {
 		name := (&url.URL{Host: host}).Hostname()
+		outside := false
 		if anyDomain {
 			r.domains = append(r.domains, RegistrableDomain(name))
 		} else if !domainAllowed(name, r.domains) {
-			return true // left queued for a run that allows it
+			outside = true // counted and left queued for a run that allows it
 		}
-		r.sched.addHost(host)
+		r.sched.addHost(host, outside)
 		return true
 	})
 	if err != nil {
@@ -384,7 +385,7 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 		case e.Frontier != "":
 			r.sched.enqueued(hosts[i], e)
 		case states[i] == StateQueued:
-			r.sched.addHost(hosts[i]) // queued by an earlier run
+			r.sched.addHost(hosts[i], false) // queued by an earlier run
 		}
 	}
 	return nil
@@ -607,7 +608,7 @@ func (r *run) retry(e Entry, host string, u *url.URL, p *Page, capt *capture) bo
 	}
 	n := e.tries
 	if n >= MaxRetries {
-		return false
+		return r.otherScheme(e, host, u, p, capt)
 	}
 	e.tries++
 	final := u

@@ -50,8 +50,9 @@ const (
 	HoldRetryAfter HoldReason = "server asked to wait"
 	// HoldHostFull: the host has its Config.MaxPagesPerHost pages.
 	HoldHostFull HoldReason = "max pages per host"
-	// HoldMaxPages: the run has its Config.MaxPages pages.
-	HoldMaxPages HoldReason = "max pages"
+	// HoldDomain: the host is outside the run's allowed domains (queued by
+	// an earlier run with other seeds or --allow-domain).
+	HoldDomain HoldReason = "outside the allowed domains"
 )
 
 // fallback reports whether the entries of an origin held back for r may be
@@ -213,9 +214,9 @@ func entryScheme(canonical string) int {
 	return 0
 }
 
-// otherScheme returns a canonical URL on the other scheme (http <-> https).
+// otherSchemeURL returns a canonical URL on the other scheme (http <-> https).
 // Only URLs without a port have one: a port belongs to its scheme.
-func otherScheme(canonical string) string {
+func otherSchemeURL(canonical string) string {
 	if rest, ok := strings.CutPrefix(canonical, "https://"); ok {
 		return "http://" + rest
 	}

@@ -280,3 +280,29 @@ func TestPauseKeepsOnlyItsOrigin(t *testing.T) {
 		t.Errorf("pop = %+v, want nothing before the https pause ends", e)
 	}
 }
+
+// A page whose origin answers 502 (a proxy that cannot reach it) is tried
+// once through the other scheme after its retries, as the same row key.
+func TestGatewayErrorTriesTheOtherScheme(t *testing.T) {
+	w := newVWeb(t)
+	pool := w.serveTLS(t, "a.example.com")
+	w.handle("a.example.com", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/robots.txt":
+			http.NotFound(rw, r)
+		case r.URL.Path == "/only-https" && r.TLS == nil:
+			http.Error(rw, "cannot reach the origin", http.StatusBadGateway)
+		default:
+			rw.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(rw, page(`<a href="http://a.example.com/only-https">x</a>`))
+		}
+	}))
+	cfg := w.config()
+	cfg.RootCAs = pool
+	store := NewMemStore()
+	st := crawl(t, cfg, store, "http://a.example.com/")
+	r, _ := store.Row("http://a.example.com/only-https")
+	if r.State != StateDone || r.URL != "https://a.example.com/only-https" || st.RetriesBy[RetryOtherScheme] != 1 {
+		t.Errorf("row = %+v, retries %v; want done through https after the 502s", r, st.RetriesBy)
+	}
+}

@@ -110,6 +110,7 @@ type hostState struct {
 	base     time.Duration  // Config.Delay
 	crawl    time.Duration  // Crawl-delay from robots.txt, capped
 	isFull   bool           // has its MaxPagesPerHost: its entries are set aside in this run
+	outside  bool           // outside the run's allowed domains: likewise
 	orig     [2]originState // the host's origins, by schemeIndex
 	portless bool           // the host has no port: its URLs exist on both schemes
 }
@@ -136,7 +137,7 @@ func (s *scheduler) lock() {
 func (s *scheduler) reset(maxPages int) *scheduler {
 	for _, h := range s.hosts {
 		h.window, h.head, h.cursor, h.more, h.filling, h.lowSet = nil, 0, "", false, false, false
-		h.holding, h.over, h.idx, h.working, h.isFull = nil, nil, -1, false, false
+		h.holding, h.over, h.idx, h.working, h.isFull, h.outside = nil, nil, -1, false, false, false
 		for i := range h.orig {
 			h.orig[i].forRun()
 		}
@@ -258,14 +259,16 @@ func (s *scheduler) update(h *hostState) {
 }
 
 // addHost records that host has entries in the store (resume), unless the
-// run is closed or the host was given up.
-func (s *scheduler) addHost(host string) {
+// run is closed. Those of a host outside the allowed domains are read to
+// be counted and set aside (HoldDomain).
+func (s *scheduler) addHost(host string, outside bool) {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
 	if s.closed {
 		return
 	}
+	h.outside = h.outside || outside
 	h.more = true
 	s.update(h)
 	s.signal()

@@ -42,7 +42,11 @@ type asideKey struct {
 // s.aside (it stays queued in the store). Callers hold s.mu.
 func (s *scheduler) place(h *hostState, e *Entry, now time.Time) bool {
 	i := entryScheme(e.URL)
-	if h.isFull {
+	switch {
+	case h.outside:
+		s.setAside(h, i, HoldDomain)
+		return false
+	case h.isFull:
 		s.setAside(h, i, HoldHostFull)
 		return false
 	}
@@ -51,7 +55,7 @@ func (s *scheduler) place(h *hostState, e *Entry, now time.Time) bool {
 		return true
 	}
 	if o.reason.fallback() && h.portless && !h.orig[1-i].held(now) {
-		e.URL = otherScheme(e.URL)
+		e.URL = otherSchemeURL(e.URL)
 		return true
 	}
 	s.setAside(h, i, o.reason)
@@ -229,4 +233,11 @@ func cutOrigin(origin string) (scheme, host string, ok bool) {
 		}
 	}
 	return "", origin, false
+}
+
+// capped reports whether the run used up its MaxPages with work left.
+func (s *scheduler) capped() bool {
+	s.lock()
+	defer s.mu.Unlock()
+	return s.budget == 0 && s.work > 0
 }

@@ -71,7 +71,7 @@ func TestSchedulerReadsForward(t *testing.T) {
 	f.add("a.test", 70, 0)
 	s := newScheduler(1, 0, 0)
 	s.forRun(0, f.next)
-	s.addHost("a.test")
+	s.addHost("a.test", false)
 	ctx := t.Context()
 	for i := range 70 {
 		e, host, ok := s.pop(ctx)
@@ -232,7 +232,7 @@ func TestSchedulerDuplicateHeld(t *testing.T) {
 	s := newScheduler(2, 0, 0)
 	s.window = 1 // the second entry of the URL comes in a later refill
 	s.forRun(0, f.next)
-	s.addHost("a.test")
+	s.addHost("a.test", false)
 	x, _, ok := s.pop(t.Context())
 	y, _, ok2 := s.pop(t.Context())
 	if !ok || !ok2 || x.URL != es[0].URL || y.URL != es[1].URL {

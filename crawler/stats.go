@@ -38,6 +38,9 @@ type Stats struct {
 	// HeldBack lists, in the last snapshot of a run, the entries left
 	// queued on purpose, by origin and reason, most entries first.
 	HeldBack []HeldBack
+	// MaxPagesReached is true in the last snapshot of a run that stopped
+	// at its MaxPages with entries still to fetch.
+	MaxPagesReached bool
 	// BadEntries counts frontier entries skipped because they could not be
 	// read (each named once through Config.Log).
 	BadEntries int64
@@ -183,13 +186,14 @@ func (r *statsRecorder) finish(sched *scheduler) Stats {
 	q, _ := sched.queued()
 	use := sched.usage()
 	held := sched.heldBack()
+	capped := sched.capped()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.s.Queued = int64(q)
 	r.s.Idle, r.s.IdleReady = use.idle, use.lost
 	r.s.InFlight = 0
 	r.s.Done = true
-	r.s.HeldBack = held
+	r.s.HeldBack, r.s.MaxPagesReached = held, capped
 	s := r.copyLocked()
 	if r.progress != nil {
 		r.progress(s)

@@ -178,7 +178,8 @@ type Entry struct {
 	// store; "" when it is not there.
 	Frontier string
 
-	tries int // fetches retried in this run (429, 5xx)
+	tries   int  // fetches retried in this run (429, 5xx)
+	swapped bool // tried through the other scheme after gateway errors (otherScheme)
 }
 
 // Fetch is what a store remembers of the last fetch of a URL.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"time"
 )
@@ -16,6 +17,7 @@ const (
 	RetryTooMany     RetryCause = "429"        // the server answered 429 Too Many Requests
 	RetryServerError RetryCause = "5xx"        // the server answered 5xx
 	RetryRobots      RetryCause = "robots.txt" // robots.txt answered 5xx or got no answer
+	RetryOtherScheme RetryCause = "scheme"     // 502 or 504 MaxRetries times: the other scheme
 )
 
 // robotsUnavailable handles an entry whose origin's robots.txt could not be
@@ -61,6 +63,25 @@ func (r *run) unreachable(e Entry, u *url.URL, host string, err error) bool {
 		return false
 	}
 	r.sched.retry(host, e)
+	return true
+}
+
+// otherScheme tries e once through the host's other scheme after its own
+// answered a gateway error (502, 504: what a proxy or a CDN answers when
+// it cannot reach the origin) MaxRetries times, when e's URL has no port
+// and its own row holds the page whatever the scheme. It reports whether
+// e was queued again.
+func (r *run) otherScheme(e Entry, host string, u *url.URL, p *Page, capt *capture) bool {
+	if e.swapped || capt.hops != 1 || hasPort(host) || (p.Status != http.StatusBadGateway && p.Status != http.StatusGatewayTimeout) {
+		return false
+	}
+	other := schemeNames[1-schemeIndex(u.Scheme)]
+	if r.sched.heldOrigin(other, host) {
+		return false
+	}
+	e.URL, e.tries, e.swapped = otherSchemeURL(e.URL), 0, true
+	r.sched.retry(host, e)
+	r.stats.retried(RetryOtherScheme)
 	return true
 }
 

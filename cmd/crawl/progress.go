@@ -111,7 +111,9 @@ func summary(label string, s crawler.Stats) string {
 	if s.BadEntries > 0 {
 		fmt.Fprintf(&b, "  skipped       %d frontier entries that cannot be read (named above)\n", s.BadEntries)
 	}
-	if s.Queued > 0 {
+	if s.MaxPagesReached {
+		fmt.Fprintf(&b, "  max pages     reached: more pages are queued (run again to continue)\n")
+	} else if s.Queued > 0 {
 		fmt.Fprintf(&b, "  still queued  %d (run again to continue)\n", s.Queued)
 	}
 	heldBack(&b, s.HeldBack)
@@ -178,6 +180,8 @@ func retryLabel(c crawler.RetryCause) string {
 		return "after 5xx"
 	case crawler.RetryRobots:
 		return "robots.txt unavailable"
+	case crawler.RetryOtherScheme:
+		return "through the other scheme after 502/504"
 	}
 	return string(c)
 }
