@@ -282,7 +282,8 @@ func TestPauseKeepsOnlyItsOrigin(t *testing.T) {
 }
 
 // A page whose origin answers 502 (a proxy that cannot reach it) is tried
-// once through the other scheme after its retries, as the same row key.
+// once through the other scheme after its retries, as the same row key,
+// when that origin answered before.
 func TestGatewayErrorTriesTheOtherScheme(t *testing.T) {
 	w := newVWeb(t)
 	pool := w.serveTLS(t, "a.example.com")
@@ -292,6 +293,9 @@ func TestGatewayErrorTriesTheOtherScheme(t *testing.T) {
 			http.NotFound(rw, r)
 		case r.URL.Path == "/only-https" && r.TLS == nil:
 			http.Error(rw, "cannot reach the origin", http.StatusBadGateway)
+		case r.URL.Path == "/":
+			rw.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(rw, page(`<a href="https://a.example.com/s">s</a>`))
 		default:
 			rw.Header().Set("Content-Type", "text/html")
 			fmt.Fprint(rw, page(`<a href="http://a.example.com/only-https">x</a>`))

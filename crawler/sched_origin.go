@@ -15,13 +15,14 @@ type originState struct {
 	reason HoldReason // why, while until is ahead
 	detail string     // the last error that held it back
 	fails  int        // requests in a row that got no response
+	works  bool       // a request got a response in this run
 }
 
 // forRun forgets, at the start of a run, the holds that last for a run
 // (an unreachable origin is tried again); a server's Retry-After is kept
 // until its time.
 func (o *originState) forRun() {
-	o.fails = 0
+	o.fails, o.works = 0, false
 	if o.reason != HoldRetryAfter {
 		o.until, o.reason, o.detail = time.Time{}, "", ""
 	}
@@ -168,8 +169,18 @@ func (s *scheduler) answered(scheme, host string) {
 	s.lock()
 	defer s.mu.Unlock()
 	if h := s.hosts[host]; h != nil {
-		h.orig[schemeIndex(scheme)].fails = 0
+		o := &h.orig[schemeIndex(scheme)]
+		o.fails, o.works = 0, true
 	}
+}
+
+// works reports whether the origin of scheme on host answered a request in
+// this run and is not held back.
+func (s *scheduler) works(scheme, host string) bool {
+	s.lock()
+	defer s.mu.Unlock()
+	h := s.hosts[host]
+	return h != nil && h.orig[schemeIndex(scheme)].works && !h.orig[schemeIndex(scheme)].held(time.Now())
 }
 
 // full sets aside the entries of host for the rest of the run: it has its

@@ -69,14 +69,13 @@ func (r *run) unreachable(e Entry, u *url.URL, host string, err error) bool {
 // otherScheme tries e once through the host's other scheme after its own
 // answered a gateway error (502, 504: what a proxy or a CDN answers when
 // it cannot reach the origin) MaxRetries times, when e's URL has no port
-// and its own row holds the page whatever the scheme. It reports whether
-// e was queued again.
+// and the other origin answered in this run: the row holds the page
+// whatever the scheme. It reports whether e was queued again.
 func (r *run) otherScheme(e Entry, host string, u *url.URL, p *Page, capt *capture) bool {
 	if e.swapped || capt.hops != 1 || hasPort(host) || (p.Status != http.StatusBadGateway && p.Status != http.StatusGatewayTimeout) {
 		return false
 	}
-	other := schemeNames[1-schemeIndex(u.Scheme)]
-	if r.sched.heldOrigin(other, host) {
+	if !r.sched.works(schemeNames[1-schemeIndex(u.Scheme)], host) {
 		return false
 	}
 	e.URL, e.tries, e.swapped = otherSchemeURL(e.URL), 0, true
