@@ -113,6 +113,11 @@ var rules = map[string]rule{
 	"internal/webgen": {
 		forbidden: concat(storage, crawling, terminal),
 	},
+	// The test web of mixed schemes and unreachable origins: its oracle
+	// is computed from its own description, never from the code it tests.
+	"internal/realweb": {
+		forbidden: concat(storage, crawling, terminal),
+	},
 	"internal/emulator": {
 		forbidden: concat(crawling, terminal, []string{"github.com/dgraph-io/badger"}),
 	},
