@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,7 @@ func crawlRealWeb(t *testing.T, bin, db string, w *realweb.Web, extra ...string)
 		t.Fatal(err)
 	}
 	args := append([]string{"--db", db, "--proxy", w.Proxy(), "--ca-cert", ca, "--allow-domain", realweb.Domain,
-		"--depth", "1000", "--concurrency", "8", "--per-host", "2", "--timeout", "10s"}, extra...)
+		"--depth", "1000", "--concurrency", "8", "--per-host", "2", "--timeout", "10s", "--delay", "0"}, extra...)
 	cmd := exec.Command(bin, append(args, w.Seeds()...)...)
 	cmd.Env = append(os.Environ(), "HTTP_PROXY=", "HTTPS_PROXY=", "NO_PROXY=")
 	out, err := cmd.CombinedOutput()
@@ -136,5 +137,93 @@ func mapKeys(m map[string]int) func(func(string) bool) {
 				return
 			}
 		}
+	}
+}
+
+// TestRealWebKilled kills the real binary with SIGKILL at 10 random moments
+// of a crawl of internal/realweb, restarts it after each, then lets a run
+// finish: every reachable page stored, no torn row, the rows and anchors
+// those of an uninterrupted crawl of the same web, pages fetched twice at
+// most those in flight at the kills, and the unreachable origins listed.
+func TestRealWebKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: kills and restarts a real crawl 10 times (CI runs it)")
+	}
+	const kills, concurrency = 10, 8
+	cfg := realweb.Config{Seed: 11}
+	ref, err := realweb.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	tmp := t.TempDir()
+	bin := buildCrawl(t, tmp)
+	refDB := filepath.Join(tmp, "ref.db")
+	start := time.Now()
+	crawlRealWeb(t, bin, refDB, ref)
+	whole := time.Since(start)
+	want := readTable(t, refDB)
+
+	w, err := realweb.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ca := filepath.Join(tmp, "ca.pem")
+	if err := w.WriteCACert(ca); err != nil {
+		t.Fatal(err)
+	}
+	seed := *crashSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("kill moments from seed %d (replay: go test -run '%s$' ./cmd/crawl -args -crash.seed %d); an uninterrupted crawl took %v",
+		seed, t.Name(), seed, whole)
+	rng := rand.New(rand.NewPCG(2, seed))
+	db := filepath.Join(tmp, "killed.db")
+	for run := 1; run <= kills; run++ {
+		args := []string{"--db", db, "--proxy", w.Proxy(), "--ca-cert", ca, "--allow-domain", realweb.Domain,
+			"--depth", "1000", "--concurrency", strconv.Itoa(concurrency), "--per-host", "2", "--timeout", "10s", "--delay", "0"}
+		if run == 1 {
+			args = append(args, w.Seeds()...)
+		}
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "HTTP_PROXY=", "HTTPS_PROXY=", "NO_PROXY=")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// A random moment within the first half of an uninterrupted
+		// crawl's time, so that most runs die before they could finish.
+		at := time.Duration(rng.Int64N(int64(whole/2))) + 20*time.Millisecond
+		timer := time.AfterFunc(at, func() { cmd.Process.Kill() })
+		cmd.Wait()
+		timer.Stop()
+		if now := readTable(t, db); len(now.broken) > 0 {
+			t.Fatalf("after the kill at %v of run %d, torn rows: %v", at, run, now.broken)
+		}
+	}
+	out := crawlRealWeb(t, bin, db, w)
+	got := readTable(t, db)
+	if diff := diffMaps(want.states, got.states); diff != "" {
+		t.Errorf("after %d kills the rows' states differ from an uninterrupted crawl:\n%s", kills, diff)
+	}
+	if diff := diffMaps(want.anchors, got.anchors); diff != "" {
+		t.Errorf("after %d kills the anchors differ from an uninterrupted crawl:\n%s", kills, diff)
+	}
+	for _, u := range w.Reachable() {
+		if k, _ := urlkey.Key(u); got.states[k] != "done" {
+			t.Errorf("reachable page %s is %q after the kills, want done", u, got.states[k])
+		}
+	}
+	// NB: a page is fetched again only when a kill came between its fetch
+	// and its save: at most the fetches in flight and the saves under way
+	// (twice as many workers as fetch slots) at each kill.
+	if twice, limit := w.FetchedTwice(), kills*2*concurrency; len(twice) > limit {
+		t.Errorf("%d pages fetched twice over %d kills, more than the %d that can be in flight: %v", len(twice), kills, limit, twice)
+	} else {
+		t.Logf("%d pages fetched twice over %d kills", len(twice), kills)
+	}
+	if held := heldBackOf(out); !mapsEqual(held, w.UnreachableOrigins()) {
+		t.Errorf("the last run's list of what it left queued = %v, want %v\n%s", held, w.UnreachableOrigins(), out)
 	}
 }
