@@ -1,15 +1,11 @@
 package realweb
 
 import (
-	"bytes"
 	"net/http"
 	"net/url"
 	"os"
 	"sort"
 	"strings"
-
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 )
 
 // oracleResult is what a correct crawl of the web reaches, computed once
@@ -65,7 +61,7 @@ func (w *Web) fetchable(u *url.URL) (ok, disallowed bool) {
 // URL whose origin does not answer is tried by the other scheme (same
 // host, port and path: the same row key), as a crawler that keys rows
 // without the scheme should.
-func (w *Web) walk(fallback bool) (content map[string]bool, answered map[string]bool, res *oracleResult) {
+func (w *Web) walk(fallback bool, cache map[string][]*url.URL) (content map[string]bool, answered map[string]bool, res *oracleResult) {
 	res = &oracleResult{redirects: map[string]string{}}
 	type item struct {
 		u        *url.URL
@@ -115,8 +111,15 @@ func (w *Web) walk(fallback bool) (content map[string]bool, answered map[string]
 		answered[keyOf(u)] = true
 		switch {
 		case r.status == http.StatusOK:
-			content[keyOf(u)] = true
-			for _, l := range w.linksOf(u, r) {
+			if strings.HasPrefix(r.ctype, "text/html") {
+				content[keyOf(u)] = true
+			}
+			links, ok := cache[u.String()]
+			if !ok {
+				links = w.linksOf(u, r)
+				cache[u.String()] = links
+			}
+			for _, l := range links {
 				push(l, false)
 			}
 		case r.status >= 300 && r.status < 400:
@@ -164,10 +167,13 @@ func (w *Web) linksOf(u *url.URL, r response) []*url.URL {
 			}
 			body = b
 		}
-		var b string
-		hrefs, b = htmlLinks(body)
-		if b != "" {
-			if bu, err := url.Parse(b); err == nil {
+		pl := scanLinks(body)
+		if pl.metaNoFollow {
+			return nil
+		}
+		hrefs = pl.hrefs
+		if pl.base != "" {
+			if bu, err := url.Parse(pl.base); err == nil {
 				base = u.ResolveReference(bu)
 			}
 		}
@@ -181,42 +187,14 @@ func (w *Web) linksOf(u *url.URL, r response) []*url.URL {
 	return out
 }
 
-// htmlLinks returns the href of every <a> and <area> of an HTML page, and
-// its first <base href>, as package extract reads them.
-func htmlLinks(body []byte) (hrefs []string, base string) {
-	z := html.NewTokenizer(bytes.NewReader(body))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return hrefs, base
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, more := z.TagName()
-			a := atom.Lookup(name)
-			if a != atom.A && a != atom.Area && a != atom.Base {
-				continue
-			}
-			for more {
-				var k, v []byte
-				k, v, more = z.TagAttr()
-				if string(k) != "href" {
-					continue
-				}
-				switch {
-				case a == atom.Base && base == "":
-					base = string(v)
-				case a != atom.Base:
-					hrefs = append(hrefs, string(v))
-				}
-			}
-		}
-	}
-}
-
 // compute runs the oracle once.
 func (w *Web) compute() *oracleResult {
 	w.oracleOnce.Do(func() {
-		content, _, res := w.walk(true)
-		plain, _, _ := w.walk(false)
+		// NB: the walk without fallback only tells which pages need it;
+		// it reads no page again.
+		cache := map[string][]*url.URL{}
+		content, _, res := w.walk(true, cache)
+		plain, _, _ := w.walk(false, cache)
 		for k := range content {
 			if !plain[k] {
 				res.viaFallback = append(res.viaFallback, w.urlOfKey(k))

@@ -6,7 +6,6 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"net/http"
 	"net/url"
@@ -172,10 +171,10 @@ var hrefRE = regexp.MustCompile(`href="([^"]*)"`)
 
 // bfs crawls the web with c as a simple, correct crawler does: breadth
 // first from the seeds, robots.txt obeyed (unreachable: disallow all), one
-// fetch per row key, a failing origin's URL tried by the other scheme.
-// It returns the row keys of the 200 pages with the URL each was fetched
+// fetch per row key, a failing origin not tried again and its URLs tried
+// by the other scheme, links read by readLinks. It returns the row keys of the 200 pages with the URL each was fetched
 // by, and each failing origin's linked row keys not fetched.
-func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead map[string]map[string]bool) {
+func bfs(t *testing.T, w *Web, c *http.Client, readLinks func([]byte) pageLinks) (pages map[string]string, dead map[string]map[string]bool) {
 	t.Helper()
 	type robots struct {
 		ok       bool
@@ -218,9 +217,9 @@ func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead ma
 	tried := map[string]bool{}
 	var queue []*url.URL
 	push := func(base *url.URL, ref string) {
-		u, err := url.Parse(html.UnescapeString(ref))
+		u, err := url.Parse(ref)
 		if err != nil {
-			t.Fatalf("bad link %q", ref)
+			return // as a crawler drops it
 		}
 		if base != nil {
 			u = base.ResolveReference(u)
@@ -229,7 +228,7 @@ func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead ma
 		if u.Path == "" {
 			u.Path = "/"
 		}
-		if !strings.HasSuffix(u.Hostname(), "."+Domain) || tried[u.String()] {
+		if (u.Scheme != "http" && u.Scheme != "https") || !w.inWeb(hostPort(u.Scheme, u.Host)) || tried[u.String()] {
 			return
 		}
 		tried[u.String()] = true
@@ -238,7 +237,8 @@ func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead ma
 	for _, s := range w.Seeds() {
 		push(nil, s)
 	}
-	fallback := map[string]bool{}
+	fallback := map[string]bool{} // URLs not linked, tried by the other scheme
+	failed := map[string]bool{}   // origins
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
@@ -251,9 +251,13 @@ func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead ma
 		var resp *http.Response
 		var body []byte
 		var err error
-		if allowed(u) {
+		o := u.Scheme + "://" + u.Host
+		if failed[o] {
+			// A failure stays with its origin: not tried again.
+			err = errors.New("origin failed before")
+		} else if allowed(u) {
 			resp, body, err = get(t, c, u.String())
-		} else if r := robotsOf[u.Scheme+"://"+u.Host]; r.ok {
+		} else if r := robotsOf[o]; r.ok {
 			continue // disallowed
 		} else {
 			err = errors.New("robots.txt unreachable")
@@ -262,8 +266,8 @@ func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead ma
 			err = errors.New("502")
 		}
 		if err != nil {
+			failed[o] = true
 			if !fallback[u.String()] {
-				o := u.Scheme + "://" + u.Host
 				if dead[o] == nil {
 					dead[o] = map[string]bool{}
 				}
@@ -281,12 +285,29 @@ func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead ma
 		switch {
 		case resp.StatusCode == 200:
 			fetched[key] = true
+			if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+				continue
+			}
 			pages[key] = u.String()
-			for _, m := range hrefRE.FindAllStringSubmatch(string(body), -1) {
-				push(u, m[1])
+			pl := readLinks(body)
+			if pl.metaNoFollow {
+				continue
+			}
+			base := u
+			if pl.base != "" {
+				b, err := url.Parse(pl.base)
+				if err != nil {
+					t.Fatalf("%s: bad base %q", u, pl.base)
+				}
+				base = u.ResolveReference(b)
+			}
+			for _, h := range pl.hrefs {
+				push(base, h)
 			}
 		case resp.StatusCode/100 == 3:
 			push(u, resp.Header.Get("Location"))
+		case resp.StatusCode == 404:
+			fetched[key] = true
 		default:
 			t.Errorf("GET %s: status %d", u, resp.StatusCode)
 		}
@@ -310,7 +331,7 @@ func TestOracleMatchesBFS(t *testing.T) {
 	w := startWeb(t, smallConfig)
 	c := w.Client()
 	defer c.CloseIdleConnections()
-	pages, dead := bfs(t, w, c)
+	pages, dead := bfs(t, w, c, tokenLinks)
 
 	var got []string
 	for k := range pages {
@@ -486,6 +507,90 @@ func TestRelative(t *testing.T) {
 		ref, _ := url.Parse(tc.want)
 		if got := relative(tc.from, tc.to); got != tc.want || base.ResolveReference(ref).Path != tc.to {
 			t.Errorf("relative(%q, %q) = %q, want %q", tc.from, tc.to, got, tc.want)
+		}
+	}
+}
+
+// TestCounters checks what the servers count: requests per URL over both
+// schemes, pages answered twice, CONNECTs, and the gap between requests to
+// one host name whatever their scheme.
+func TestCounters(t *testing.T) {
+	w := startWeb(t, smallConfig)
+	c := w.Client()
+	defer c.CloseIdleConnections()
+	for _, u := range []string{
+		"http://www.real.test/about.html",
+		"https://www.real.test/about.html",
+		"http://redir.real.test/up/0.html",
+		"https://redir.real.test/up/0.html",
+		"http://reset-http.real.test/x1.html",
+		"https://www.real.test/robots.txt",
+	} {
+		get(t, c, u)
+	}
+	for u, want := range map[string]int{
+		"http://www.real.test/about.html":      1,
+		"https://www.real.test/about.html":     1,
+		"https://www.real.test:443/about.html": 1,
+		"http://redir.real.test/up/0.html":     1,
+		"http://reset-http.real.test/x1.html":  2, // the client tries again on a new connection
+		"https://www.real.test/robots.txt":     1,
+		"http://www.real.test/robots.txt":      0,
+	} {
+		if got := w.Requests(u); got != want {
+			t.Errorf("Requests(%q) = %d, want %d", u, got, want)
+		}
+	}
+	// NB: once or twice: Go's client tries a GET again on a new
+	// connection when a kept-alive one is reset.
+	if got := w.Requests("http://reset-http.real.test/x1.html"); got < 1 || got > 2 {
+		t.Errorf("Requests(http://reset-http.real.test/x1.html) = %d, want 1 or 2", got)
+	}
+	if got, want := w.FetchedTwice(), []string{"www.real.test/about.html"}; !slices.Equal(got, want) {
+		t.Errorf("FetchedTwice() = %q, want %q (redir.real.test/up/0.html was a redirect, then a page)", got, want)
+	}
+	if got := w.TotalPageRequests(); got != 4 {
+		t.Errorf("TotalPageRequests() = %d, want 4 (robots.txt and resets not counted)", got)
+	}
+	if gap, n := w.MinGap(HostWWW); n != 3 || gap < 0 {
+		t.Errorf("MinGap(%q) = %v, %d; want a gap over 3 requests (http and https together)", HostWWW, gap, n)
+	}
+	if _, ok := w.MinGaps()[HostRedirect]; !ok {
+		t.Errorf("MinGaps() = %v, lacks %s", w.MinGaps(), HostRedirect)
+	}
+	if n := w.Connects("https://www.real.test"); n < 1 {
+		t.Errorf("Connects(https://www.real.test) = %d, want at least 1", n)
+	}
+}
+
+// TestRobots checks the robots.txt files doc.go lists.
+func TestRobots(t *testing.T) {
+	w := startWeb(t, Config{Seed: 1, Hosts: 2, Pages: 4, CrawlDelay: 3})
+	c := w.Client()
+	defer c.CloseIdleConnections()
+	tests := []struct {
+		url, want string // want: body, or "404"
+	}{
+		{"http://www.real.test/robots.txt", "User-agent: *\nDisallow: /private/\n"},
+		{"https://www.real.test/robots.txt", "User-agent: *\nDisallow: /private/\n"},
+		{"https://slow.real.test/robots.txt", "User-agent: *\nCrawl-delay: 3\nDisallow:\n"},
+		{"https://secure.real.test/robots.txt", "User-agent: *\nAllow: /\n"},
+		{"http://h000.real.test/robots.txt", "404"},
+		{"https://h001.real.test/robots.txt", "User-agent: *\nDisallow:\n"},
+		{"http://redir.real.test/robots.txt", "404"},
+	}
+	for _, tc := range tests {
+		resp, body, err := get(t, c, tc.url)
+		if err != nil {
+			t.Errorf("GET %s: %v", tc.url, err)
+			continue
+		}
+		got := string(body)
+		if resp.StatusCode == 404 {
+			got = "404"
+		}
+		if got != tc.want {
+			t.Errorf("GET %s = %q, want %q", tc.url, got, tc.want)
 		}
 	}
 }

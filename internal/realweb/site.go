@@ -130,7 +130,7 @@ func Start(cfg Config) (*Web, error) {
 		origins["https://"+SiteHost(i)] = Serves
 	}
 	inWeb := func(hp string) bool { return strings.HasSuffix(hostName(hp), "."+Domain) }
-	return start(g, origins, inWeb)
+	return start(g, origins, Closed, inWeb)
 }
 
 // generated is the content of a generated web. Site pages are made from

@@ -1,0 +1,5 @@
+//go:build !race
+
+package realweb
+
+const raceEnabled = false
