@@ -114,10 +114,14 @@ func (w *Web) walk(fallback bool, cache map[string][]*url.URL) (content map[stri
 			if strings.HasPrefix(r.ctype, "text/html") {
 				content[keyOf(u)] = true
 			}
+			// NB: a generated page's links cost less to make again
+			// than to keep (a web of 100,000 pages).
 			links, ok := cache[u.String()]
 			if !ok {
 				links = w.linksOf(u, r)
-				cache[u.String()] = links
+				if r.links == nil {
+					cache[u.String()] = links
+				}
 			}
 			for _, l := range links {
 				push(l, false)
@@ -189,23 +193,26 @@ func (w *Web) linksOf(u *url.URL, r response) []*url.URL {
 
 // compute runs the oracle once.
 func (w *Web) compute() *oracleResult {
-	w.oracleOnce.Do(func() {
-		// NB: the walk without fallback only tells which pages need it;
-		// it reads no page again.
-		cache := map[string][]*url.URL{}
-		content, _, res := w.walk(true, cache)
-		plain, _, _ := w.walk(false, cache)
-		for k := range content {
-			if !plain[k] {
-				res.viaFallback = append(res.viaFallback, w.urlOfKey(k))
-			}
-			res.reachable = append(res.reachable, w.urlOfKey(k))
-		}
-		sort.Strings(res.reachable)
-		sort.Strings(res.viaFallback)
-		w.oracle = res
-	})
+	w.oracleOnce.Do(func() { w.oracle = w.runOracle() })
 	return w.oracle
+}
+
+// runOracle walks the web twice, with fallback and without.
+func (w *Web) runOracle() *oracleResult {
+	// NB: the walk without fallback only tells which pages need it;
+	// it reads no file again.
+	cache := map[string][]*url.URL{}
+	content, _, res := w.walk(true, cache)
+	plain, _, _ := w.walk(false, cache)
+	for k := range content {
+		if !plain[k] {
+			res.viaFallback = append(res.viaFallback, w.urlOfKey(k))
+		}
+		res.reachable = append(res.reachable, w.urlOfKey(k))
+	}
+	sort.Strings(res.reachable)
+	sort.Strings(res.viaFallback)
+	return res
 }
 
 // urlOfKey returns the URL of a page's row key with the scheme it is

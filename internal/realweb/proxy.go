@@ -109,14 +109,14 @@ func (w *Web) tunnel(rw http.ResponseWriter, addr string) {
 		http.Error(rw, "realweb: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if !w.track(conn, back) {
+	if !w.track(2, conn, back) {
 		return
 	}
 	if _, err := conn.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n")); err != nil {
 		w.untrack(conn, back)
+		w.wg.Add(-2)
 		return
 	}
-	w.wg.Add(2)
 	done := make(chan struct{}, 2)
 	go func() {
 		defer w.wg.Done()
@@ -151,10 +151,9 @@ func (w *Web) serveAlerts(ln net.Listener) {
 		if err != nil {
 			return
 		}
-		if !w.track(c) {
+		if !w.track(1, c) {
 			return
 		}
-		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
 			defer w.untrack(c)

@@ -324,9 +324,11 @@ func (w *Web) Close() {
 	w.wg.Wait()
 }
 
-// track registers conns to be closed by Close; it reports false (and
-// closes them) when the web is closing.
-func (w *Web) track(conns ...net.Conn) bool {
+// track registers conns to be closed by Close and adds goroutines to the
+// goroutines Close waits for; it reports false (and closes conns) when the
+// web is closing. NB: the Add is under the lock that Close takes before
+// it waits, so no Add races with the Wait.
+func (w *Web) track(goroutines int, conns ...net.Conn) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -338,6 +340,7 @@ func (w *Web) track(conns ...net.Conn) bool {
 	for _, c := range conns {
 		w.hijacks[c] = struct{}{}
 	}
+	w.wg.Add(goroutines)
 	return true
 }
 
