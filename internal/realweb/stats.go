@@ -137,10 +137,14 @@ func (w *Web) FetchedTwice() []string {
 // https, robots.txt and redirects included), and how many requests
 // arrived; the gap is -1 with fewer than two.
 //
-// A request is timed when its handler starts, after its headers are read;
-// the first request of a new https tunnel arrives after the TLS handshake
-// (about a millisecond on loopback, more under the race detector), so
-// compare with a crawler's delay less a few milliseconds.
+// A request is timed when its handler starts, after its headers are read,
+// so before its response ends; the first request of a new https tunnel is
+// timed after the TLS handshake. For a crawler that counts its delay from
+// the end of the previous response to the host (as package crawler does),
+// the gap is therefore at least the delay, exactly, however loaded the
+// machine. For one that counts from the start of the previous request it
+// may be shorter by one TLS handshake (a millisecond on loopback, more
+// under the race detector).
 func (w *Web) MinGap(host string) (time.Duration, int) {
 	w.stats.mu.Lock()
 	defer w.stats.mu.Unlock()
