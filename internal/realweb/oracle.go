@@ -272,10 +272,11 @@ func (w *Web) NotFound() []string { return append([]string(nil), w.compute().not
 // UnreachableOrigins returns each origin that a crawl cannot fetch from
 // (its behaviour is not [Serves], or its robots.txt is unreachable) and
 // that the web links into, with how many distinct pages (row keys) linked
-// through that origin cannot be fetched by any scheme. An origin whose
-// every linked page is reachable by the other scheme is left out
+// through that origin get no answer by any scheme (a 404 or a redirect is
+// an answer): what a crawl must leave queued there. An origin whose every
+// linked page is answered by the other scheme is left out
 // (http://secure.real.test). A page linked through two failing origins
-// counts in each.
+// counts in each. The count is of pages linked to, not of pages linking.
 func (w *Web) UnreachableOrigins() map[string]int {
 	out := map[string]int{}
 	for k, v := range w.compute().unreachable {

@@ -594,3 +594,88 @@ func TestRobots(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseWithOpenTunnels checks Close returns while a client still holds
+// kept-alive tunnels and proxy connections, and closes them.
+func TestCloseWithOpenTunnels(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	w, err := Start(smallConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := w.Client()
+	defer c.CloseIdleConnections()
+	for _, u := range []string{"https://www.real.test/", "https://h001.real.test/", "http://www.real.test/"} {
+		if _, _, err := get(t, c, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	if _, _, err := get(t, c, "https://www.real.test/"); err == nil {
+		t.Errorf("GET through a closed web succeeded")
+	}
+}
+
+// TestStaticPaths checks ServeDirs maps URLs to files and nothing outside
+// its directory.
+func TestStaticPaths(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	dir := t.TempDir()
+	for name, body := range map[string]string{"index.html": "<a href=a/b.html>b</a>", "a/b.html": "<a href='../index.html'>up</a> <a href='https://docs.example.org/x'>x</a> <a href='https://www.example.org/y'>y</a>", "a/c..d.txt": "dots"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := ServeDirs(map[string]string{"http://docs.example.org/v1/": dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	c := w.Client()
+	defer c.CloseIdleConnections()
+	tests := []struct{ url, want string }{
+		{"http://docs.example.org/v1/", "200 <a href=a/b.html>b</a>"},
+		{"http://docs.example.org/v1", "301 http://docs.example.org/v1/"},
+		{"http://docs.example.org/v1/a", "301 http://docs.example.org/v1/a/"},
+		{"http://docs.example.org/v1/a/", "404"},
+		{"http://docs.example.org/v1/a/c..d.txt", "200 dots"},
+		{"http://docs.example.org/v1/../../etc/passwd", "404"},
+		{"http://docs.example.org/v1/%2e%2e/%2e%2e/etc/passwd", "404"},
+		{"http://other.example.org/v1/", "502"},
+	}
+	for _, tc := range tests {
+		resp, body, err := get(t, c, tc.url)
+		if err != nil {
+			t.Errorf("GET %s: %v", tc.url, err)
+			continue
+		}
+		got := fmt.Sprint(resp.StatusCode)
+		switch {
+		case resp.StatusCode == 200:
+			got += " " + string(body)
+		case resp.StatusCode/100 == 3:
+			got += " " + resp.Header.Get("Location")
+		}
+		if got != tc.want {
+			t.Errorf("GET %s = %q, want %q", tc.url, got, tc.want)
+		}
+	}
+	if got, want := w.Files(), []string{"http://docs.example.org/v1/a/b.html", "http://docs.example.org/v1/a/c..d.txt", "http://docs.example.org/v1/index.html"}; !slices.Equal(got, want) {
+		t.Errorf("Files() = %q, want %q", got, want)
+	}
+	if got, want := w.Reachable(), []string{"http://docs.example.org/v1/a/b.html", "http://docs.example.org/v1/index.html"}; !slices.Equal(got, want) {
+		t.Errorf("Reachable() = %q, want %q", got, want)
+	}
+	// https://docs.example.org/x is refused, then answered 404 by http:
+	// not unreachable. https://www.example.org/y is refused, and closed
+	// by http.
+	if got, want := w.UnreachableOrigins(), map[string]int{"https://www.example.org": 1}; !cmp.Equal(got, want) {
+		t.Errorf("UnreachableOrigins() = %v, want %v", got, want)
+	}
+	if got, want := w.NotFound(), []string{"http://docs.example.org/x"}; !slices.Equal(got, want) {
+		t.Errorf("NotFound() = %q, want %q", got, want)
+	}
+}

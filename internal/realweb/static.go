@@ -176,11 +176,8 @@ func (s *static) lookup(scheme, hp, p string) response {
 		if !ok {
 			continue
 		}
-		clean := path.Clean("/" + rel)
-		if strings.Contains(clean, "..") {
-			return notFound
-		}
-		f := filepath.Join(r.dir, filepath.FromSlash(clean))
+		// NB: a rooted path cleaned has no ".." left: it cannot leave dir.
+		f := filepath.Join(r.dir, filepath.FromSlash(path.Clean("/"+rel)))
 		fi, err := os.Stat(f)
 		if err != nil {
 			return notFound

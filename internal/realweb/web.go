@@ -143,12 +143,12 @@ type Web struct {
 
 // start serves c through a new proxy; origins lists every origin with its
 // behaviour (an origin not listed is Closed, or httpsDefault for https).
-func start(c content, origins map[string]Behaviour, httpsDefault Behaviour, inWeb func(string) bool) (w *Web, err error) {
-	w = &Web{content: c, origins: origins, httpsDefault: httpsDefault, inWeb: inWeb, hijacks: map[net.Conn]struct{}{}}
+func start(c content, origins map[string]Behaviour, httpsDefault Behaviour, inWeb func(string) bool) (_ *Web, err error) {
+	w := &Web{content: c, origins: origins, httpsDefault: httpsDefault, inWeb: inWeb, hijacks: map[net.Conn]struct{}{}}
 	w.stats.init()
 	defer func() {
 		if err != nil {
-			w.Close()
+			w.Close() // NB: w, not the result, which is nil by now
 		}
 	}()
 	if w.ca, err = newAuthority("realweb test CA"); err != nil {
