@@ -19,11 +19,16 @@ type oracleResult struct {
 	notFound    []string
 }
 
-// An oracle's walk keeps row keys as host[:port]/path.
-func keyOf(u *url.URL) string { return hostPort(u.Scheme, u.Host) + u.Path }
+// An oracle's walk keeps row keys as host[:port]/path[?query].
+func keyOf(u *url.URL) string {
+	if u.RawQuery != "" {
+		return hostPort(u.Scheme, u.Host) + u.Path + "?" + u.RawQuery
+	}
+	return hostPort(u.Scheme, u.Host) + u.Path
+}
 
 // canonical parses and resolves ref against base (nil for an absolute
-// URL) into scheme://host[:port]/path, without query or fragment; ok is
+// URL) into scheme://host[:port]/path[?query], without fragment; ok is
 // false for anything but http and https.
 func canonical(base *url.URL, ref string) (*url.URL, bool) {
 	u, err := url.Parse(strings.TrimSpace(ref))
@@ -36,7 +41,7 @@ func canonical(base *url.URL, ref string) (*url.URL, bool) {
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return nil, false
 	}
-	c := &url.URL{Scheme: u.Scheme, Host: hostPort(u.Scheme, u.Host), Path: u.Path}
+	c := &url.URL{Scheme: u.Scheme, Host: hostPort(u.Scheme, u.Host), Path: u.Path, RawQuery: u.RawQuery}
 	if c.Path == "" {
 		c.Path = "/"
 	}
@@ -219,7 +224,8 @@ func (w *Web) runOracle() *oracleResult {
 // reachable by: https when its https origin answers it 200, else http.
 func (w *Web) urlOfKey(k string) string {
 	hp, p, _ := strings.Cut(k, "/")
-	u := &url.URL{Scheme: "https", Host: hp, Path: "/" + p}
+	p, q, _ := strings.Cut(p, "?")
+	u := &url.URL{Scheme: "https", Host: hp, Path: "/" + p, RawQuery: q}
 	if ok, _ := w.fetchable(u); ok && w.content.lookup("https", hp, u.Path).status == http.StatusOK {
 		return u.String()
 	}

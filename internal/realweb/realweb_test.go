@@ -243,6 +243,9 @@ func bfs(t *testing.T, w *Web, c *http.Client, readLinks func([]byte) pageLinks)
 		u := queue[0]
 		queue = queue[1:]
 		key := u.Host + u.Path
+		if u.RawQuery != "" {
+			key += "?" + u.RawQuery
+		}
 		if fetched[key] {
 			// NB: fetched by the other scheme. A redirect does not
 			// count: http -> https of one page is one fetch.
