@@ -1,5 +1,0 @@
-//go:build !race
-
-package realweb
-
-const raceEnabled = false
