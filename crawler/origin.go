@@ -10,10 +10,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/webtable/webtable/urlkey"
 )
 
 // An origin is a scheme, host and port (RFC 6454), written
@@ -173,25 +174,17 @@ func failedOrigin(err error) *url.URL {
 	return nil
 }
 
-// serverKey is the per-host key of a host as written in a URL of scheme:
-// lower case, without a trailing dot, the port read as a number and left
-// out when it is the scheme's default (http://LOCALHOST.:080 and
-// http://localhost are one server).
+// serverKey is the per-host key of a host as written in a URL of scheme
+// (urlkey.HostKey: lower case, no trailing dot, the port read as a number
+// and dropped when it is the scheme's default), so that
+// http://LOCALHOST.:080/ and http://localhost/ are one server. A host
+// HostKey refuses is its own key, lower case: a request to it fails on its
+// own.
 func serverKey(scheme, host string) string {
-	name, port := host, ""
-	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.HasSuffix(host, "]") {
-		name, port = host[:i], host[i+1:]
+	if k, err := urlkey.HostKey(scheme, host); err == nil {
+		return k
 	}
-	name = strings.TrimSuffix(strings.ToLower(name), ".")
-	if port != "" {
-		if n, err := strconv.ParseUint(port, 10, 16); err == nil {
-			port = strconv.FormatUint(n, 10)
-		}
-	}
-	if port == "" || (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
-		return name
-	}
-	return name + ":" + port
+	return strings.ToLower(host)
 }
 
 // schemeIndex is the index of an origin's state in its host's: 0 for

@@ -310,3 +310,68 @@ func TestGatewayErrorTriesTheOtherScheme(t *testing.T) {
 		t.Errorf("row = %+v, retries %v; want done through https after the 502s", r, st.RetriesBy)
 	}
 }
+
+// An origin that never answers, and one that answers garbage, cost only
+// themselves: each is named once in the log and its pages are left
+// queued, counted, after a few robots.txt tries; the other host is
+// crawled whole meanwhile.
+func TestSilentAndGarbageOriginsCostOnlyThemselves(t *testing.T) {
+	w := newVWeb(t)
+	w.handle("silent.example.com", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // never answers
+	}))
+	w.handle("garbage.example.com", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		conn, buf, err := http.NewResponseController(rw).Hijack()
+		if err != nil {
+			return
+		}
+		buf.WriteString("\x00\x01 this is not HTTP\r\n\r\n")
+		buf.Flush()
+		conn.Close()
+	}))
+	body := ""
+	for i := range 10 {
+		body += fmt.Sprintf(`<a href="http://silent.example.com:81/%d">s</a> <a href="http://garbage.example.com:81/%d">g</a> <a href="/p/%d">p</a>`, i, i, i)
+	}
+	pages := map[string]string{"/": page(body)}
+	for i := range 10 {
+		pages[fmt.Sprintf("/p/%d", i)] = page("a page")
+	}
+	w.site("ok.example.com", "", pages)
+	// NB: the silent and garbage hosts are reached as host:81 so that the
+	// proxy's Host header names them with a port: no other scheme to try.
+	w.handle("silent.example.com:81", w.hosts["silent.example.com"])
+	w.handle("garbage.example.com:81", w.hosts["garbage.example.com"])
+	var logs logLines
+	cfg := w.config()
+	cfg.Timeout = 300 * time.Millisecond
+	cfg.Log = logs.log
+	store := NewMemStore()
+	st := crawl(t, cfg, store, "http://ok.example.com/")
+	if st.Fetched != 11 {
+		t.Errorf("Fetched = %d, want the 11 pages of ok.example.com (stats %+v)", st.Fetched, st)
+	}
+	got := map[string]int64{}
+	for _, h := range st.HeldBack {
+		got[h.Origin] = h.Entries
+	}
+	if got["http://silent.example.com:81"] != 10 || got["http://garbage.example.com:81"] != 10 || len(got) != 2 {
+		t.Errorf("HeldBack = %+v, want the 10 pages of each failing origin", st.HeldBack)
+	}
+	for _, o := range []string{"http://silent.example.com:81", "http://garbage.example.com:81"} {
+		if n := len(logs.matching(o)); n != 1 {
+			t.Errorf("%s named %d times in the log, want once: %q", o, n, logs.matching(""))
+		}
+	}
+	for _, h := range []string{"silent.example.com:81", "garbage.example.com:81"} {
+		if p := w.paths(h); len(p) != 0 {
+			t.Errorf("%s: pages requested %v, want none (its robots.txt never answered)", h, p)
+		}
+		if n := len(w.hitsOf(h)); n > MaxRetries+1 {
+			t.Errorf("%s got %d requests, want at most %d robots.txt tries", h, n, MaxRetries+1)
+		}
+	}
+	if st.Failures[FailTimeout] == 0 || st.Failures[FailTransfer]+st.Failures[FailReset] == 0 {
+		t.Errorf("Failures = %v, want timeouts and malformed answers counted", st.Failures)
+	}
+}

@@ -23,9 +23,11 @@ var errRobots = errors.New("crawler: disallowed by robots.txt")
 // queued, and robots.txt is asked again after a backoff.
 var errRobotsUnavailable = errors.New("crawler: robots.txt unavailable")
 
-// errRobotsServer is wrapped with errRobotsUnavailable for a robots.txt
-// answered with 5xx (its server answered: not a failure to reach it).
-var errRobotsServer = errors.New("server error")
+// robotsServerError is wrapped with errRobotsUnavailable for a robots.txt
+// answered with 5xx.
+type robotsServerError struct{ status int }
+
+func (e *robotsServerError) Error() string { return fmt.Sprintf("status %d", e.status) }
 
 // Robots caching (RFC 9309, section 2.4).
 const (
@@ -204,7 +206,7 @@ func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, error
 		return nil, fmt.Errorf("%w: reading %s: %v", errRobotsUnavailable, ru.String(), err)
 	}
 	if resp.StatusCode >= 500 {
-		return nil, fmt.Errorf("%w: %s answered %d (%w)", errRobotsUnavailable, ru.String(), resp.StatusCode, errRobotsServer)
+		return nil, fmt.Errorf("%w: %s answered %w", errRobotsUnavailable, ru.String(), &robotsServerError{resp.StatusCode})
 	}
 	data, err := robotstxt.FromStatusAndBytes(resp.StatusCode, body)
 	if err != nil {
@@ -217,6 +219,22 @@ func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, error
 		r.sched.setCrawlDelay(serverKey(u.Scheme, u.Host), g.CrawlDelay)
 	}
 	return g, nil
+}
+
+// failures returns how many times in a row the robots.txt of u's origin
+// could not be had, the last answer included (0 when it was).
+func (r *robots) failures(u *url.URL) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if el := r.m[u.Scheme+"://"+u.Host]; el != nil {
+		e := el.Value.(*robotsEntry)
+		select {
+		case <-e.ready:
+			return e.fails
+		default:
+		}
+	}
+	return 0
 }
 
 // agentToken is the product token robots.txt groups are matched against:

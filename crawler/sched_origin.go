@@ -42,6 +42,11 @@ type asideKey struct {
 // unreachable, the other not held back), or set aside, counted in
 // s.aside (it stays queued in the store). Callers hold s.mu.
 func (s *scheduler) place(h *hostState, e *Entry, now time.Time) bool {
+	if e.moved {
+		// NB: placed again from its own scheme, so that it is counted
+		// under the origin its links name when both are held back.
+		e.URL, e.moved = otherSchemeURL(e.URL), false
+	}
 	i := entryScheme(e.URL)
 	switch {
 	case h.outside:
@@ -56,7 +61,7 @@ func (s *scheduler) place(h *hostState, e *Entry, now time.Time) bool {
 		return true
 	}
 	if o.reason.fallback() && h.portless && !h.orig[1-i].held(now) {
-		e.URL = otherSchemeURL(e.URL)
+		e.URL, e.moved = otherSchemeURL(e.URL), true
 		return true
 	}
 	s.setAside(h, i, o.reason)

@@ -180,6 +180,7 @@ type Entry struct {
 
 	tries   int  // fetches retried in this run (429, 5xx)
 	swapped bool // tried through the other scheme after gateway errors (otherScheme)
+	moved   bool // URL is on the other scheme: its own origin was held back (place)
 }
 
 // Fetch is what a store remembers of the last fetch of a URL.

@@ -22,24 +22,27 @@ const (
 
 // robotsUnavailable handles an entry whose origin's robots.txt could not be
 // had. RFC 9309: that means "wait", not "fail". The entry is tried again
-// after a doubling backoff of its origin, MaxRetries times; then the origin
-// is held back for the run (the entry moves to the other scheme, or is set
-// aside). An origin held back by the robots.txt request itself (it got no
+// after a doubling backoff of its origin while robots.txt has failed at
+// most MaxRetries times in a row; then the origin is held back for the run
+// (the entry moves to the other scheme, or is set aside). An origin held back by the robots.txt request itself (it got no
 // answer) moves the entry at once.
 func (r *run) robotsUnavailable(e Entry, u *url.URL, host string, err error) {
 	if r.sched.heldOrigin(u.Scheme, host) {
 		r.sched.retry(host, e)
 		return
 	}
-	if e.tries < MaxRetries {
-		e.tries++
-		r.sched.pause(u.Scheme, host, min(r.c.retryBase<<(e.tries-1), MaxCrawlDelay))
+	if fails := r.c.rob.failures(u); fails <= MaxRetries {
+		r.sched.pause(u.Scheme, host, min(r.c.retryBase<<(fails-1), MaxCrawlDelay))
 		r.sched.retry(host, e)
 		r.stats.retried(RetryRobots)
 		return
 	}
+	// NB: a gateway error (502, 504) is what a proxy or a CDN answers
+	// when it cannot reach the origin: the origin is unreachable, and its
+	// pages may be had through the other scheme.
 	reason := HoldUnreachable
-	if errors.Is(err, errRobotsServer) {
+	var se *robotsServerError
+	if errors.As(err, &se) && se.status != http.StatusBadGateway && se.status != http.StatusGatewayTimeout {
 		reason = HoldRobots
 	}
 	if r.sched.hold(u.Scheme, host, reason, errText(err), farFuture) {

@@ -92,6 +92,9 @@ func (q Query) filter() (bigtable.Filter, error) {
 			return nil, err
 		}
 	}
+	if err := checkTimestamp(q.At); err != nil {
+		return nil, err
+	}
 	if q.At > 0 {
 		// Every timestamp the WebTable writes is a whole millisecond, so
 		// "at or before At" is "before the next millisecond": an end that

@@ -352,3 +352,39 @@ func TestServeLiveStore(t *testing.T) {
 	crawl.Process.Signal(os.Interrupt)
 	crawl.Wait()
 }
+
+// TestServeRefusesAForeignHost sends query serve a request naming another
+// host, as a browser does for a name a web page pointed at 127.0.0.1 (DNS
+// rebinding): 421, and no table data; its own address and localhost work.
+func TestServeRefusesAForeignHost(t *testing.T) {
+	needDemo(t)
+	base := startServe(t, "--db", demoDB)
+	port := strings.TrimSuffix(base[strings.LastIndexByte(base, ':')+1:], "/")
+	for host, want := range map[string]int{
+		"":                                 http.StatusOK, // the address served
+		"localhost:" + port:                http.StatusOK,
+		"rebind.example:" + port:           http.StatusMisdirectedRequest,
+		"localhost.rebind.example:" + port: http.StatusMisdirectedRequest,
+	} {
+		req, err := http.NewRequest("GET", base+"?refresh=1", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept", "application/json")
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %q: status %d, want %d", host, resp.StatusCode, want)
+		}
+		if want != http.StatusOK && strings.Contains(string(b), "cnn") {
+			t.Errorf("Host %q: the refusal shows table data: %s", host, b)
+		}
+	}
+}

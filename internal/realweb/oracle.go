@@ -1,15 +1,11 @@
 package realweb
 
 import (
-	"bytes"
 	"net/http"
 	"net/url"
 	"os"
 	"sort"
 	"strings"
-
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 )
 
 // oracleResult is what a correct crawl of the web reaches, computed once
@@ -23,11 +19,16 @@ type oracleResult struct {
 	notFound    []string
 }
 
-// An oracle's walk keeps row keys as host[:port]/path.
-func keyOf(u *url.URL) string { return hostPort(u.Scheme, u.Host) + u.Path }
+// An oracle's walk keeps row keys as host[:port]/path[?query].
+func keyOf(u *url.URL) string {
+	if u.RawQuery != "" {
+		return hostPort(u.Scheme, u.Host) + u.Path + "?" + u.RawQuery
+	}
+	return hostPort(u.Scheme, u.Host) + u.Path
+}
 
 // canonical parses and resolves ref against base (nil for an absolute
-// URL) into scheme://host[:port]/path, without query or fragment; ok is
+// URL) into scheme://host[:port]/path[?query], without fragment; ok is
 // false for anything but http and https.
 func canonical(base *url.URL, ref string) (*url.URL, bool) {
 	u, err := url.Parse(strings.TrimSpace(ref))
@@ -40,7 +41,7 @@ func canonical(base *url.URL, ref string) (*url.URL, bool) {
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return nil, false
 	}
-	c := &url.URL{Scheme: u.Scheme, Host: hostPort(u.Scheme, u.Host), Path: u.Path}
+	c := &url.URL{Scheme: u.Scheme, Host: hostPort(u.Scheme, u.Host), Path: u.Path, RawQuery: u.RawQuery}
 	if c.Path == "" {
 		c.Path = "/"
 	}
@@ -65,7 +66,7 @@ func (w *Web) fetchable(u *url.URL) (ok, disallowed bool) {
 // URL whose origin does not answer is tried by the other scheme (same
 // host, port and path: the same row key), as a crawler that keys rows
 // without the scheme should.
-func (w *Web) walk(fallback bool) (content map[string]bool, answered map[string]bool, res *oracleResult) {
+func (w *Web) walk(fallback bool, cache map[string][]*url.URL) (content map[string]bool, answered map[string]bool, res *oracleResult) {
 	res = &oracleResult{redirects: map[string]string{}}
 	type item struct {
 		u        *url.URL
@@ -115,8 +116,19 @@ func (w *Web) walk(fallback bool) (content map[string]bool, answered map[string]
 		answered[keyOf(u)] = true
 		switch {
 		case r.status == http.StatusOK:
-			content[keyOf(u)] = true
-			for _, l := range w.linksOf(u, r) {
+			if strings.HasPrefix(r.ctype, "text/html") {
+				content[keyOf(u)] = true
+			}
+			// NB: a generated page's links cost less to make again
+			// than to keep (a web of 100,000 pages).
+			links, ok := cache[u.String()]
+			if !ok {
+				links = w.linksOf(u, r)
+				if r.links == nil {
+					cache[u.String()] = links
+				}
+			}
+			for _, l := range links {
 				push(l, false)
 			}
 		case r.status >= 300 && r.status < 400:
@@ -164,10 +176,13 @@ func (w *Web) linksOf(u *url.URL, r response) []*url.URL {
 			}
 			body = b
 		}
-		var b string
-		hrefs, b = htmlLinks(body)
-		if b != "" {
-			if bu, err := url.Parse(b); err == nil {
+		pl := scanLinks(body)
+		if pl.metaNoFollow {
+			return nil
+		}
+		hrefs = pl.hrefs
+		if pl.base != "" {
+			if bu, err := url.Parse(pl.base); err == nil {
 				base = u.ResolveReference(bu)
 			}
 		}
@@ -181,60 +196,36 @@ func (w *Web) linksOf(u *url.URL, r response) []*url.URL {
 	return out
 }
 
-// htmlLinks returns the href of every <a> and <area> of an HTML page, and
-// its first <base href>, as package extract reads them.
-func htmlLinks(body []byte) (hrefs []string, base string) {
-	z := html.NewTokenizer(bytes.NewReader(body))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return hrefs, base
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, more := z.TagName()
-			a := atom.Lookup(name)
-			if a != atom.A && a != atom.Area && a != atom.Base {
-				continue
-			}
-			for more {
-				var k, v []byte
-				k, v, more = z.TagAttr()
-				if string(k) != "href" {
-					continue
-				}
-				switch {
-				case a == atom.Base && base == "":
-					base = string(v)
-				case a != atom.Base:
-					hrefs = append(hrefs, string(v))
-				}
-			}
-		}
-	}
-}
-
 // compute runs the oracle once.
 func (w *Web) compute() *oracleResult {
-	w.oracleOnce.Do(func() {
-		content, _, res := w.walk(true)
-		plain, _, _ := w.walk(false)
-		for k := range content {
-			if !plain[k] {
-				res.viaFallback = append(res.viaFallback, w.urlOfKey(k))
-			}
-			res.reachable = append(res.reachable, w.urlOfKey(k))
-		}
-		sort.Strings(res.reachable)
-		sort.Strings(res.viaFallback)
-		w.oracle = res
-	})
+	w.oracleOnce.Do(func() { w.oracle = w.runOracle() })
 	return w.oracle
+}
+
+// runOracle walks the web twice, with fallback and without.
+func (w *Web) runOracle() *oracleResult {
+	// NB: the walk without fallback only tells which pages need it;
+	// it reads no file again.
+	cache := map[string][]*url.URL{}
+	content, _, res := w.walk(true, cache)
+	plain, _, _ := w.walk(false, cache)
+	for k := range content {
+		if !plain[k] {
+			res.viaFallback = append(res.viaFallback, w.urlOfKey(k))
+		}
+		res.reachable = append(res.reachable, w.urlOfKey(k))
+	}
+	sort.Strings(res.reachable)
+	sort.Strings(res.viaFallback)
+	return res
 }
 
 // urlOfKey returns the URL of a page's row key with the scheme it is
 // reachable by: https when its https origin answers it 200, else http.
 func (w *Web) urlOfKey(k string) string {
 	hp, p, _ := strings.Cut(k, "/")
-	u := &url.URL{Scheme: "https", Host: hp, Path: "/" + p}
+	p, q, _ := strings.Cut(p, "?")
+	u := &url.URL{Scheme: "https", Host: hp, Path: "/" + p, RawQuery: q}
 	if ok, _ := w.fetchable(u); ok && w.content.lookup("https", hp, u.Path).status == http.StatusOK {
 		return u.String()
 	}
@@ -287,10 +278,11 @@ func (w *Web) NotFound() []string { return append([]string(nil), w.compute().not
 // UnreachableOrigins returns each origin that a crawl cannot fetch from
 // (its behaviour is not [Serves], or its robots.txt is unreachable) and
 // that the web links into, with how many distinct pages (row keys) linked
-// through that origin cannot be fetched by any scheme. An origin whose
-// every linked page is reachable by the other scheme is left out
+// through that origin get no answer by any scheme (a 404 or a redirect is
+// an answer): what a crawl must leave queued there. An origin whose every
+// linked page is answered by the other scheme is left out
 // (http://secure.real.test). A page linked through two failing origins
-// counts in each.
+// counts in each. The count is of pages linked to, not of pages linking.
 func (w *Web) UnreachableOrigins() map[string]int {
 	out := map[string]int{}
 	for k, v := range w.compute().unreachable {

@@ -30,7 +30,7 @@ func (w *Web) serveProxy(rw http.ResponseWriter, r *http.Request) {
 	path := pathOf(r)
 	b := w.behaviour("http", hp)
 	if b != Serves && !(b == RobotsReset && path != "/robots.txt") {
-		w.stats.request("http", hp, path)
+		w.stats.request("http", hp, target(r))
 	}
 	switch b {
 	case Serves:
@@ -109,14 +109,14 @@ func (w *Web) tunnel(rw http.ResponseWriter, addr string) {
 		http.Error(rw, "realweb: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if !w.track(conn, back) {
+	if !w.track(2, conn, back) {
 		return
 	}
 	if _, err := conn.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n")); err != nil {
 		w.untrack(conn, back)
+		w.wg.Add(-2)
 		return
 	}
-	w.wg.Add(2)
 	done := make(chan struct{}, 2)
 	go func() {
 		defer w.wg.Done()
@@ -151,10 +151,9 @@ func (w *Web) serveAlerts(ln net.Listener) {
 		if err != nil {
 			return
 		}
-		if !w.track(c) {
+		if !w.track(1, c) {
 			return
 		}
-		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
 			defer w.untrack(c)
@@ -182,14 +181,14 @@ func (w *Web) serveTLS(rw http.ResponseWriter, r *http.Request) {
 	case Serves:
 	case RobotsReset:
 		if path == "/robots.txt" {
-			w.stats.request("https", hp, path)
+			w.stats.request("https", hp, target(r))
 			w.reset(rw)
 			return
 		}
 	default:
 		// A Host header naming another origin than the tunnel's, or
 		// the untrusted server reached by a client that checks nothing.
-		w.stats.request("https", hp, path)
+		w.stats.request("https", hp, target(r))
 		http.Error(rw, "realweb: misdirected request for "+hp, http.StatusMisdirectedRequest)
 		return
 	}
@@ -204,23 +203,31 @@ func pathOf(r *http.Request) string {
 	return r.URL.Path
 }
 
+// target returns the request's path and query, as the counters key it.
+func target(r *http.Request) string {
+	if r.URL.RawQuery != "" {
+		return pathOf(r) + "?" + r.URL.RawQuery
+	}
+	return pathOf(r)
+}
+
 // serveOrigin answers r for an origin that serves, and counts it.
 func (w *Web) serveOrigin(rw http.ResponseWriter, r *http.Request, scheme, hp string, arrived time.Time) {
-	path := pathOf(r)
+	path, tgt := pathOf(r), target(r)
 	if path == "/robots.txt" {
 		rf := w.content.robots(scheme, hp)
 		if !rf.found {
-			w.stats.served(scheme, hp, path, http.StatusNotFound, arrived, false)
+			w.stats.served(scheme, hp, tgt, http.StatusNotFound, arrived, false)
 			http.NotFound(rw, r)
 			return
 		}
-		w.stats.served(scheme, hp, path, http.StatusOK, arrived, false)
+		w.stats.served(scheme, hp, tgt, http.StatusOK, arrived, false)
 		rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(rw, rf.text)
 		return
 	}
 	resp := w.content.lookup(scheme, hp, path)
-	w.stats.served(scheme, hp, path, resp.status, arrived, true)
+	w.stats.served(scheme, hp, tgt, resp.status, arrived, true)
 	switch {
 	case resp.status == http.StatusMovedPermanently || resp.status == http.StatusFound:
 		rw.Header().Set("Location", resp.location)

@@ -6,7 +6,6 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"net/http"
 	"net/url"
@@ -172,10 +171,10 @@ var hrefRE = regexp.MustCompile(`href="([^"]*)"`)
 
 // bfs crawls the web with c as a simple, correct crawler does: breadth
 // first from the seeds, robots.txt obeyed (unreachable: disallow all), one
-// fetch per row key, a failing origin's URL tried by the other scheme.
-// It returns the row keys of the 200 pages with the URL each was fetched
+// fetch per row key, a failing origin not tried again and its URLs tried
+// by the other scheme, links read by readLinks. It returns the row keys of the 200 pages with the URL each was fetched
 // by, and each failing origin's linked row keys not fetched.
-func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead map[string]map[string]bool) {
+func bfs(t *testing.T, w *Web, c *http.Client, readLinks func([]byte) pageLinks) (pages map[string]string, dead map[string]map[string]bool) {
 	t.Helper()
 	type robots struct {
 		ok       bool
@@ -218,9 +217,9 @@ func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead ma
 	tried := map[string]bool{}
 	var queue []*url.URL
 	push := func(base *url.URL, ref string) {
-		u, err := url.Parse(html.UnescapeString(ref))
+		u, err := url.Parse(ref)
 		if err != nil {
-			t.Fatalf("bad link %q", ref)
+			return // as a crawler drops it
 		}
 		if base != nil {
 			u = base.ResolveReference(u)
@@ -229,7 +228,7 @@ func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead ma
 		if u.Path == "" {
 			u.Path = "/"
 		}
-		if !strings.HasSuffix(u.Hostname(), "."+Domain) || tried[u.String()] {
+		if (u.Scheme != "http" && u.Scheme != "https") || !w.inWeb(hostPort(u.Scheme, u.Host)) || tried[u.String()] {
 			return
 		}
 		tried[u.String()] = true
@@ -238,11 +237,15 @@ func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead ma
 	for _, s := range w.Seeds() {
 		push(nil, s)
 	}
-	fallback := map[string]bool{}
+	fallback := map[string]bool{} // URLs not linked, tried by the other scheme
+	failed := map[string]bool{}   // origins
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
 		key := u.Host + u.Path
+		if u.RawQuery != "" {
+			key += "?" + u.RawQuery
+		}
 		if fetched[key] {
 			// NB: fetched by the other scheme. A redirect does not
 			// count: http -> https of one page is one fetch.
@@ -251,9 +254,13 @@ func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead ma
 		var resp *http.Response
 		var body []byte
 		var err error
-		if allowed(u) {
+		o := u.Scheme + "://" + u.Host
+		if failed[o] {
+			// A failure stays with its origin: not tried again.
+			err = errors.New("origin failed before")
+		} else if allowed(u) {
 			resp, body, err = get(t, c, u.String())
-		} else if r := robotsOf[u.Scheme+"://"+u.Host]; r.ok {
+		} else if r := robotsOf[o]; r.ok {
 			continue // disallowed
 		} else {
 			err = errors.New("robots.txt unreachable")
@@ -262,8 +269,8 @@ func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead ma
 			err = errors.New("502")
 		}
 		if err != nil {
+			failed[o] = true
 			if !fallback[u.String()] {
-				o := u.Scheme + "://" + u.Host
 				if dead[o] == nil {
 					dead[o] = map[string]bool{}
 				}
@@ -281,12 +288,29 @@ func bfs(t *testing.T, w *Web, c *http.Client) (pages map[string]string, dead ma
 		switch {
 		case resp.StatusCode == 200:
 			fetched[key] = true
+			if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+				continue
+			}
 			pages[key] = u.String()
-			for _, m := range hrefRE.FindAllStringSubmatch(string(body), -1) {
-				push(u, m[1])
+			pl := readLinks(body)
+			if pl.metaNoFollow {
+				continue
+			}
+			base := u
+			if pl.base != "" {
+				b, err := url.Parse(pl.base)
+				if err != nil {
+					t.Fatalf("%s: bad base %q", u, pl.base)
+				}
+				base = u.ResolveReference(b)
+			}
+			for _, h := range pl.hrefs {
+				push(base, h)
 			}
 		case resp.StatusCode/100 == 3:
 			push(u, resp.Header.Get("Location"))
+		case resp.StatusCode == 404:
+			fetched[key] = true
 		default:
 			t.Errorf("GET %s: status %d", u, resp.StatusCode)
 		}
@@ -310,7 +334,7 @@ func TestOracleMatchesBFS(t *testing.T) {
 	w := startWeb(t, smallConfig)
 	c := w.Client()
 	defer c.CloseIdleConnections()
-	pages, dead := bfs(t, w, c)
+	pages, dead := bfs(t, w, c, tokenLinks)
 
 	var got []string
 	for k := range pages {
@@ -487,5 +511,174 @@ func TestRelative(t *testing.T) {
 		if got := relative(tc.from, tc.to); got != tc.want || base.ResolveReference(ref).Path != tc.to {
 			t.Errorf("relative(%q, %q) = %q, want %q", tc.from, tc.to, got, tc.want)
 		}
+	}
+}
+
+// TestCounters checks what the servers count: requests per URL over both
+// schemes, pages answered twice, CONNECTs, and the gap between requests to
+// one host name whatever their scheme.
+func TestCounters(t *testing.T) {
+	w := startWeb(t, smallConfig)
+	c := w.Client()
+	defer c.CloseIdleConnections()
+	for _, u := range []string{
+		"http://www.real.test/about.html",
+		"https://www.real.test/about.html",
+		"http://redir.real.test/up/0.html",
+		"https://redir.real.test/up/0.html",
+		"http://reset-http.real.test/x1.html",
+		"https://www.real.test/robots.txt",
+	} {
+		get(t, c, u)
+	}
+	for u, want := range map[string]int{
+		"http://www.real.test/about.html":      1,
+		"https://www.real.test/about.html":     1,
+		"https://www.real.test:443/about.html": 1,
+		"http://redir.real.test/up/0.html":     1,
+		"http://reset-http.real.test/x1.html":  2, // the client tries again on a new connection
+		"https://www.real.test/robots.txt":     1,
+		"http://www.real.test/robots.txt":      0,
+	} {
+		if got := w.Requests(u); got != want {
+			t.Errorf("Requests(%q) = %d, want %d", u, got, want)
+		}
+	}
+	// NB: once or twice: Go's client tries a GET again on a new
+	// connection when a kept-alive one is reset.
+	if got := w.Requests("http://reset-http.real.test/x1.html"); got < 1 || got > 2 {
+		t.Errorf("Requests(http://reset-http.real.test/x1.html) = %d, want 1 or 2", got)
+	}
+	if got, want := w.FetchedTwice(), []string{"www.real.test/about.html"}; !slices.Equal(got, want) {
+		t.Errorf("FetchedTwice() = %q, want %q (redir.real.test/up/0.html was a redirect, then a page)", got, want)
+	}
+	if got := w.TotalPageRequests(); got != 4 {
+		t.Errorf("TotalPageRequests() = %d, want 4 (robots.txt and resets not counted)", got)
+	}
+	if gap, n := w.MinGap(HostWWW); n != 3 || gap < 0 {
+		t.Errorf("MinGap(%q) = %v, %d; want a gap over 3 requests (http and https together)", HostWWW, gap, n)
+	}
+	if _, ok := w.MinGaps()[HostRedirect]; !ok {
+		t.Errorf("MinGaps() = %v, lacks %s", w.MinGaps(), HostRedirect)
+	}
+	if n := w.Connects("https://www.real.test"); n < 1 {
+		t.Errorf("Connects(https://www.real.test) = %d, want at least 1", n)
+	}
+}
+
+// TestRobots checks the robots.txt files doc.go lists.
+func TestRobots(t *testing.T) {
+	w := startWeb(t, Config{Seed: 1, Hosts: 2, Pages: 4, CrawlDelay: 3})
+	c := w.Client()
+	defer c.CloseIdleConnections()
+	tests := []struct {
+		url, want string // want: body, or "404"
+	}{
+		{"http://www.real.test/robots.txt", "User-agent: *\nDisallow: /private/\n"},
+		{"https://www.real.test/robots.txt", "User-agent: *\nDisallow: /private/\n"},
+		{"https://slow.real.test/robots.txt", "User-agent: *\nCrawl-delay: 3\nDisallow:\n"},
+		{"https://secure.real.test/robots.txt", "User-agent: *\nAllow: /\n"},
+		{"http://h000.real.test/robots.txt", "404"},
+		{"https://h001.real.test/robots.txt", "User-agent: *\nDisallow:\n"},
+		{"http://redir.real.test/robots.txt", "404"},
+	}
+	for _, tc := range tests {
+		resp, body, err := get(t, c, tc.url)
+		if err != nil {
+			t.Errorf("GET %s: %v", tc.url, err)
+			continue
+		}
+		got := string(body)
+		if resp.StatusCode == 404 {
+			got = "404"
+		}
+		if got != tc.want {
+			t.Errorf("GET %s = %q, want %q", tc.url, got, tc.want)
+		}
+	}
+}
+
+// TestCloseWithOpenTunnels checks Close returns while a client still holds
+// kept-alive tunnels and proxy connections, and closes them.
+func TestCloseWithOpenTunnels(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	w, err := Start(smallConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := w.Client()
+	defer c.CloseIdleConnections()
+	for _, u := range []string{"https://www.real.test/", "https://h001.real.test/", "http://www.real.test/"} {
+		if _, _, err := get(t, c, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	if _, _, err := get(t, c, "https://www.real.test/"); err == nil {
+		t.Errorf("GET through a closed web succeeded")
+	}
+}
+
+// TestStaticPaths checks ServeDirs maps URLs to files and nothing outside
+// its directory.
+func TestStaticPaths(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	dir := t.TempDir()
+	for name, body := range map[string]string{"index.html": "<a href=a/b.html>b</a>", "a/b.html": "<a href='../index.html'>up</a> <a href='https://docs.example.org/x'>x</a> <a href='https://www.example.org/y'>y</a>", "a/c..d.txt": "dots"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := ServeDirs(map[string]string{"http://docs.example.org/v1/": dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	c := w.Client()
+	defer c.CloseIdleConnections()
+	tests := []struct{ url, want string }{
+		{"http://docs.example.org/v1/", "200 <a href=a/b.html>b</a>"},
+		{"http://docs.example.org/v1", "301 http://docs.example.org/v1/"},
+		{"http://docs.example.org/v1/a", "301 http://docs.example.org/v1/a/"},
+		{"http://docs.example.org/v1/a/", "404"},
+		{"http://docs.example.org/v1/a/c..d.txt", "200 dots"},
+		{"http://docs.example.org/v1/../../etc/passwd", "404"},
+		{"http://docs.example.org/v1/%2e%2e/%2e%2e/etc/passwd", "404"},
+		{"http://other.example.org/v1/", "502"},
+	}
+	for _, tc := range tests {
+		resp, body, err := get(t, c, tc.url)
+		if err != nil {
+			t.Errorf("GET %s: %v", tc.url, err)
+			continue
+		}
+		got := fmt.Sprint(resp.StatusCode)
+		switch {
+		case resp.StatusCode == 200:
+			got += " " + string(body)
+		case resp.StatusCode/100 == 3:
+			got += " " + resp.Header.Get("Location")
+		}
+		if got != tc.want {
+			t.Errorf("GET %s = %q, want %q", tc.url, got, tc.want)
+		}
+	}
+	if got, want := w.Files(), []string{"http://docs.example.org/v1/a/b.html", "http://docs.example.org/v1/a/c..d.txt", "http://docs.example.org/v1/index.html"}; !slices.Equal(got, want) {
+		t.Errorf("Files() = %q, want %q", got, want)
+	}
+	if got, want := w.Reachable(), []string{"http://docs.example.org/v1/a/b.html", "http://docs.example.org/v1/index.html"}; !slices.Equal(got, want) {
+		t.Errorf("Reachable() = %q, want %q", got, want)
+	}
+	// https://docs.example.org/x is refused, then answered 404 by http:
+	// not unreachable. https://www.example.org/y is refused, and closed
+	// by http.
+	if got, want := w.UnreachableOrigins(), map[string]int{"https://www.example.org": 1}; !cmp.Equal(got, want) {
+		t.Errorf("UnreachableOrigins() = %v, want %v", got, want)
+	}
+	if got, want := w.NotFound(), []string{"http://docs.example.org/x"}; !slices.Equal(got, want) {
+		t.Errorf("NotFound() = %q, want %q", got, want)
 	}
 }

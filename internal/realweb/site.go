@@ -42,7 +42,13 @@ const (
 
 // SiteHost returns the name of site host i of a generated web,
 // h000.real.test for 0.
-func SiteHost(i int) string { return fmt.Sprintf("h%03d.%s", i, Domain) }
+func SiteHost(i int) string {
+	n := strconv.Itoa(i)
+	if len(n) < 3 {
+		n = "00"[:3-len(n)] + n
+	}
+	return "h" + n + "." + Domain
+}
 
 // Config describes a generated web. The same Config gives the same web:
 // the same hosts, pages, links and bytes.
@@ -130,7 +136,7 @@ func Start(cfg Config) (*Web, error) {
 		origins["https://"+SiteHost(i)] = Serves
 	}
 	inWeb := func(hp string) bool { return strings.HasSuffix(hostName(hp), "."+Domain) }
-	return start(g, origins, inWeb)
+	return start(g, origins, Closed, inWeb)
 }
 
 // generated is the content of a generated web. Site pages are made from
@@ -210,7 +216,7 @@ func sitePath(n int) string {
 	if n == 0 {
 		return "/"
 	}
-	return fmt.Sprintf("/d%d/p%d.html", n%4, n)
+	return "/d" + strconv.Itoa(n%4) + "/p" + strconv.Itoa(n) + ".html"
 }
 
 // sitePage parses a site path; ok is false for no page.
@@ -218,8 +224,12 @@ func (g *generated) sitePage(path string) (int, bool) {
 	if path == "/" {
 		return 0, true
 	}
-	var d, n int
-	if _, err := fmt.Sscanf(path, "/d%d/p%d.html", &d, &n); err != nil || n <= 0 || n >= g.cfg.Pages || sitePath(n) != path {
+	i := strings.LastIndex(path, "/p")
+	if i < 0 || !strings.HasSuffix(path, ".html") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(path[i+2 : len(path)-len(".html")])
+	if err != nil || n <= 0 || n >= g.cfg.Pages || sitePath(n) != path {
 		return 0, false
 	}
 	return n, true

@@ -14,8 +14,8 @@ type stats struct {
 	pages atomic.Int64
 
 	mu       sync.Mutex
-	requests map[string]int // scheme://hostport/path -> requests read
-	answers  map[string]int // hostport/path -> answers that were not redirects
+	requests map[string]int // scheme://hostport/path[?query] -> requests read
+	answers  map[string]int // hostport/path[?query] -> answers that were not redirects
 	connects map[string]int // https://hostport -> CONNECTs
 	hosts    map[string]*hostStat
 }
@@ -35,9 +35,9 @@ func (s *stats) init() {
 
 // request counts a request the proxy read for an origin that does not
 // serve it (a reset, a 502).
-func (s *stats) request(scheme, hp, path string) {
+func (s *stats) request(scheme, hp, target string) {
 	s.mu.Lock()
-	s.requests[scheme+"://"+hp+path]++
+	s.requests[scheme+"://"+hp+target]++
 	s.mu.Unlock()
 }
 
@@ -47,17 +47,17 @@ func (s *stats) connect(origin string) {
 	s.mu.Unlock()
 }
 
-// served counts a request an origin answered with status, arrived at the
-// given time; page is false for robots.txt.
-func (s *stats) served(scheme, hp, path string, status int, arrived time.Time, page bool) {
+// served counts a request for target (path and query) an origin answered
+// with status, arrived at the given time; page is false for robots.txt.
+func (s *stats) served(scheme, hp, target string, status int, arrived time.Time, page bool) {
 	if page {
 		s.pages.Add(1)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests[scheme+"://"+hp+path]++
+	s.requests[scheme+"://"+hp+target]++
 	if page && (status < 300 || status >= 400) {
-		s.answers[hp+path]++
+		s.answers[hp+target]++
 	}
 	h := hostName(hp)
 	hs := s.hosts[h]
@@ -80,8 +80,8 @@ func (s *stats) served(scheme, hp, path string, status int, arrived time.Time, p
 	hs.n++
 }
 
-// Requests returns how many requests for rawURL (scheme, host, port and
-// path; query and fragment ignored) reached the web: answered by its
+// Requests returns how many requests for rawURL (scheme, host, port, path
+// and query; the fragment ignored) reached the web: answered by its
 // origin, or read by the proxy and then reset or answered 502. robots.txt
 // counts. Requests inside a TLS tunnel that failed are never read and
 // never counted.
@@ -93,6 +93,9 @@ func (w *Web) Requests(rawURL string) int {
 	p := u.Path
 	if p == "" {
 		p = "/"
+	}
+	if u.RawQuery != "" {
+		p += "?" + u.RawQuery
 	}
 	w.stats.mu.Lock()
 	defer w.stats.mu.Unlock()
@@ -115,8 +118,8 @@ func (w *Web) Connects(origin string) int {
 // robots.txt excepted (pages, redirects and 404s, over both schemes).
 func (w *Web) TotalPageRequests() int64 { return w.stats.pages.Load() }
 
-// FetchedTwice returns the pages (as row keys go: host[:port]/path, no
-// scheme) that were answered more than once, counting both schemes
+// FetchedTwice returns the pages (as row keys go: host[:port]/path[?query],
+// no scheme) that were answered more than once, counting both schemes
 // together and leaving out answers that were redirects (http://h/p
 // redirected to https://h/p is one fetch of h/p), sorted.
 func (w *Web) FetchedTwice() []string {
@@ -137,10 +140,14 @@ func (w *Web) FetchedTwice() []string {
 // https, robots.txt and redirects included), and how many requests
 // arrived; the gap is -1 with fewer than two.
 //
-// A request is timed when its handler starts, after its headers are read;
-// the first request of a new https tunnel arrives after the TLS handshake
-// (about a millisecond on loopback, more under the race detector), so
-// compare with a crawler's delay less a few milliseconds.
+// A request is timed when its handler starts, after its headers are read,
+// so before its response ends; the first request of a new https tunnel is
+// timed after the TLS handshake. For a crawler that counts its delay from
+// the end of the previous response to the host (as package crawler does),
+// the gap is therefore at least the delay, exactly, however loaded the
+// machine. For one that counts from the start of the previous request it
+// may be shorter by one TLS handshake (a millisecond on loopback, more
+// under the race detector).
 func (w *Web) MinGap(host string) (time.Duration, int) {
 	w.stats.mu.Lock()
 	defer w.stats.mu.Unlock()

@@ -116,9 +116,12 @@ func (rf robotsFile) allows(path string) bool {
 type Web struct {
 	content content
 	origins map[string]Behaviour // origin URL -> behaviour; absent: Closed
-	inWeb   func(hostport string) bool
-	ca      *authority
-	stats   stats
+	// httpsDefault is the behaviour of an https origin not in origins:
+	// Closed, or Refused for a web of ServeDirs.
+	httpsDefault Behaviour
+	inWeb        func(hostport string) bool
+	ca           *authority
+	stats        stats
 
 	proxy     *http.Server
 	proxyAddr string
@@ -139,13 +142,13 @@ type Web struct {
 }
 
 // start serves c through a new proxy; origins lists every origin with its
-// behaviour (an origin not listed is Closed).
-func start(c content, origins map[string]Behaviour, inWeb func(string) bool) (w *Web, err error) {
-	w = &Web{content: c, origins: origins, inWeb: inWeb, hijacks: map[net.Conn]struct{}{}}
+// behaviour (an origin not listed is Closed, or httpsDefault for https).
+func start(c content, origins map[string]Behaviour, httpsDefault Behaviour, inWeb func(string) bool) (_ *Web, err error) {
+	w := &Web{content: c, origins: origins, httpsDefault: httpsDefault, inWeb: inWeb, hijacks: map[net.Conn]struct{}{}}
 	w.stats.init()
 	defer func() {
 		if err != nil {
-			w.Close()
+			w.Close() // NB: w, not the result, which is nil by now
 		}
 	}()
 	if w.ca, err = newAuthority("realweb test CA"); err != nil {
@@ -268,7 +271,8 @@ func (w *Web) Client() *http.Client {
 }
 
 // Origins returns every origin of the web with its behaviour, sorted by
-// URL. An origin not listed is [Closed] (the proxy answers 502).
+// URL. An origin not listed is [Closed] (the proxy answers 502), except an
+// https origin of a web of [ServeDirs]: [Refused].
 func (w *Web) Origins() []Origin {
 	out := make([]Origin, 0, len(w.origins))
 	for u, b := range w.origins {
@@ -280,7 +284,7 @@ func (w *Web) Origins() []Origin {
 
 // Behaviour returns what the origin of rawURL (any URL of it, or the
 // origin itself, scheme://host[:port]) does: [Closed] for an origin the
-// web does not have.
+// web does not have ([Refused] for https in a web of [ServeDirs]).
 func (w *Web) Behaviour(rawURL string) Behaviour {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -291,6 +295,9 @@ func (w *Web) Behaviour(rawURL string) Behaviour {
 
 func (w *Web) behaviour(scheme, hostport string) Behaviour {
 	b, ok := w.origins[scheme+"://"+hostport]
+	if !ok && scheme == "https" {
+		return w.httpsDefault
+	}
 	if !ok {
 		return Closed
 	}
@@ -317,9 +324,11 @@ func (w *Web) Close() {
 	w.wg.Wait()
 }
 
-// track registers conns to be closed by Close; it reports false (and
-// closes them) when the web is closing.
-func (w *Web) track(conns ...net.Conn) bool {
+// track registers conns to be closed by Close and adds goroutines to the
+// goroutines Close waits for; it reports false (and closes conns) when the
+// web is closing. NB: the Add is under the lock that Close takes before
+// it waits, so no Add races with the Wait.
+func (w *Web) track(goroutines int, conns ...net.Conn) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -331,6 +340,7 @@ func (w *Web) track(conns ...net.Conn) bool {
 	for _, c := range conns {
 		w.hijacks[c] = struct{}{}
 	}
+	w.wg.Add(goroutines)
 	return true
 }
 
