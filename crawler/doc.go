@@ -107,8 +107,9 @@
 //     doubling backoff from 1s, both capped at [MaxCrawlDelay]. A
 //     Retry-After beyond the cap is honoured without waiting: the page
 //     fails and the host gets no more requests until then, in this run or
-//     later runs of the same Crawler (its entries stay queued; a new
-//     process forgets the pause and asks once more).
+//     later ones: its entries stay queued, and a store that is a
+//     [HoldRecorder] hands the pause to the next run, in a new process
+//     too.
 //   - Redirects: at most [MaxRedirects]; a hop back to a URL of the same
 //     chain is a loop; http and https only (file:, ftp: and the rest are
 //     refused before anything is sent); all fail with kind redirect.
@@ -243,7 +244,7 @@
 //   - http.ProxyFromEnvironment reads the environment once per process.
 //   - A 429 or 5xx that stays one after [MaxRetries] tries (see Hostile
 //     servers) is recorded as failed and retried by the next run that
-//     meets it. A pause asked by Retry-After is kept in memory only.
+//     meets it.
 //   - A robots.txt answering 5xx or unreachable leaves its origin's pages
 //     queued (RFC 9309: not failed); it is asked again after a doubling
 //     backoff, and after [MaxRetries] the origin is held back for the run
