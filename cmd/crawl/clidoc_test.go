@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -45,6 +47,24 @@ func TestCLIDoc(t *testing.T) {
 		t.Fatalf("%v (go test ./cmd/crawl -run TestCLIDoc -update writes it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s is stale: it differs from crawl --help (go test ./cmd/crawl -run TestCLIDoc -update rewrites it)\n--- got:\n%s\n--- want:\n%s", cliDocPath, got, want)
+		t.Errorf("%s is stale: it differs from crawl --help (go test ./cmd/crawl -run TestCLIDoc -update rewrites it)\n%s", cliDocPath, firstDiff(got, want))
 	}
+}
+
+// firstDiff describes the first line where got and want differ.
+func firstDiff(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl || i >= len(g) || i >= len(w) {
+			return fmt.Sprintf("line %d:\n  help prints: %q\n  the file has: %q", i+1, gl, wl)
+		}
+	}
+	return "the files differ"
 }
