@@ -73,6 +73,10 @@ type Config struct {
 	// https instead of the system's (crawl --ca-cert: a test web's own
 	// CA). nil: the system's.
 	RootCAs *x509.CertPool
+	// AllowPrivate lets the crawler connect to loopback, private-network
+	// and link-local addresses (see private.go); without it they are
+	// refused unless a seed names one.
+	AllowPrivate bool
 	// IgnoreRobots skips robots.txt (--ignore-robots). The default value is false.
 	IgnoreRobots bool
 	// UserAgent is sent with every request (--user-agent). The default

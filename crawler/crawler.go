@@ -169,6 +169,7 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 	defer cancel(nil)
 	r.cancel = cancel
 	c.tr.setStop(runCtx)
+	c.tr.guard.allow.Store(c.cfg.AllowPrivate || c.tr.guard.seedsPrivate(seedURLs))
 	c.tr.setReport(r.requestFailed)
 	// Store calls outlive Ctrl-C so that pages in flight are stored.
 	r.storeCtx = context.WithoutCancel(ctx)

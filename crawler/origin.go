@@ -51,6 +51,9 @@ const (
 	HoldRetryAfter HoldReason = "server asked to wait"
 	// HoldHostFull: the host has its Config.MaxPagesPerHost pages.
 	HoldHostFull HoldReason = "max pages per host"
+	// HoldPrivate: the origin's address is private (see private.go) and
+	// Config.AllowPrivate is off.
+	HoldPrivate HoldReason = "private address"
 	// HoldDomain: the host is outside the run's allowed domains (queued by
 	// an earlier run with other seeds or --allow-domain).
 	HoldDomain HoldReason = "outside the allowed domains"
@@ -90,6 +93,7 @@ const (
 	FailReset    FailureKind = "reset"     // connection reset or closed before the response
 	FailTimeout  FailureKind = "timeout"   // Config.Timeout passed
 	FailProxy    FailureKind = "proxy"     // the proxy itself could not be reached
+	FailPrivate  FailureKind = "private"   // a private address, refused (Config.AllowPrivate)
 	FailTransfer FailureKind = "transport" // any other failure before a response
 )
 
@@ -97,7 +101,7 @@ const (
 // at once: it will not change within a run.
 func (k FailureKind) definitive() bool {
 	switch k {
-	case FailDNS, FailRefused, FailConnect, FailTLS:
+	case FailDNS, FailRefused, FailConnect, FailTLS, FailPrivate:
 		return true
 	}
 	return false
@@ -127,6 +131,7 @@ func classify(err error) (FailureKind, bool) {
 		return "", false
 	}
 	var ce *connectError
+	var pe *privateError
 	var dns *net.DNSError
 	var op *net.OpError
 	var rh tls.RecordHeaderError
@@ -137,6 +142,8 @@ func classify(err error) (FailureKind, bool) {
 	var ci x509.CertificateInvalidError
 	var to interface{ Timeout() bool }
 	switch {
+	case errors.As(err, &pe):
+		return FailPrivate, true
 	case errors.As(err, &ce):
 		return FailConnect, true
 	case errors.As(err, &dns):

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -373,5 +374,33 @@ func TestSilentAndGarbageOriginsCostOnlyThemselves(t *testing.T) {
 	}
 	if st.Failures[FailTimeout] == 0 || st.Failures[FailTransfer]+st.Failures[FailReset] == 0 {
 		t.Errorf("Failures = %v, want timeouts and malformed answers counted", st.Failures)
+	}
+}
+
+// The robots.txt cache is bounded in bytes, not only in files: big files
+// push the least recently used out.
+func TestRobotsCacheBoundedInBytes(t *testing.T) {
+	w := newVWeb(t)
+	big := "User-agent: *\n" + strings.Repeat("Disallow: /some/long/path/that/takes/room\n", 250) // ~10 KB
+	for i := range 20 {
+		w.site(fmt.Sprintf("h%d.example.com", i), big, map[string]string{"/": page("x")})
+	}
+	c, err := New(w.config(), NewMemStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.rob.maxBytes = 5 * (2*int64(len(big)) + robotsEntryBytes)
+	for i := range 20 {
+		u, _ := url.Parse(fmt.Sprintf("http://h%d.example.com/", i))
+		if err := c.rob.allowed(context.Background(), u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.rob.mu.Lock()
+	n, bytes := c.rob.lru.Len(), c.rob.bytes
+	c.rob.mu.Unlock()
+	if n != 5 || bytes > c.rob.maxBytes {
+		t.Errorf("cache holds %d files, %d bytes; want 5 files within %d bytes", n, bytes, c.rob.maxBytes)
 	}
 }

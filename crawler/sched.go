@@ -87,32 +87,34 @@ type scheduler struct {
 	budget   int                 // entries that may still be handed out; -1 = no limit
 	claims   map[string]struct{} // row keys of redirect targets being fetched
 	aside    map[asideKey]int64  // entries set aside in this run, by origin and reason
+	idleQ    []*hostState        // hosts that became idle, to be pruned (sched_prune.go)
 	checks   int                 // background reads that may still queue entries (readBehind)
 	closed   bool
 }
 
 type hostState struct {
-	name     string
-	window   []Entry // entries to hand out, in order
-	head     int
-	cursor   string         // where the next read of the store starts
-	more     bool           // the store may hold entries at or after cursor not in window
-	filling  bool           // a refill is under way
-	low      string         // during a refill: the lowest position queued meanwhile
-	lowSet   bool           //
-	holding  []string       // row keys of the entries held by workers
-	over     []string       // those of holding whose fetch is over (being stored)
-	idx      int            // index in the ready heap, -1 when not in it
-	working  bool           // counted in scheduler.work
-	inflight int            // requests on the wire
-	last     time.Time      // when the last request ended (response read, or failed)
-	changed  chan struct{}  // acquire's waiters on h: closed and replaced on every politeness change
-	base     time.Duration  // Config.Delay
-	crawl    time.Duration  // Crawl-delay from robots.txt, capped
-	isFull   bool           // has its MaxPagesPerHost: its entries are set aside in this run
-	outside  bool           // outside the run's allowed domains: likewise
-	orig     [2]originState // the host's origins, by schemeIndex
-	portless bool           // the host has no port: its URLs exist on both schemes
+	name       string
+	window     []Entry // entries to hand out, in order
+	head       int
+	cursor     string         // where the next read of the store starts
+	more       bool           // the store may hold entries at or after cursor not in window
+	filling    bool           // a refill is under way
+	low        string         // during a refill: the lowest position queued meanwhile
+	lowSet     bool           //
+	holding    []string       // row keys of the entries held by workers
+	over       []string       // those of holding whose fetch is over (being stored)
+	idx        int            // index in the ready heap, -1 when not in it
+	working    bool           // counted in scheduler.work
+	inflight   int            // requests on the wire
+	last       time.Time      // when the last request ended (response read, or failed)
+	changed    chan struct{}  // acquire's waiters on h: closed and replaced on every politeness change
+	base       time.Duration  // Config.Delay
+	crawl      time.Duration  // Crawl-delay from robots.txt, capped
+	isFull     bool           // has its MaxPagesPerHost: its entries are set aside in this run
+	outside    bool           // outside the run's allowed domains: likewise
+	orig       [2]originState // the host's origins, by schemeIndex
+	portless   bool           // the host has no port: its URLs exist on both schemes
+	idleQueued bool           // in scheduler.idleQ (sched_prune.go)
 }
 
 func newScheduler(perHost int, delay time.Duration, maxPages int) *scheduler {
@@ -256,6 +258,7 @@ func (s *scheduler) update(h *hostState) {
 	case h.idx >= 0:
 		s.ready.remove(h.idx)
 	}
+	s.noteIdle(h)
 }
 
 // addHost records that host has entries in the store (resume), unless the
@@ -568,6 +571,7 @@ func (s *scheduler) done(host string, e Entry, fetched bool) {
 		s.budget++
 	}
 	s.update(h)
+	s.prune(time.Now())
 	if s.over() {
 		s.wakeAll()
 	} else {
@@ -691,7 +695,10 @@ func (s *scheduler) setCrawlDelay(host string, d time.Duration) {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
-	h.crawl = min(max(d, 0), MaxCrawlDelay)
+	if d = min(max(d, 0), MaxCrawlDelay); h.crawl == d {
+		return
+	}
+	h.crawl = d
 	s.politenessChanged(h)
 }
 

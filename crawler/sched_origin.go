@@ -148,9 +148,9 @@ func (s *scheduler) pause(scheme, host string, d time.Duration) {
 
 // failed counts a request to the origin of scheme on host that got no
 // response, of kind k, and reports whether the origin is now held back for
-// the run (at once for a definitive kind, else after MaxOriginFailures in
+// the run for reason (at once for a definitive kind, else after MaxOriginFailures in
 // a row) and whether that is new.
-func (s *scheduler) failed(scheme, host string, k FailureKind, detail string) (held, fresh bool) {
+func (s *scheduler) failed(scheme, host string, k FailureKind, reason HoldReason, detail string) (held, fresh bool) {
 	s.lock()
 	h := s.host(host)
 	o := &h.orig[schemeIndex(scheme)]
@@ -165,7 +165,7 @@ func (s *scheduler) failed(scheme, host string, k FailureKind, detail string) (h
 		return false, false
 	}
 	s.mu.Unlock()
-	return true, s.hold(scheme, host, HoldUnreachable, detail, farFuture)
+	return true, s.hold(scheme, host, reason, detail, farFuture)
 }
 
 // answered records that a request to the origin of scheme on host got a

@@ -44,6 +44,7 @@ type transport struct {
 	sched   *scheduler
 	maxBody int64
 	timeout time.Duration // per request on the wire, body included
+	guard   *guard        // refuses private addresses (private.go)
 
 	stop atomic.Pointer[chan struct{}] // closed when the current run stops
 	// report is told of every request that got no response (the current
@@ -77,12 +78,13 @@ func newTransport(cfg *Config, sched *scheduler) (*transport, error) {
 		proxy = http.ProxyURL(u)
 	}
 	conns := max(cfg.Concurrency, cfg.PerHost) + 2
+	g := newGuard(proxy)
 	base := &http.Transport{
 		Proxy: proxy,
-		DialContext: (&net.Dialer{
+		DialContext: g.dialContext(&net.Dialer{
 			Timeout:   min(cfg.Timeout, 30*time.Second),
 			KeepAlive: 30 * time.Second,
-		}).DialContext,
+		}),
 		ForceAttemptHTTP2:      true,
 		MaxIdleConns:           max(100, conns),
 		MaxIdleConnsPerHost:    conns, // through a proxy every request shares one "host"
@@ -98,7 +100,7 @@ func newTransport(cfg *Config, sched *scheduler) (*transport, error) {
 	if cfg.RootCAs != nil {
 		base.TLSClientConfig = &tls.Config{RootCAs: cfg.RootCAs}
 	}
-	t := &transport{base: base, sched: sched, maxBody: cfg.MaxBody, timeout: cfg.Timeout}
+	t := &transport{base: base, sched: sched, maxBody: cfg.MaxBody, timeout: cfg.Timeout, guard: g}
 	never := make(chan struct{})
 	t.stop.Store(&never)
 	return t, nil
@@ -179,7 +181,11 @@ func (t *transport) failed(req *http.Request, scheme, host string, err error) {
 	if !ok {
 		return
 	}
-	_, fresh := t.sched.failed(scheme, host, k, errText(err))
+	reason := HoldUnreachable
+	if k == FailPrivate {
+		reason = HoldPrivate
+	}
+	_, fresh := t.sched.failed(scheme, host, k, reason, errText(err))
 	if report := t.report.Load(); report != nil {
 		(*report)(scheme+"://"+host, k, fresh, err)
 	}

@@ -117,11 +117,15 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		c.RootCAs = pool
 		return err
 	})
+	fs.BoolVar(&c.AllowPrivate, "allow-private", false, "fetch from loopback, private-network and link-local addresses (127.0.0.1, 10.x, 192.168.x, 169.254.x, [::1]) even when no seed is one: by default a redirect or link to them is refused")
 	fs.BoolVar(&c.IgnoreRobots, "ignore-robots", false, "do not read or obey robots.txt")
 	fs.StringVar(&c.UserAgent, "user-agent", c.UserAgent, "the User-Agent `S`tring sent")
 	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, "give up on one fetch after `DUR`")
 	fs.Func("max-body", fmt.Sprintf("keep at most `BYTES` of a page (e.g. 10MiB, 500KB, 65536; default %s); longer pages are cut and marked truncated", formatBytes(c.MaxBody)), func(s string) error {
 		n, err := parseBytes(s)
+		if err == nil && n > webtable.MaxBody {
+			return fmt.Errorf("%s is more than a stored page can hold (%s, one cell of the store)", s, formatBytes(webtable.MaxBody))
+		}
 		c.MaxBody = n
 		return err
 	})

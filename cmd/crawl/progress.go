@@ -203,6 +203,8 @@ func failureLabel(k crawler.FailureKind) string {
 		return "timeout"
 	case crawler.FailProxy:
 		return "proxy unreachable"
+	case crawler.FailPrivate:
+		return "private address refused"
 	}
 	return "other"
 }
