@@ -39,7 +39,7 @@ var (
 	terminal = []string{"github.com/schollz/progressbar"}
 )
 
-// rules is the layout of DEVELOPERS.md:
+// rules is the layout of CONTRIBUTING.md:
 //
 //	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2
 //	                      \-> extract --> x/net/html (links, text; no colly)
@@ -234,7 +234,7 @@ func violations(pkgs []listedPackage) []string {
 		}
 		name, r, ok := ruleFor(rel)
 		if !ok {
-			out = append(out, fmt.Sprintf("package %s has no import rule: add it to rules in internal/lint/imports_test.go, following DEVELOPERS.md", p.ImportPath))
+			out = append(out, fmt.Sprintf("package %s has no import rule: add it to rules in internal/lint/imports_test.go, following CONTRIBUTING.md", p.ImportPath))
 			continue
 		}
 		for _, dep := range p.Deps {
@@ -244,7 +244,7 @@ func violations(pkgs []listedPackage) []string {
 				}) {
 					continue
 				}
-				out = append(out, fmt.Sprintf("%s depends on %s: DEVELOPERS.md does not allow that arrow (allowed: %v)", rel, depRel, r.internal))
+				out = append(out, fmt.Sprintf("%s depends on %s: CONTRIBUTING.md does not allow that arrow (allowed: %v)", rel, depRel, r.internal))
 				continue
 			}
 			for _, f := range r.forbidden {
