@@ -89,6 +89,26 @@
 //     fetches a URL at most once per run (failures of earlier runs are
 //     retried, done pages only with Recrawl).
 //
+// # Origins
+//
+// Failures belong to an origin (scheme, host, port; origin.go), politeness
+// to the server (the host and port the frontier groups URLs by: http://h/
+// and https://h/ share one delay). A request that gets no response is
+// classified (Stats.Failures: refused, proxy refused CONNECT, TLS, reset,
+// timeout, private address...); one that will not change within the run
+// holds its origin back at once, others after [MaxOriginFailures] in a
+// row. A 429 or 5xx backoff pauses that origin only; a Retry-After beyond
+// MaxCrawlDelay, or robots.txt unavailable after its retries, holds it
+// back. The entries of an origin held back for being unreachable go
+// through the host's other scheme when their URLs have no port (one row
+// key for both), or are set aside: left queued in the store and counted,
+// by origin and reason, in Stats.HeldBack, with hosts that have their
+// MaxPagesPerHost or are outside the allowed domains, whose entries are
+// still read to be counted. Each origin held back is named once through
+// Config.Log. A [HoldRecorder] store keeps the list for readers and hands
+// a server's pauses to the next run. Private addresses are refused by the
+// dialer unless allowed (private.go).
+//
 // # Hostile servers
 //
 // Every failure is recorded in the page's fetch record (Page.Err and
@@ -102,7 +122,8 @@
 //   - A connection reset or closed before the response, a response that is
 //     not HTTP, or response headers beyond 1 MiB fail with kind network; a
 //     reset in the middle of the body with kind body. None is retried
-//     within the run.
+//     within the run, but each request without a response counts against
+//     its origin (see Origins below).
 //   - 429 and 5xx are retried MaxRetries times after Retry-After or a
 //     doubling backoff from 1s, both capped at [MaxCrawlDelay]. A
 //     Retry-After beyond the cap is honoured without waiting: the page
@@ -202,14 +223,18 @@
 //
 // # Caveats
 //
-//   - Memory grows with hosts, not URLs: a few hundred bytes per host met
-//     in the run (its politeness state, its window of entries), and the
-//     robots.txt cache (at most [MaxRobots]). On top of that, bodies in
-//     flight: a body is buffered whole (up to MaxBody, the buffer growing
+//   - Memory grows with hosts, not URLs: a few hundred bytes per host being
+//     crawled (its politeness state, its window of entries; an idle host
+//     whose delay and pauses are over is forgotten, sched_prune.go), and
+//     the robots.txt cache (at most [MaxRobots] files and [MaxRobotsBytes]).
+//     On top of that, bodies in flight: a body is buffered whole (up to MaxBody, the buffer growing
 //     by doubling), so they may take about 2 x MaxBody x Concurrency (160
 //     MiB with the defaults). Tokenising a page adds little beyond it;
 //     TestHostileManyLinks measures a 4 MiB page of 100,000 links at about
 //     30 MiB allocated in all.
+//   - The entries set aside (a host at its MaxPagesPerHost, outside the
+//     allowed domains, an origin held back) are still read from the store,
+//     to be counted: a run reads every entry of its shard's frontier once.
 //   - Every entry costs one store read before its fetch (the store decides
 //     what was fetched) and SavePage one batched read of its links' states.
 //   - Links are queued without their session-id parameters (see above), so
