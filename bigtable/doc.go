@@ -173,6 +173,10 @@
 //   - Open(dir) replaces a client and an admin client; schema calls are on
 //     *DB. There are no instances, app profiles, authorized views, labels
 //     (LabelFilter), reverse scans, aggregate families or change streams.
+//   - With WithSyncWrites(true), a failed flush of the log is final: every
+//     write it was to cover, and every later one, fails with ErrSyncFailed
+//     until the store is reopened (a retried fsync can succeed without the
+//     pages the failed one lost). Cloud Bigtable has no such state.
 //   - Timestamps keep microsecond granularity. Cloud Bigtable truncates to
 //     milliseconds (Set, DeleteTimestampRange and TimestampRangeFilterMicros
 //     truncate there); here nothing is truncated. Use

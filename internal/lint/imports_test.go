@@ -125,10 +125,15 @@ var rules = map[string]rule{
 		internal:  []string{"webtable", "bigtable", "urlkey"},
 		forbidden: concat(crawling, terminal),
 	},
+	// The Go memory limit a crawl sets, from its cgroup's.
+	"internal/memlimit": {
+		forbidden:       concat(storage, cloud, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag"},
+	},
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores"},
+		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.
