@@ -96,7 +96,9 @@ func (t *Table) Apply(ctx context.Context, row string, m *Mutation, opts ...Appl
 func (db *DB) update(fn func(txn *badger.Txn) error) error {
 	defer db.wrote()
 	for try := 0; ; try++ {
-		db.startWrite()
+		if err := db.startWrite(); err != nil {
+			return err
+		}
 		txn := db.bdb.NewTransaction(true)
 		err := fn(txn)
 		if err == nil {

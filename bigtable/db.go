@@ -324,7 +324,9 @@ func lockHolder(dir string) int {
 func (db *DB) init(tableFile string) error {
 	tables := map[string]*tableSchema{}
 	db.tables.Store(&tables)
-	db.startWrite()
+	if err := db.startWrite(); err != nil {
+		return err // NB: unreachable: a new store has had no sync to fail
+	}
 	err := db.bdb.Update(func(txn *badger.Txn) (err error) {
 		item, err := txn.Get(metaFormatKey)
 		switch {
@@ -434,7 +436,9 @@ func (db *DB) Close() error {
 	db.closed = true
 	db.closeSnaps()
 	var saveErr error
-	if !db.opts.readOnly {
+	// NB: after a failed sync the store takes no write, and the figures
+	// count writes that may be lost: the old record is the better guess.
+	if !db.opts.readOnly && (db.group == nil || db.group.err() == nil) {
 		saveErr = db.saveTablets()
 	}
 	if db.logs != nil {

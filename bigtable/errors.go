@@ -45,6 +45,13 @@ var (
 	ErrCorrupt = errors.New("bigtable: store is damaged")
 	// ErrReadOnly: a write to a store opened WithReadOnly(true).
 	ErrReadOnly = errors.New("bigtable: store is read-only")
+	// ErrSyncFailed: a write to a store WithSyncWrites(true) after a sync of
+	// its log files failed, or a write that sync was to cover. The data a
+	// failed fsync should have flushed may be lost while a retried fsync
+	// succeeds (PostgreSQL's "fsyncgate", 2018), so the store acknowledges
+	// no write after one: close it and open it again, which replays the
+	// log from the disk. The error names the failure.
+	ErrSyncFailed = errors.New("bigtable: a sync of the store's log failed; close and reopen the store")
 	// ErrClosed: a call on a closed DB.
 	ErrClosed = errors.New("bigtable: store is closed")
 )

@@ -35,6 +35,13 @@ import (
 // flushed to a table. So the sync step flushes every log file that may hold
 // writes since the last sync: each one whose number is at least the highest
 // number the last sync saw (see logSyncer).
+//
+// NB: a failed sync is never retried. On Linux a failed fsync marks the
+// dirty pages clean (or drops them), so a second fsync succeeds without
+// having written them: a retry would report lost writes durable. Instead
+// the first failure is kept: every write waiting on a sync gets it, and
+// every later write is refused before it commits, until the store is
+// reopened.
 
 // groupSync hands out commit sequence numbers and runs group syncs.
 type groupSync struct {
@@ -45,6 +52,7 @@ type groupSync struct {
 	synced    uint64        // every commit up to this one is on disk
 	syncing   bool          // a leader is syncing, or gathering commits to sync
 	lastSync  time.Duration // how long the last sync took
+	failed    error         // the first failed sync, wrapped in ErrSyncFailed; sticky
 	sync      func() error
 	afterSync func(synced uint64) // tests: called after each sync, before waiters are released
 }
@@ -55,11 +63,23 @@ func newGroupSync(sync func() error, afterSync func(uint64)) *groupSync {
 	return g
 }
 
-// start notes a write that is about to commit.
-func (g *groupSync) start() {
+// start notes a write that is about to commit, or refuses it after a
+// failed sync.
+func (g *groupSync) start() error {
 	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.failed != nil {
+		return g.failed
+	}
 	g.inflight++
-	g.mu.Unlock()
+	return nil
+}
+
+// err returns the error of the first failed sync, or nil.
+func (g *groupSync) err() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.failed
 }
 
 // end notes that a write started with start has committed (or failed,
@@ -90,6 +110,9 @@ func (g *groupSync) wait(seq uint64) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for g.synced < seq {
+		if g.failed != nil {
+			return g.failed
+		}
 		if g.syncing {
 			g.cond.Wait()
 			continue
@@ -117,8 +140,9 @@ func (g *groupSync) wait(seq uint64) error {
 		g.syncing = false
 		g.lastSync = took
 		if err != nil {
-			g.cond.Broadcast() // another waiter tries again
-			return err
+			g.failed = fmt.Errorf("%w: %w", ErrSyncFailed, err)
+			g.cond.Broadcast() // every waiter gets the error
+			return g.failed
 		}
 		if target > g.synced {
 			if g.afterSync != nil {
@@ -264,11 +288,14 @@ func syncDir(dir string) error {
 // startWrite is called by every write before it commits a Badger
 // transaction or batch, and endWrite after, with the commit's error: with
 // WithSyncWrites(true), endWrite of a successful commit returns once the
-// commit is on disk.
-func (db *DB) startWrite() {
+// commit is on disk. After a failed sync startWrite refuses the write with
+// an error wrapping ErrSyncFailed, and the caller must not commit (nor call
+// endWrite).
+func (db *DB) startWrite() error {
 	if db.group != nil {
-		db.group.start()
+		return db.group.start()
 	}
+	return nil
 }
 
 // endWrite: see startWrite. It returns err, or the error of the sync.

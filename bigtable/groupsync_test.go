@@ -2,11 +2,15 @@ package bigtable
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 )
 
@@ -196,5 +200,105 @@ func TestSyncWrites(t *testing.T) {
 				t.Fatalf("after reopen, row %q = %v, %v", row, r, err)
 			}
 		}
+	}
+}
+
+// TestSyncWritesFailedSync makes one flush of a group sync fail while
+// writers wait on it, the next flush succeed (as a retried fsync does on
+// Linux after it dropped the dirty pages), and checks that the store
+// acknowledges none of those writes and refuses every later one, with an
+// error naming the failure, until it is reopened.
+func TestSyncWritesFailedSync(t *testing.T) {
+	dir := t.TempDir()
+	var armed atomic.Bool
+	blocked, release := make(chan struct{}), make(chan struct{})
+	failing := optionFunc(func(o *options) {
+		o.syncFile = func(f *os.File) error {
+			if armed.CompareAndSwap(true, false) {
+				close(blocked)
+				<-release
+				return &os.PathError{Op: "fdatasync", Path: f.Name(), Err: syscall.EIO}
+			}
+			return fdatasync(f)
+		}
+	})
+	db, err := Open(dir, WithSyncWrites(true), failing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { db.Close() }()
+	ctx := context.Background()
+	if err := db.CreateTable(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateColumnFamily(ctx, "t", "f"); err != nil {
+		t.Fatal(err)
+	}
+	tbl := db.Open("t")
+	if err := tbl.Apply(ctx, "before", set("f", "q", 1, "durable")); err != nil {
+		t.Fatal(err)
+	}
+
+	// One writer leads a sync that blocks in its flush; the others commit
+	// and wait for it, then the flush fails.
+	const waiters = 8
+	db.group.mu.Lock()
+	base := db.group.committed
+	db.group.mu.Unlock()
+	armed.Store(true)
+	errs := make(chan error, waiters+1)
+	go func() { errs <- tbl.Apply(ctx, "leader", set("f", "q", 1, "v")) }()
+	<-blocked
+	for i := range waiters {
+		go func() { errs <- tbl.Apply(ctx, fmt.Sprintf("waiter%d", i), set("f", "q", 1, "v")) }()
+	}
+	for {
+		// NB: no sleep: the waiters are committed once the count says so,
+		// and then they can only wait on the blocked sync.
+		db.group.mu.Lock()
+		committed := db.group.committed
+		db.group.mu.Unlock()
+		if committed == base+1+waiters { // the leader and the waiters
+			break
+		}
+		runtime.Gosched()
+	}
+	close(release)
+	for range waiters + 1 {
+		err := <-errs
+		if !errors.Is(err, ErrSyncFailed) || !errors.Is(err, syscall.EIO) {
+			t.Errorf("a write waiting on a failed sync returned %v, want an error wrapping ErrSyncFailed and EIO", err)
+		}
+	}
+
+	// Later writes are refused before they commit, though a flush would
+	// now succeed; reads go on.
+	err = tbl.Apply(ctx, "after", set("f", "q", 1, "v"))
+	if !errors.Is(err, ErrSyncFailed) || !strings.Contains(err.Error(), "input/output error") {
+		t.Errorf("a write after a failed sync returned %v, want ErrSyncFailed naming the I/O error", err)
+	}
+	if errs, err := tbl.ApplyBulk(ctx, []string{"bulk1", "bulk2"}, []*Mutation{set("f", "q", 1, "v"), set("f", "q", 1, "v")}); !errors.Is(err, ErrSyncFailed) && (len(errs) == 0 || !errors.Is(errs[0], ErrSyncFailed)) {
+		t.Errorf("a bulk write after a failed sync returned %v, %v, want ErrSyncFailed", errs, err)
+	}
+	if err := db.CreateColumnFamily(ctx, "t", "g"); !errors.Is(err, ErrSyncFailed) {
+		t.Errorf("a schema change after a failed sync returned %v, want ErrSyncFailed", err)
+	}
+	if r, err := tbl.ReadRow(ctx, "before"); err != nil || len(r["f"]) != 1 {
+		t.Errorf("ReadRow(before) after a failed sync = %v, %v", r, err)
+	}
+
+	// Reopened, the store takes writes again and kept the acknowledged one.
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if db, err = Open(dir, WithSyncWrites(true)); err != nil {
+		t.Fatal(err)
+	}
+	tbl = db.Open("t")
+	if err := tbl.Apply(ctx, "after", set("f", "q", 1, "v")); err != nil {
+		t.Fatalf("a write after reopening: %v", err)
+	}
+	if r, err := tbl.ReadRow(ctx, "before"); err != nil || len(r["f"]) != 1 || string(r["f"][0].Value) != "durable" {
+		t.Errorf("after reopening, ReadRow(before) = %v, %v", r, err)
 	}
 }

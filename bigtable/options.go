@@ -72,8 +72,11 @@ func (f optionFunc) apply(o *options) { f(o) }
 // commit): 32 goroutines each applying one row at a time made 11,000-15,500
 // durable writes/s on this project's 2-core test machine, where one writer
 // alone waits a flush per write (500-850/s); ApplyBulk amortises the flush
-// over many rows. A flush that fails makes the writes it was to cover return
-// its error, although they may have been committed. The default value is false:
+// over many rows. A flush that fails makes every write it was to cover return
+// an error wrapping [ErrSyncFailed] and the flush's error, although they may
+// have been committed, and the store refuses every later write with it until
+// it is closed and opened again (a retried fsync can succeed without the
+// pages the failed one lost). The default value is false:
 // writes reach the operating system before Apply returns and survive kill
 // -9, but the last moments of writes can be lost if the machine itself stops.
 func WithSyncWrites(sync bool) Option { return optionFunc(func(o *options) { o.syncWrites = sync }) }

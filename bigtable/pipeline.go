@@ -102,10 +102,13 @@ func (b *bulk) pipelined(idx []int, locked []*sync.RWMutex, last bool) error {
 		txn.Discard()
 		return err
 	}
+	if err := b.db.startWrite(); err != nil {
+		txn.Discard()
+		return err
+	}
 	if !last {
 		b.next = b.db.bdb.NewTransaction(true)
 	}
-	b.db.startWrite()
 	f := &inflight{done: make(chan error, 1), idx: idx, written: written, locked: locked}
 	txn.CommitWith(func(err error) { f.done <- err })
 	txn.Discard() // NB: CommitWith leaves it open when its precheck fails

@@ -78,7 +78,9 @@ func (db *DB) DeleteTable(ctx context.Context, table string) error {
 		return err
 	}
 	defer db.wrote()
-	db.startWrite()
+	if err := db.startWrite(); err != nil {
+		return fmt.Errorf("bigtable: delete table %q: %w", table, err)
+	}
 	err = db.bdb.Update(func(txn *badger.Txn) error {
 		if err := deleteTablets(txn, old.id); err != nil {
 			return err
@@ -218,7 +220,9 @@ func (db *DB) changeSchema(ctx context.Context, table string, change func(old *t
 	old := (*db.tables.Load())[table]
 	var next *tableSchema
 	defer db.wrote()
-	db.startWrite()
+	if err := db.startWrite(); err != nil {
+		return err
+	}
 	err := db.bdb.Update(func(txn *badger.Txn) error {
 		var err error
 		next, err = change(old, txn)

@@ -193,7 +193,10 @@ func (db *DB) deleteFamilyCells(ctx context.Context, id uint32, family string) e
 	if err != nil {
 		return fmt.Errorf("bigtable: deleting cells of family %q: %w", family, err)
 	}
-	db.startWrite()
+	if err := db.startWrite(); err != nil {
+		wb.Cancel()
+		return fmt.Errorf("bigtable: deleting cells of family %q: %w", family, err)
+	}
 	if err := db.endWrite(wb.Flush()); err != nil {
 		return fmt.Errorf("bigtable: deleting cells of family %q: %w", family, err)
 	}

@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"crypto/x509"
 	"fmt"
 	"net"
 	"net/url"
@@ -68,6 +69,14 @@ type Config struct {
 	// targets included (--proxy). When "", HTTP_PROXY, HTTPS_PROXY and
 	// NO_PROXY apply as in [http.ProxyFromEnvironment]. The default value is "".
 	Proxy string
+	// RootCAs, when set, are the certificate authorities trusted for
+	// https instead of the system's (crawl --ca-cert: a test web's own
+	// CA). nil: the system's.
+	RootCAs *x509.CertPool
+	// AllowPrivate lets the crawler connect to loopback, private-network
+	// and link-local addresses (see private.go); without it they are
+	// refused unless a seed names one.
+	AllowPrivate bool
 	// IgnoreRobots skips robots.txt (--ignore-robots). The default value is false.
 	IgnoreRobots bool
 	// UserAgent is sent with every request (--user-agent). The default

@@ -169,9 +169,17 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 	defer cancel(nil)
 	r.cancel = cancel
 	c.tr.setStop(runCtx)
+
+	c.tr.setReport(r.requestFailed)
 	// Store calls outlive Ctrl-C so that pages in flight are stored.
 	r.storeCtx = context.WithoutCancel(ctx)
 
+	if err := r.allowSeeds(r.storeCtx, seedURLs); err != nil {
+		return r.stats.snapshot(r.sched), err
+	}
+	if err := r.loadHolds(runCtx); err != nil {
+		return r.stats.snapshot(r.sched), err
+	}
 	if err := r.load(runCtx, seedURLs); err != nil {
 		return r.stats.snapshot(r.sched), err
 	}
@@ -203,6 +211,13 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 	if err := r.fatal(); err != nil {
 		return st, err
 	}
+	if ctx.Err() == nil {
+		// NB: an interrupted run saw only part of the frontier: what the
+		// last whole run recorded stays.
+		if err := r.recordHolds(st.HeldBack); err != nil {
+			return st, err
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return st, fmt.Errorf("crawler: run stopped: %w", err)
 	}
@@ -232,6 +247,10 @@ type run struct {
 	hinted map[string]bool       // hosts whose first read asked the store's hint (resume.go)
 
 	bg sync.WaitGroup // background reads of the frontier (readBehind)
+
+	// legacyPrivate: the store was written before private seeds were
+	// recorded (see allowLegacyHost).
+	legacyPrivate bool
 }
 
 // hostCount is a host's pages for MaxPagesPerHost: done (counted by the
@@ -328,12 +347,17 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 	anyDomain := len(r.domains) == 0
 	err := r.c.store.Hosts(ctx, r.c.cfg.Shard, r.c.cfg.Shards, func(host string) bool {
 		name := (&url.URL{Host: host}).Hostname()
+		outside := false
 		if anyDomain {
 			r.domains = append(r.domains, RegistrableDomain(name))
 		} else if !domainAllowed(name, r.domains) {
-			return true // left queued for a run that allows it
+			outside = true // counted and left queued for a run that allows it
 		}
-		r.sched.addHost(host)
+		if err := r.allowLegacyHost(r.storeCtx, host); err != nil {
+			r.fail(err)
+			return false
+		}
+		r.sched.addHost(host, outside)
 		return true
 	})
 	if err != nil {
@@ -373,7 +397,7 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 		case e.Frontier != "":
 			r.sched.enqueued(hosts[i], e)
 		case states[i] == StateQueued:
-			r.sched.addHost(hosts[i]) // queued by an earlier run
+			r.sched.addHost(hosts[i], false) // queued by an earlier run
 		}
 	}
 	return nil
@@ -450,6 +474,10 @@ func (r *run) fetchedInRun(f Fetch, ok bool) bool {
 // calls fetchOver once the page's fetch is over, before storing it (see
 // work).
 func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
+	host := hostOf(e.URL)
+	if !r.sched.recheck(host, &e) {
+		return false // its origin is held back (counted): stays queued
+	}
 	u, err := url.Parse(e.URL)
 	if err != nil || e.Key == "" {
 		if u, err = urlkey.Canonical(e.URL); err != nil {
@@ -462,9 +490,6 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 		Time: start.Truncate(time.Millisecond), Requeue: r.requeue}
 	r.stats.start()
 	defer r.stats.end()
-	if r.sched.gaveUp(u.Host) {
-		return false // the server asked for a longer pause: stays queued
-	}
 	// The store decides whether the URL is still to be fetched: an entry
 	// queued twice (two pages saved at once) or reached meanwhile through
 	// a redirect is not fetched again.
@@ -477,8 +502,9 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 		return false
 	}
 	if !r.hostAdmits(u.Host) {
-		r.sched.full(u.Host)
-		return false // the host has its pages: stays queued
+		r.sched.full(host)
+		r.sched.retry(host, e) // set aside, counted: stays queued
+		return false
 	}
 	fetched := false
 	defer func() { r.hostDone(u.Host, fetched) }()
@@ -489,18 +515,7 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 				return false // stopped before fetching: stays queued
 			}
 			if unavailable(err) {
-				// RFC 9309: a robots.txt answered with 5xx or not reached
-				// means "wait", not "fail": the page stays queued, tried
-				// again after the robots.txt backoff, and after
-				// MaxRetries the host is left for a later run.
-				if e.tries < MaxRetries {
-					e.tries++
-					r.sched.pauseHost(u.Host, min(r.c.retryBase<<(e.tries-1), MaxCrawlDelay))
-					r.sched.retry(u.Host, e)
-					r.stats.retried()
-				} else {
-					r.sched.full(u.Host)
-				}
+				r.robotsUnavailable(e, u, host, err)
 				return false
 			}
 			p.Err, p.ErrKind = err.Error(), KindRobots
@@ -508,11 +523,11 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 			return false
 		}
 	}
-	if r.sched.later(u.Host) {
+	if r.sched.later(u.Scheme, host) {
 		// NB: the robots.txt just fetched (or a redirect hop of another
 		// worker) took the host's turn: the page waits for the next one
 		// in the frontier, not in a worker that could fetch another host.
-		r.sched.putBack(u.Host, e)
+		r.sched.putBack(host, e)
 		return false
 	}
 
@@ -535,15 +550,19 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 	err = r.c.colly.Request(http.MethodGet, p.URL, nil, nil, hdr)
 	fetchOver()
 	if err != nil && r.stopped(ctx, err) {
-		r.sched.fetchOver(u.Host, e)
+		r.sched.fetchOver(host, e)
 		return false // never reached the wire, or stopped between hops: stays queued
+	}
+	if capt.resp == nil && r.unreachable(e, u, host, err) {
+		r.sched.fetchOver(host, e)
+		return false // moved to the other scheme, or set aside: stays queued
 	}
 	r.fill(p, e, u, capt, err)
 	// NB: the host's next entry waits until the answer's pause or give-up
 	// (a 429, a 5xx) is in place: freed before, another worker could
 	// fetch from a host that had just asked to be left alone.
-	retried := r.retry(e, u, p, capt)
-	r.sched.fetchOver(u.Host, e)
+	retried := r.retry(e, host, u, p, capt)
+	r.sched.fetchOver(host, e)
 	if retried {
 		return false // queued again; nothing stored yet
 	}
@@ -595,13 +614,13 @@ func (r *run) notModified(p *Page, e Entry, last Fetch) bool {
 // beyond MaxCrawlDelay is honoured by leaving the host alone until then
 // (scheduler.giveUp): the page is recorded as failed, the host's other
 // entries stay queued.
-func (r *run) retry(e Entry, u *url.URL, p *Page, capt *capture) bool {
+func (r *run) retry(e Entry, host string, u *url.URL, p *Page, capt *capture) bool {
 	if p.Status != http.StatusTooManyRequests && p.Status < 500 {
 		return false
 	}
 	n := e.tries
 	if n >= MaxRetries {
-		return false
+		return r.otherScheme(e, host, u, p, capt)
 	}
 	e.tries++
 	final := u
@@ -615,16 +634,25 @@ func (r *run) retry(e Entry, u *url.URL, p *Page, capt *capture) bool {
 			// more requests to the host until then, in this run or a
 			// later run of this Crawler; its entries stay queued in the
 			// store.
-			p.Err += fmt.Sprintf(" (Retry-After %v is beyond %v: host left for a later run)", ra, MaxCrawlDelay)
-			r.sched.giveUp(final.Host, ra)
+			p.Err += fmt.Sprintf(" (Retry-After %v is beyond %v: origin left for a later run)", ra, MaxCrawlDelay)
+			detail := fmt.Sprintf("%d with Retry-After %v", p.Status, ra.Round(time.Second))
+			fh := serverKey(final.Scheme, final.Host)
+			until := time.Now().Add(ra)
+			if r.sched.hold(final.Scheme, fh, HoldRetryAfter, detail, until) {
+				r.logOrigin(final.Scheme+"://"+fh, HoldRetryAfter, detail, until)
+			}
 			return false
 		}
 		wait = ra
 	}
 	wait = min(wait, MaxCrawlDelay)
-	r.sched.pauseHost(final.Host, wait)
-	r.sched.retry(u.Host, e)
-	r.stats.retried()
+	r.sched.pause(final.Scheme, serverKey(final.Scheme, final.Host), wait)
+	r.sched.retry(host, e)
+	cause := RetryServerError
+	if p.Status == http.StatusTooManyRequests {
+		cause = RetryTooMany
+	}
+	r.stats.retried(cause)
 	return true
 }
 

@@ -17,13 +17,13 @@ func TestDelayCountsFromResponseEnd(t *testing.T) {
 	const delay, slow = 60 * time.Millisecond, 150 * time.Millisecond
 	s := newScheduler(2, delay, 0)
 	ctx := t.Context()
-	release, err := s.acquire(ctx, nil, "a.test")
+	release, err := s.acquire(ctx, nil, "http", "a.test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	started := make(chan time.Time, 1)
 	go func() {
-		rel, err := s.acquire(ctx, nil, "a.test")
+		rel, err := s.acquire(ctx, nil, "http", "a.test")
 		if err != nil {
 			t.Error(err)
 			close(started)
@@ -49,11 +49,11 @@ func TestDelayCountsFromResponseEnd(t *testing.T) {
 func TestNoDelayPerHost(t *testing.T) {
 	s := newScheduler(2, 0, 0)
 	ctx := t.Context()
-	r1, err := s.acquire(ctx, nil, "a.test")
+	r1, err := s.acquire(ctx, nil, "http", "a.test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := s.acquire(ctx, nil, "a.test")
+	r2, err := s.acquire(ctx, nil, "http", "a.test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestDelayTurnNotHeldByStore(t *testing.T) {
 		s.enqueued("a.test", e)
 	}
 	first, _, _ := s.pop(t.Context())
-	release, err := s.acquire(t.Context(), nil, "a.test")
+	release, err := s.acquire(t.Context(), nil, "http", "a.test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,12 @@ var errRobots = errors.New("crawler: disallowed by robots.txt")
 // queued, and robots.txt is asked again after a backoff.
 var errRobotsUnavailable = errors.New("crawler: robots.txt unavailable")
 
+// robotsServerError is wrapped with errRobotsUnavailable for a robots.txt
+// answered with 5xx.
+type robotsServerError struct{ status int }
+
+func (e *robotsServerError) Error() string { return fmt.Sprintf("status %d", e.status) }
+
 // Robots caching (RFC 9309, section 2.4).
 const (
 	// RobotsTTL is how long a robots.txt is used before it is fetched
@@ -31,6 +37,12 @@ const (
 	// MaxRobots bounds the robots.txt files kept in memory; the least
 	// recently used is forgotten (and fetched again when needed).
 	MaxRobots = 100_000
+	// MaxRobotsBytes bounds the memory of the robots.txt files kept, each
+	// counted as twice its size (its text and the rules parsed from it)
+	// plus robotsEntryBytes; the least recently used go first.
+	MaxRobotsBytes = 64 << 20
+	// robotsEntryBytes is what an entry costs beyond its file.
+	robotsEntryBytes = 256
 )
 
 // robots fetches, parses and caches robots.txt per scheme and host, for
@@ -44,16 +56,18 @@ const (
 // robots.txt is kept for at most RobotsTTL per scheme, host and port, and
 // at most MaxRobots of them (least recently used forgotten first).
 type robots struct {
-	client  *http.Client
-	sched   *scheduler
-	agent   string
-	backoff time.Duration // first wait after an unavailable robots.txt
-	max     int           // entries kept
-	ttl     time.Duration // how long an entry is used
+	client   *http.Client
+	sched    *scheduler
+	agent    string
+	backoff  time.Duration // first wait after an unavailable robots.txt
+	max      int           // entries kept
+	maxBytes int64         // their memory, as robotsEntry.size counts it
+	ttl      time.Duration // how long an entry is used
 
-	mu  sync.Mutex
-	m   map[string]*list.Element // "scheme://host[:port]" -> *robotsEntry
-	lru list.List                // most recently used first
+	mu    sync.Mutex
+	m     map[string]*list.Element // "scheme://host[:port]" -> *robotsEntry
+	lru   list.List                // most recently used first
+	bytes int64                    // sum of the entries' sizes
 }
 
 type robotsEntry struct {
@@ -64,6 +78,7 @@ type robotsEntry struct {
 	fetched time.Time // when it was fetched
 	retryAt time.Time // unavailable: asked again from then on
 	fails   int       // unavailable answers in a row
+	size    int64     // its memory, counted in robots.bytes once fetched
 }
 
 func newRobots(rt http.RoundTripper, sched *scheduler, cfg *Config) *robots {
@@ -82,12 +97,13 @@ func newRobots(rt http.RoundTripper, sched *scheduler, cfg *Config) *robots {
 				return nil
 			},
 		},
-		sched:   sched,
-		agent:   cfg.UserAgent,
-		backoff: time.Second,
-		max:     MaxRobots,
-		ttl:     RobotsTTL,
-		m:       make(map[string]*list.Element),
+		sched:    sched,
+		agent:    cfg.UserAgent,
+		backoff:  time.Second,
+		max:      MaxRobots,
+		maxBytes: MaxRobotsBytes,
+		ttl:      RobotsTTL,
+		m:        make(map[string]*list.Element),
 	}
 }
 
@@ -118,8 +134,7 @@ func (r *robots) allowed(ctx context.Context, u *url.URL) error {
 				stale = !now.Before(e.retryAt)
 			}
 			if stale {
-				r.lru.Remove(el)
-				delete(r.m, key)
+				r.remove(el)
 				e = &robotsEntry{key: key, fails: e.fails}
 				if !unavailable(el.Value.(*robotsEntry).err) {
 					e.fails = 0
@@ -137,27 +152,27 @@ func (r *robots) allowed(ctx context.Context, u *url.URL) error {
 	if e.ready == nil {
 		e.ready = make(chan struct{})
 		r.m[key] = r.lru.PushFront(e)
-		for r.lru.Len() > r.max {
-			old := r.lru.Back()
-			r.lru.Remove(old)
-			delete(r.m, old.Value.(*robotsEntry).key)
-		}
+		r.evict()
 		r.mu.Unlock()
-		e.group, e.err = r.fetch(ctx, u)
+		var n int
+		e.group, n, e.err = r.fetch(ctx, u)
 		e.fetched = time.Now()
 		if unavailable(e.err) {
 			e.fails++
 			e.retryAt = e.fetched.Add(min(r.backoff<<min(e.fails-1, 16), MaxCrawlDelay))
 		}
-		if e.err != nil && ctx.Err() != nil {
-			// Stopped while fetching: forget, so a later call tries again.
-			r.mu.Lock()
-			if el := r.m[key]; el != nil && el.Value.(*robotsEntry) == e {
-				r.lru.Remove(el)
-				delete(r.m, key)
+		r.mu.Lock()
+		if el := r.m[key]; el != nil && el.Value.(*robotsEntry) == e {
+			if e.err != nil && ctx.Err() != nil {
+				// Stopped while fetching: forget, so a later call tries again.
+				r.remove(el)
+			} else {
+				e.size = 2*int64(n) + robotsEntryBytes
+				r.bytes += e.size
+				r.evict()
 			}
-			r.mu.Unlock()
 		}
+		r.mu.Unlock()
 		close(e.ready)
 	} else {
 		r.mu.Unlock()
@@ -170,6 +185,11 @@ func (r *robots) allowed(ctx context.Context, u *url.URL) error {
 	if e.err != nil {
 		return e.err
 	}
+	if d := e.group.CrawlDelay; d > 0 {
+		// NB: again at every page: the scheduler forgets an idle host's
+		// politeness (sched_prune.go), the cache keeps its Crawl-delay.
+		r.sched.setCrawlDelay(serverKey(u.Scheme, u.Host), d)
+	}
 	path := u.EscapedPath()
 	if u.RawQuery != "" {
 		path += "?" + u.RawQuery
@@ -180,27 +200,47 @@ func (r *robots) allowed(ctx context.Context, u *url.URL) error {
 	return nil
 }
 
-func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, error) {
+// remove forgets an entry. Callers hold r.mu.
+func (r *robots) remove(el *list.Element) {
+	e := el.Value.(*robotsEntry)
+	r.lru.Remove(el)
+	delete(r.m, e.key)
+	r.bytes -= e.size
+	e.size = 0
+}
+
+// evict forgets the least recently used entries while there are more than
+// r.max or they take more than r.maxBytes, keeping the newest. Callers
+// hold r.mu.
+func (r *robots) evict() {
+	for r.lru.Len() > 1 && (r.lru.Len() > r.max || r.bytes > r.maxBytes) {
+		r.remove(r.lru.Back())
+	}
+}
+
+// fetch fetches and parses the robots.txt of u's origin, and returns its
+// group for our agent and the size of the file read.
+func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, int, error) {
 	ru := url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/robots.txt"}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ru.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errRobots, err)
+		return nil, 0, fmt.Errorf("%w: %v", errRobots, err)
 	}
 	req.Header.Set("User-Agent", r.agent)
 	resp, err := r.client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, 0, ctx.Err()
 		}
-		return nil, fmt.Errorf("%w: fetching %s: %v", errRobotsUnavailable, ru.String(), err)
+		return nil, 0, fmt.Errorf("%w: fetching %s: %w", errRobotsUnavailable, ru.String(), err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRobotsBody))
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading %s: %v", errRobotsUnavailable, ru.String(), err)
+		return nil, 0, fmt.Errorf("%w: reading %s: %v", errRobotsUnavailable, ru.String(), err)
 	}
 	if resp.StatusCode >= 500 {
-		return nil, fmt.Errorf("%w: %s answered %d", errRobotsUnavailable, ru.String(), resp.StatusCode)
+		return nil, len(body), fmt.Errorf("%w: %s answered %w", errRobotsUnavailable, ru.String(), &robotsServerError{resp.StatusCode})
 	}
 	data, err := robotstxt.FromStatusAndBytes(resp.StatusCode, body)
 	if err != nil {
@@ -210,9 +250,25 @@ func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, error
 	}
 	g := data.FindGroup(agentToken(r.agent))
 	if g.CrawlDelay > 0 {
-		r.sched.setCrawlDelay(u.Host, g.CrawlDelay)
+		r.sched.setCrawlDelay(serverKey(u.Scheme, u.Host), g.CrawlDelay)
 	}
-	return g, nil
+	return g, len(body), nil
+}
+
+// failures returns how many times in a row the robots.txt of u's origin
+// could not be had, the last answer included (0 when it was).
+func (r *robots) failures(u *url.URL) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if el := r.m[u.Scheme+"://"+u.Host]; el != nil {
+		e := el.Value.(*robotsEntry)
+		select {
+		case <-e.ready:
+			return e.fails
+		default:
+		}
+	}
+	return 0
 }
 
 // agentToken is the product token robots.txt groups are matched against:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -85,31 +86,35 @@ type scheduler struct {
 	work     int                 // hosts with window entries, more in the store, or a refill under way
 	budget   int                 // entries that may still be handed out; -1 = no limit
 	claims   map[string]struct{} // row keys of redirect targets being fetched
+	aside    map[asideKey]int64  // entries set aside in this run, by origin and reason
+	idleQ    []*hostState        // hosts that became idle, to be pruned (sched_prune.go)
 	checks   int                 // background reads that may still queue entries (readBehind)
 	closed   bool
 }
 
 type hostState struct {
-	name     string
-	window   []Entry // entries to hand out, in order
-	head     int
-	cursor   string        // where the next read of the store starts
-	more     bool          // the store may hold entries at or after cursor not in window
-	filling  bool          // a refill is under way
-	low      string        // during a refill: the lowest position queued meanwhile
-	lowSet   bool          //
-	holding  []string      // row keys of the entries held by workers
-	over     []string      // those of holding whose fetch is over (being stored)
-	idx      int           // index in the ready heap, -1 when not in it
-	working  bool          // counted in scheduler.work
-	inflight int           // requests on the wire
-	last     time.Time     // when the last request ended (response read, or failed)
-	changed  chan struct{} // acquire's waiters on h: closed and replaced on every politeness change
-	base     time.Duration // Config.Delay
-	crawl    time.Duration // Crawl-delay from robots.txt, capped
-	pause    time.Time     // no request starts before (Retry-After, backoff)
-	until    time.Time     // given up: no entries of this host before (a long Retry-After)
-	isFull   bool          // has its MaxPagesPerHost: no entries of this host in this run
+	name       string
+	window     []Entry // entries to hand out, in order
+	head       int
+	cursor     string         // where the next read of the store starts
+	more       bool           // the store may hold entries at or after cursor not in window
+	filling    bool           // a refill is under way
+	low        string         // during a refill: the lowest position queued meanwhile
+	lowSet     bool           //
+	holding    []string       // row keys of the entries held by workers
+	over       []string       // those of holding whose fetch is over (being stored)
+	idx        int            // index in the ready heap, -1 when not in it
+	working    bool           // counted in scheduler.work
+	inflight   int            // requests on the wire
+	last       time.Time      // when the last request ended (response read, or failed)
+	changed    chan struct{}  // acquire's waiters on h: closed and replaced on every politeness change
+	base       time.Duration  // Config.Delay
+	crawl      time.Duration  // Crawl-delay from robots.txt, capped
+	isFull     bool           // has its MaxPagesPerHost: its entries are set aside in this run
+	outside    bool           // outside the run's allowed domains: likewise
+	orig       [2]originState // the host's origins, by schemeIndex
+	portless   bool           // the host has no port: its URLs exist on both schemes
+	idleQueued bool           // in scheduler.idleQ (sched_prune.go)
 }
 
 func newScheduler(perHost int, delay time.Duration, maxPages int) *scheduler {
@@ -134,8 +139,12 @@ func (s *scheduler) lock() {
 func (s *scheduler) reset(maxPages int) *scheduler {
 	for _, h := range s.hosts {
 		h.window, h.head, h.cursor, h.more, h.filling, h.lowSet = nil, 0, "", false, false, false
-		h.holding, h.over, h.idx, h.working, h.isFull = nil, nil, -1, false, false
+		h.holding, h.over, h.idx, h.working, h.isFull, h.outside = nil, nil, -1, false, false, false
+		for i := range h.orig {
+			h.orig[i].forRun()
+		}
 	}
+	s.aside = nil
 	clear(s.ready)
 	s.ready = s.ready[:0]
 	s.held, s.work, s.inWindow, s.checks = 0, 0, 0, 0
@@ -205,10 +214,15 @@ func (s *scheduler) waiting() int {
 func (s *scheduler) host(name string) *hostState {
 	h := s.hosts[name]
 	if h == nil {
-		h = &hostState{name: name, idx: -1, base: s.delay}
+		h = &hostState{name: name, idx: -1, base: s.delay, portless: !hasPort(name)}
 		s.hosts[name] = h
 	}
 	return h
+}
+
+// hasPort reports whether a host as url.URL.Host holds it names a port.
+func hasPort(host string) bool {
+	return strings.LastIndexByte(host, ':') > strings.LastIndexByte(host, ']')
 }
 
 // limit is the most requests to h in flight at once, and the most entries
@@ -244,17 +258,20 @@ func (s *scheduler) update(h *hostState) {
 	case h.idx >= 0:
 		s.ready.remove(h.idx)
 	}
+	s.noteIdle(h)
 }
 
 // addHost records that host has entries in the store (resume), unless the
-// run is closed or the host was given up.
-func (s *scheduler) addHost(host string) {
+// run is closed. Those of a host outside the allowed domains are read to
+// be counted and set aside (HoldDomain).
+func (s *scheduler) addHost(host string, outside bool) {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
-	if s.closed || h.isFull || time.Now().Before(h.until) {
+	if s.closed {
 		return
 	}
+	h.outside = h.outside || outside
 	h.more = true
 	s.update(h)
 	s.signal()
@@ -269,7 +286,7 @@ func (s *scheduler) enqueued(host string, e Entry) {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
-	if s.closed || h.isFull || time.Now().Before(h.until) {
+	if s.closed {
 		return
 	}
 	switch {
@@ -278,7 +295,7 @@ func (s *scheduler) enqueued(host string, e Entry) {
 			h.low, h.lowSet = e.Frontier, true
 		}
 	case !h.more && len(h.window)-h.head < s.window:
-		if !h.has(e.Key) {
+		if !h.has(e.Key) && s.place(h, &e, time.Now()) {
 			h.push(e)
 			s.inWindow++
 		}
@@ -327,7 +344,8 @@ func (s *scheduler) retry(host string, e Entry) {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
-	if s.closed || h.isFull || time.Now().Before(h.until) {
+	if s.closed || !s.place(h, &e, time.Now()) {
+		s.update(h)
 		return
 	}
 	h.push(e)
@@ -336,12 +354,12 @@ func (s *scheduler) retry(host string, e Entry) {
 	s.signal()
 }
 
-// later reports whether the next request to host may not start yet (its
-// delay since the last request, a pause).
-func (s *scheduler) later(host string) bool {
+// later reports whether the next request to the origin of scheme on host
+// may not start yet (its delay since the last request, a pause).
+func (s *scheduler) later(scheme, host string) bool {
 	s.lock()
 	defer s.mu.Unlock()
-	return time.Now().Before(s.host(host).nextStart())
+	return time.Now().Before(s.host(host).nextStart(schemeIndex(scheme)))
 }
 
 // putBack returns e, handed out by pop and not fetched, to the front of
@@ -352,7 +370,8 @@ func (s *scheduler) putBack(host string, e Entry) {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
-	if s.closed || h.isFull || time.Now().Before(h.until) {
+	if s.closed || !s.place(h, &e, time.Now()) {
+		s.update(h)
 		return
 	}
 	if h.head > 0 {
@@ -439,9 +458,11 @@ func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 					s.fill(ctx, h) // unlocks and locks s.mu
 					continue
 				}
-				e = h.window[h.head]
-				h.window[h.head] = Entry{}
-				h.head++
+				var taken bool
+				if e, taken = h.take(now); !taken {
+					s.fix(h) // NB: readyAt looks at the same pauses: not reached
+					continue
+				}
 				s.inWindow--
 				if _, ok := s.claims[e.Key]; ok {
 					// A redirect is fetching this URL now; its save
@@ -510,8 +531,9 @@ func (s *scheduler) fill(ctx context.Context, h *hostState) {
 	if err != nil {
 		h.more = false // left in the store for a later run
 	} else {
+		now := time.Now()
 		for _, e := range b.Entries {
-			if !h.has(e.Key) {
+			if !h.has(e.Key) && s.place(h, &e, now) {
 				h.push(e)
 				s.inWindow++
 			}
@@ -549,6 +571,7 @@ func (s *scheduler) done(host string, e Entry, fetched bool) {
 		s.budget++
 	}
 	s.update(h)
+	s.prune(time.Now())
 	if s.over() {
 		s.wakeAll()
 	} else {
@@ -646,13 +669,13 @@ func (s *scheduler) close() {
 // start of the next.
 func (h *hostState) delay() time.Duration { return max(h.base, h.crawl) }
 
-// nextStart is the earliest time a request to h may start, requests in
-// flight aside: the delay after the last one ended, and not before a
-// pause. Callers hold s.mu.
-func (h *hostState) nextStart() time.Time {
+// nextStart is the earliest time a request to h's origin of scheme index
+// i may start, requests in flight aside: the delay after the last request
+// to h ended, and not before the origin's pause. Callers hold s.mu.
+func (h *hostState) nextStart(i int) time.Time {
 	next := h.last.Add(h.delay())
-	if next.Before(h.pause) {
-		return h.pause
+	if p := h.orig[i].pause; next.Before(p) {
+		return p
 	}
 	return next
 }
@@ -666,84 +689,36 @@ func (s *scheduler) politenessChanged(h *hostState) {
 	s.signal()
 }
 
-// pauseHost keeps requests to host from starting before now+d (a server
-// asked to wait with 429/503, or a backoff).
-func (s *scheduler) pauseHost(host string, d time.Duration) {
-	s.lock()
-	defer s.mu.Unlock()
-	h := s.host(host)
-	if t := time.Now().Add(d); t.After(h.pause) {
-		h.pause = t
-	}
-	s.politenessChanged(h)
-}
-
-// giveUp drops the entries of host in memory and refuses new ones for d,
-// in this run and later runs of the same Crawler (the server asked for a
-// pause longer than the crawler waits). The store still holds them.
-func (s *scheduler) giveUp(host string, d time.Duration) {
-	s.lock()
-	defer s.mu.Unlock()
-	h := s.host(host)
-	if t := time.Now().Add(d); t.After(h.until) {
-		h.until = t
-	}
-	s.inWindow -= len(h.window) - h.head
-	h.window, h.head, h.more = nil, 0, false
-	s.update(h)
-	if s.over() {
-		s.wakeAll()
-	}
-}
-
-// full drops the entries of host in memory and refuses new ones for the
-// rest of the run: it has its MaxPagesPerHost. The store still holds them.
-func (s *scheduler) full(host string) {
-	s.lock()
-	defer s.mu.Unlock()
-	h := s.host(host)
-	h.isFull = true
-	s.inWindow -= len(h.window) - h.head
-	h.window, h.head, h.more = nil, 0, false
-	s.update(h)
-	if s.over() {
-		s.wakeAll()
-	}
-}
-
-// gaveUp reports whether host is given up for now.
-func (s *scheduler) gaveUp(host string) bool {
-	s.lock()
-	defer s.mu.Unlock()
-	h := s.hosts[host]
-	return h != nil && time.Now().Before(h.until)
-}
-
 // setCrawlDelay records a host's robots.txt Crawl-delay, capped at
 // MaxCrawlDelay.
 func (s *scheduler) setCrawlDelay(host string, d time.Duration) {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
-	h.crawl = min(max(d, 0), MaxCrawlDelay)
+	if d = min(max(d, 0), MaxCrawlDelay); h.crawl == d {
+		return
+	}
+	h.crawl = d
 	s.politenessChanged(h)
 }
 
-// acquire waits until a request to host may start, then counts it in
+// acquire waits until a request to the origin of scheme on host may
+// start (host is a serverKey), then counts it in
 // flight; release must be called when its response has been read (or the
 // request failed): the host's delay counts from then. It fails when ctx is
 // done or stop is closed.
-func (s *scheduler) acquire(ctx context.Context, stop <-chan struct{}, host string) (release func(), err error) {
+func (s *scheduler) acquire(ctx context.Context, stop <-chan struct{}, scheme, host string) (release func(), err error) {
 	var w waiter
 	defer w.stop()
 	s.lock()
 	defer s.mu.Unlock()
+	i := schemeIndex(scheme)
 	for {
 		h := s.host(host)
 		now := time.Now()
 		var wait time.Duration
 		if h.inflight < s.limit(h) {
-			next := h.nextStart()
+			next := h.nextStart(i)
 			if !now.Before(next) {
 				h.inflight++
 				s.fix(h)
@@ -876,7 +851,9 @@ func (s *scheduler) fix(h *hostState) {
 // farFuture sorts after every time a host becomes ready.
 var farFuture = time.Unix(1<<62, 0)
 
-// readyAt is the heap key of h: when its next request may start. With a
+// readyAt is the heap key of h: when its next request may start, for an
+// entry of its window whose origin is not paused (a refill when the window
+// is empty). With a
 // delay, while a request to h is in flight (a redirect hop of a worker
 // holding another host's entry), that is not known before it ends: h sorts
 // last. NB: it reads fields changed only under the scheduler's lock, and
@@ -885,7 +862,34 @@ func readyAt(h *hostState) time.Time {
 	if h.inflight > 0 && h.delay() > 0 {
 		return farFuture
 	}
-	return h.nextStart()
+	next := h.last.Add(h.delay())
+	if h.head == len(h.window) {
+		return next // a refill, whose entries' origins are not known yet
+	}
+	// The soonest an entry of the window may start: its origin's pause.
+	var paused [2]bool
+	soonest := farFuture
+	for _, e := range h.window[h.head:] {
+		i := entryScheme(e.URL)
+		if paused[i] {
+			continue
+		}
+		paused[i] = true
+		if p := h.orig[i].pause; p.Before(soonest) {
+			soonest = p
+		}
+		if paused[1-i] {
+			break
+		}
+	}
+	return maxTime(next, soonest)
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // waiter is how pop and acquire sleep between looks at the scheduler: until

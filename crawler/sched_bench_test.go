@@ -84,7 +84,7 @@ func popInOrder(tb testing.TB, n, pops int, stop, start func()) (wrong int) {
 	hosts := make([]*hostState, n)
 	for i := range hosts {
 		name := fmt.Sprintf("h%06d.test", i)
-		s.addHost(name)
+		s.addHost(name, false)
 		hosts[i] = s.host(name)
 	}
 	order := make([]*hostState, n) // the hosts in the order they are due in a round
@@ -112,7 +112,7 @@ func popInOrder(tb testing.TB, n, pops int, stop, start func()) (wrong int) {
 			if host != order[rank].name {
 				wrong++
 			}
-			release, err := s.acquire(ctx, nil, host)
+			release, err := s.acquire(ctx, nil, "http", host)
 			if err != nil {
 				tb.Fatal(err)
 			}

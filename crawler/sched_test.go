@@ -3,6 +3,7 @@ package crawler
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"runtime"
 	"sync"
 	"testing"
@@ -71,7 +72,7 @@ func TestSchedulerReadsForward(t *testing.T) {
 	f.add("a.test", 70, 0)
 	s := newScheduler(1, 0, 0)
 	s.forRun(0, f.next)
-	s.addHost("a.test")
+	s.addHost("a.test", false)
 	ctx := t.Context()
 	for i := range 70 {
 		e, host, ok := s.pop(ctx)
@@ -232,7 +233,7 @@ func TestSchedulerDuplicateHeld(t *testing.T) {
 	s := newScheduler(2, 0, 0)
 	s.window = 1 // the second entry of the URL comes in a later refill
 	s.forRun(0, f.next)
-	s.addHost("a.test")
+	s.addHost("a.test", false)
 	x, _, ok := s.pop(t.Context())
 	y, _, ok2 := s.pop(t.Context())
 	if !ok || !ok2 || x.URL != es[0].URL || y.URL != es[1].URL {
@@ -243,5 +244,64 @@ func TestSchedulerDuplicateHeld(t *testing.T) {
 	z, _, ok := s.pop(t.Context())
 	if !ok || z.URL != es[3].URL {
 		t.Errorf("pop while %s is held = %q (frontier %s, %v), want %q: the URL would be fetched twice", x.URL, z.URL, z.Frontier, ok, es[3].URL)
+	}
+}
+
+// Hosts whose work is over leave the scheduler once their politeness has
+// nothing left to enforce: its memory follows the hosts being crawled,
+// not every host met. A host with a Crawl-delay gets it back from the
+// robots.txt cache when it is met again.
+func TestIdleHostsLeaveTheScheduler(t *testing.T) {
+	w := newVWeb(t)
+	const n = 60
+	body := ""
+	for i := range n {
+		host := fmt.Sprintf("h%d.example.com", i)
+		w.site(host, "", map[string]string{"/": page("leaf")})
+		body += fmt.Sprintf(`<a href="http://%s/">%d</a>`, host, i)
+	}
+	w.site("a.example.com", "", map[string]string{"/": page(body)})
+	c, err := New(w.config(), NewMemStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	st, err := c.Run(context.Background(), []string{"http://a.example.com/"})
+	if err != nil || st.Fetched != n+1 {
+		t.Fatalf("Run: %v, %d fetched, want %d", err, st.Fetched, n+1)
+	}
+	c.sched.mu.Lock()
+	left := len(c.sched.hosts)
+	c.sched.mu.Unlock()
+	if left > n/4 {
+		t.Errorf("%d of %d hosts still in the scheduler after the run, want at most %d", left, n+1, n/4)
+	}
+}
+
+// A host pruned from the scheduler gets its Crawl-delay back from the
+// robots.txt cache at its next page.
+func TestPrunedHostKeepsItsCrawlDelay(t *testing.T) {
+	w := newVWeb(t)
+	w.site("a.example.com", "User-agent: *\nCrawl-delay: 1\n", map[string]string{"/": page(`<a href="/x">x</a>`), "/x": page("x")})
+	c, err := New(w.config(), NewMemStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	u, _ := url.Parse("http://a.example.com/")
+	if err := c.rob.allowed(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	c.sched.mu.Lock()
+	delete(c.sched.hosts, "a.example.com") // as prune does
+	c.sched.mu.Unlock()
+	if err := c.rob.allowed(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	c.sched.mu.Lock()
+	h := c.sched.hosts["a.example.com"]
+	c.sched.mu.Unlock()
+	if h == nil || h.crawl != time.Second {
+		t.Errorf("host state after a pruned host's next robots check = %+v, want its Crawl-delay of 1s", h)
 	}
 }

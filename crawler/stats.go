@@ -27,8 +27,20 @@ type Stats struct {
 	ErrorsByKind map[ErrorKind]int64
 	// Traps counts links refused as crawler traps.
 	Traps int64
-	// Retries counts fetches tried again after 429 or a 5xx.
-	Retries int64
+	// Retries counts fetches tried again: after 429, a 5xx, or a
+	// robots.txt that could not be had; RetriesBy splits them by cause.
+	Retries   int64
+	RetriesBy map[RetryCause]int64
+	// Failures counts requests (pages, robots.txt, redirect hops) that got
+	// no HTTP response, by kind: a refused connection, a proxy refusing
+	// CONNECT, a TLS failure, a reset, a timeout...
+	Failures map[FailureKind]int64
+	// HeldBack lists, in the last snapshot of a run, the entries left
+	// queued on purpose, by origin and reason, most entries first.
+	HeldBack []HeldBack
+	// MaxPagesReached is true in the last snapshot of a run that stopped
+	// at its MaxPages with entries still to fetch.
+	MaxPagesReached bool
 	// BadEntries counts frontier entries skipped because they could not be
 	// read (each named once through Config.Log).
 	BadEntries int64
@@ -71,7 +83,9 @@ type statsRecorder struct {
 }
 
 func newStatsRecorder(progress func(Stats)) *statsRecorder {
-	return &statsRecorder{progress: progress, begin: time.Now(), s: Stats{ErrorsByKind: map[ErrorKind]int64{}}}
+	return &statsRecorder{progress: progress, begin: time.Now(), s: Stats{
+		ErrorsByKind: map[ErrorKind]int64{}, RetriesBy: map[RetryCause]int64{}, Failures: map[FailureKind]int64{},
+	}}
 }
 
 func (r *statsRecorder) start() {
@@ -92,9 +106,16 @@ func (r *statsRecorder) bytes(n int64) {
 	r.mu.Unlock()
 }
 
-func (r *statsRecorder) retried() {
+func (r *statsRecorder) retried(cause RetryCause) {
 	r.mu.Lock()
 	r.s.Retries++
+	r.s.RetriesBy[cause]++
+	r.mu.Unlock()
+}
+
+func (r *statsRecorder) failure(k FailureKind) {
+	r.mu.Lock()
+	r.s.Failures[k]++
 	r.mu.Unlock()
 }
 
@@ -143,6 +164,8 @@ func (r *statsRecorder) page(p *Page, newVersion bool, sched *scheduler) {
 func (r *statsRecorder) copyLocked() Stats {
 	s := r.s
 	s.ErrorsByKind = maps.Clone(r.s.ErrorsByKind)
+	s.RetriesBy = maps.Clone(r.s.RetriesBy)
+	s.Failures = maps.Clone(r.s.Failures)
 	s.Elapsed = time.Since(r.begin)
 	return s
 }
@@ -162,12 +185,15 @@ func (r *statsRecorder) snapshot(sched *scheduler) Stats {
 func (r *statsRecorder) finish(sched *scheduler) Stats {
 	q, _ := sched.queued()
 	use := sched.usage()
+	held := sched.heldBack()
+	capped := sched.capped()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.s.Queued = int64(q)
 	r.s.Idle, r.s.IdleReady = use.idle, use.lost
 	r.s.InFlight = 0
 	r.s.Done = true
+	r.s.HeldBack, r.s.MaxPagesReached = held, capped
 	s := r.copyLocked()
 	if r.progress != nil {
 		r.progress(s)

@@ -178,7 +178,9 @@ type Entry struct {
 	// store; "" when it is not there.
 	Frontier string
 
-	tries int // fetches retried in this run (429, 5xx)
+	tries   int  // fetches retried in this run (429, 5xx)
+	swapped bool // tried through the other scheme after gateway errors (otherScheme)
+	moved   bool // URL is on the other scheme: its own origin was held back (place)
 }
 
 // Fetch is what a store remembers of the last fetch of a URL.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -43,8 +44,13 @@ type transport struct {
 	sched   *scheduler
 	maxBody int64
 	timeout time.Duration // per request on the wire, body included
+	guard   *guard        // refuses private addresses (private.go)
 
 	stop atomic.Pointer[chan struct{}] // closed when the current run stops
+	// report is told of every request that got no response (the current
+	// run's requestFailed): its origin, the kind of failure, and whether
+	// that held the origin back.
+	report atomic.Pointer[func(origin string, k FailureKind, reason HoldReason, fresh bool, err error)]
 
 	nextID   atomic.Uint64
 	captures sync.Map // id string -> *capture
@@ -72,12 +78,13 @@ func newTransport(cfg *Config, sched *scheduler) (*transport, error) {
 		proxy = http.ProxyURL(u)
 	}
 	conns := max(cfg.Concurrency, cfg.PerHost) + 2
+	g := newGuard(proxy)
 	base := &http.Transport{
 		Proxy: proxy,
-		DialContext: (&net.Dialer{
+		DialContext: g.dialContext(&net.Dialer{
 			Timeout:   min(cfg.Timeout, 30*time.Second),
 			KeepAlive: 30 * time.Second,
-		}).DialContext,
+		}),
 		ForceAttemptHTTP2:      true,
 		MaxIdleConns:           max(100, conns),
 		MaxIdleConnsPerHost:    conns, // through a proxy every request shares one "host"
@@ -86,8 +93,14 @@ func newTransport(cfg *Config, sched *scheduler) (*transport, error) {
 		ResponseHeaderTimeout:  cfg.Timeout,
 		MaxResponseHeaderBytes: maxHeaderBytes,
 		ExpectContinueTimeout:  time.Second,
+		OnProxyConnectResponse: func(_ context.Context, _ *url.URL, req *http.Request, resp *http.Response) error {
+			return responseFailure(req, resp)
+		},
 	}
-	t := &transport{base: base, sched: sched, maxBody: cfg.MaxBody, timeout: cfg.Timeout}
+	if cfg.RootCAs != nil {
+		base.TLSClientConfig = &tls.Config{RootCAs: cfg.RootCAs}
+	}
+	t := &transport{base: base, sched: sched, maxBody: cfg.MaxBody, timeout: cfg.Timeout, guard: g}
 	never := make(chan struct{})
 	t.stop.Store(&never)
 	return t, nil
@@ -113,7 +126,8 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req = req.Clone(req.Context())
 		req.Header.Del(fetchIDHeader)
 	}
-	release, err := t.sched.acquire(req.Context(), *t.stop.Load(), req.URL.Host)
+	scheme, host := req.URL.Scheme, serverKey(req.URL.Scheme, req.URL.Host)
+	release, err := t.sched.acquire(req.Context(), *t.stop.Load(), scheme, host)
 	if err != nil {
 		return nil, err
 	}
@@ -128,8 +142,10 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	defer cancel()
 	resp, err := t.base.RoundTrip(req.WithContext(ctx))
 	if err != nil {
+		t.failed(req, scheme, host, err)
 		return nil, err
 	}
+	t.sched.answered(scheme, host)
 	body, truncated, err := readBody(resp, t.maxBody)
 	resp.Body.Close()
 	if err != nil {
@@ -153,6 +169,31 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	resp.ContentLength = int64(len(body))
 	return resp, nil
+}
+
+// failed counts a request to the origin of scheme on host that got no
+// response (a run stopping aside) against the origin, and reports it.
+func (t *transport) failed(req *http.Request, scheme, host string, err error) {
+	if req.Context().Err() != nil {
+		return // stopped, not failed
+	}
+	k, ok := classify(err)
+	if !ok {
+		return
+	}
+	reason := HoldUnreachable
+	if k == FailPrivate {
+		reason = HoldPrivate
+	}
+	_, fresh := t.sched.failed(scheme, host, k, reason, errText(err))
+	if report := t.report.Load(); report != nil {
+		(*report)(scheme+"://"+host, k, reason, fresh, err)
+	}
+}
+
+// setReport sets the function told of requests that got no response.
+func (t *transport) setReport(f func(origin string, k FailureKind, reason HoldReason, fresh bool, err error)) {
+	t.report.Store(&f)
 }
 
 // bodyError marks a failure while reading a response body.

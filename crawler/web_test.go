@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,6 +17,11 @@ import (
 // Unknown hosts get 502, as from a proxy that cannot reach them.
 type vweb struct {
 	srv *httptest.Server
+	// tls, when started (serveTLS), serves the same hosts over https to
+	// the CONNECT tunnels of the hosts in tunnels; CONNECT to any other
+	// host is refused (403), as by a proxy that blocks port 443.
+	tls     *httptest.Server
+	tunnels map[string]bool
 
 	mu    sync.Mutex
 	hosts map[string]http.Handler
@@ -32,6 +36,7 @@ type vweb struct {
 
 type hit struct {
 	Host, Path string // Path includes the query
+	Scheme     string // "https" for a request through a CONNECT tunnel
 	At         time.Time
 	Header     http.Header
 }
@@ -64,9 +69,17 @@ func clearProxyEnv(t *testing.T) {
 
 func (w *vweb) serve(rw http.ResponseWriter, r *http.Request) {
 	at := time.Now()
-	host := strings.ToLower(r.Host)
+	if r.Method == http.MethodConnect {
+		w.connect(rw, r)
+		return
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host := serverKey(scheme, r.Host) // every spelling of a host is one
 	w.mu.Lock()
-	w.hits = append(w.hits, hit{Host: host, Path: r.URL.RequestURI(), At: at, Header: r.Header.Clone()})
+	w.hits = append(w.hits, hit{Host: host, Path: r.URL.RequestURI(), Scheme: scheme, At: at, Header: r.Header.Clone()})
 	h := w.hosts[host]
 	w.inflight[host]++
 	w.total++

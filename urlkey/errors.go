@@ -43,7 +43,8 @@ var (
 // Error records a failed operation and the input that caused it, in the
 // manner of [net/url.Error].
 type Error struct {
-	// Op is the operation: "key", "canonical", "url", "host" or "prefix".
+	// Op is the operation: "key", "canonical", "url", "host", "hostkey" or
+	// "prefix".
 	Op string
 	// URL is the input as given: a URL, a host or a row key.
 	URL string

@@ -81,6 +81,9 @@ type Selection struct {
 // ranges (all rows when ranges is empty), in row-key order, until fn
 // returns an error, which Captures returns. One row is in memory at a time.
 func (w *WebTable) Captures(ctx context.Context, ranges []urlkey.Range, sel Selection, fn func(*Capture) error) error {
+	if err := checkTimestamp(sel.At); err != nil {
+		return err
+	}
 	contents := bigtable.FamilyFilter(FamilyContents)
 	if sel.At > 0 && !sel.All {
 		end := sel.At - sel.At%1000 + 1000 // see Query.filter

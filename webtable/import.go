@@ -72,6 +72,11 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 		if err != nil {
 			return nil, fmt.Errorf("webtable: importing: %w", err)
 		}
+		// NB: a time before 1970 has a negative timestamp, which the
+		// store refuses, or -1, which it takes for "now".
+		if _, err := CheckedTimestamp(c.Time); err != nil {
+			return nil, fmt.Errorf("webtable: importing %s: %w", c.URL, err)
+		}
 		keys[i] = k
 		perInstant[instantKey(k, timestamp(c.Time))]++
 	}

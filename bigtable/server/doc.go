@@ -54,5 +54,10 @@
 //     client's receive limit (256 MiB for Google's clients).
 //   - WithProtectedTables refuses DeleteTable, DropRowRange and dropping a
 //     column family of the tables a program writes; everything else,
-//     writes included, is open to any client that reaches the port.
+//     writes, row deletes and GC policy changes included, is open to any
+//     client that reaches the port.
+//   - A client holds at most MaxConnections connections of MaxStreams
+//     calls each; a connection idle for MaxIdle is closed, a silent one is
+//     pinged, and one that pings more often than MinClientPing is sent
+//     GOAWAY.
 package server

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"sync/atomic"
 
 	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
 	"github.com/webtable/webtable/bigtable"
@@ -89,19 +90,27 @@ func (s *dataServer) ReadRows(req *btpb.ReadRowsRequest, stream btpb.Bigtable_Re
 }
 
 // readBatches reads the rows of a ReadRows in batches of about batchBytes
-// of responses, each from a fresh ReadRows of the store starting just
-// after the last row of the batch before, and hands them to out.
+// of responses, each from fresh ReadRows of the store starting just after
+// the last row of the batch before, and hands them to out.
+//
+// NB: a request may list millions of row keys. The ranges are sorted and
+// merged once, and each read of the store gets at most windowRanges of
+// them, so that neither re-encoding nor re-sorting the rest per batch
+// makes the work quadratic: N keys cost O(N log N) in all.
 func (s *dataServer) readBatches(ctx context.Context, tbl *bigtable.Table, ranges []wire.Range, f bigtable.Filter, limit int64, out chan<- []encoded) error {
 	left := limit // 0: no limit
 	var enc chunker
+	ranges = wire.Normalize(ranges)
 	for len(ranges) > 0 {
+		window := ranges[:min(len(ranges), windowRanges)]
+		rangesRead.Add(int64(len(window)))
 		var n int64
 		var last []byte
 		full := false
 		// NB: the store hands out each row's cells without building a
 		// bigtable.Row, and they are encoded at once: a scan allocates
 		// nothing per row here.
-		err := hooks.ReadCells(ctx, tbl, wire.BigtableRowSet(ranges), f, left, func(r *hooks.Row) bool {
+		err := hooks.ReadCells(ctx, tbl, wire.BigtableRowSet(window), f, left, func(r *hooks.Row) bool {
 			enc.cells(r)
 			n++
 			full = enc.total >= s.cfg.batchBytes
@@ -113,20 +122,32 @@ func (s *dataServer) readBatches(ctx context.Context, tbl *bigtable.Table, range
 		if err != nil {
 			return err
 		}
+		if left > 0 {
+			left -= n
+		}
+		switch {
+		case full:
+			ranges = wire.AfterSorted(ranges, string(last))
+		default:
+			ranges = ranges[len(window):]
+			if len(ranges) > 0 && (limit == 0 || left > 0) {
+				continue // the batch is not full: read the next window into it
+			}
+		}
 		select {
 		case out <- enc.flush():
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if left > 0 {
-			if left -= n; left == 0 {
-				return nil
-			}
-		}
-		if !full {
+		if limit > 0 && left == 0 {
 			return nil
 		}
-		ranges = wire.After(ranges, string(last))
 	}
 	return nil
 }
+
+// windowRanges is the most ranges of a request one read of the store gets.
+const windowRanges = 1024
+
+// rangesRead counts the ranges readBatches passed to the store, for tests.
+var rangesRead atomic.Int64

@@ -190,3 +190,45 @@ func TestEmulatorHost(t *testing.T) {
 		t.Errorf("ReadRow through BIGTABLE_EMULATOR_HOST = %v, %v; want A:cnnsi.com = CNN", row, err)
 	}
 }
+
+// TestReadRowsManyKeysScales reads N and 4N listed row keys (half of them
+// missing) in batches of a few rows and requires every row, in order, and
+// the ranges handed to the store to grow about as N, not N²: a batch must
+// not re-walk every key left.
+func TestReadRowsManyKeysScales(t *testing.T) {
+	db, srv := serve(t, withBatchBytes(1<<10))
+	tbl := newTable(t, db)
+	ctx := t.Context()
+	const n = 2000
+	rows := make([]string, 4*n)
+	muts := make([]*bigtable.Mutation, len(rows))
+	for i := range rows {
+		rows[i] = fmt.Sprintf("r%06d", 2*i)
+		muts[i] = bigtable.NewMutation()
+		muts[i].Set("A", "q", 1000, []byte("v"))
+	}
+	if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
+		t.Fatalf("ApplyBulk: %v %v", errs, err)
+	}
+	c := openClient(t, srv.Addr()).Open("t")
+	read := func(n int) int64 {
+		keys := make(bigtable.RowList, 0, 2*n)
+		for i := 2*n - 1; i >= 0; i-- { // the row and the missing key after it, backwards
+			keys = append(keys, fmt.Sprintf("r%06d", i))
+		}
+		before := rangesRead.Load()
+		var got []string
+		if err := c.ReadRows(ctx, keys, func(r bigtable.Row) bool { got = append(got, r.Key()); return true }); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, rows[:n]) {
+			t.Fatalf("ReadRows of %d keys: %d rows, want %d in order", len(keys), len(got), n)
+		}
+		return rangesRead.Load() - before
+	}
+	small, large := read(n), read(4*n)
+	t.Logf("ranges handed to the store: %d for %d keys, %d for %d", small, 2*n, large, 8*n)
+	if large > 8*small {
+		t.Errorf("4x the keys handed %.1fx the ranges to the store (%d, %d): the work grows as the square of the keys", float64(large)/float64(small), small, large)
+	}
+}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -110,11 +112,20 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	fs.IntVar(&c.PerHost, "per-host", c.PerHost, "at most `N` fetches in flight to one host when --delay is 0 (with a delay, one at a time)")
 	fs.DurationVar(&c.Delay, "delay", c.Delay, "wait `DUR` from the end of one response from a host to the next request to it, so the host never sees two requests closer than DUR (a longer robots.txt Crawl-delay wins)")
 	fs.StringVar(&c.Proxy, "proxy", "", "send every fetch through this HTTP proxy `URL` (default: HTTP_PROXY, HTTPS_PROXY, NO_PROXY)")
+	fs.Func("ca-cert", "trust the certificate authorities in this PEM `FILE` for https instead of the system's (e.g. a test web's own CA)", func(path string) error {
+		pool, err := loadCACert(path)
+		c.RootCAs = pool
+		return err
+	})
+	fs.BoolVar(&c.AllowPrivate, "allow-private", false, "fetch from loopback, private-network and link-local addresses (127.0.0.1, 10.x, 192.168.x, 169.254.x, [::1]) even when no seed is one: by default a redirect or link to them is refused")
 	fs.BoolVar(&c.IgnoreRobots, "ignore-robots", false, "do not read or obey robots.txt")
 	fs.StringVar(&c.UserAgent, "user-agent", c.UserAgent, "the User-Agent `S`tring sent")
 	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, "give up on one fetch after `DUR`")
 	fs.Func("max-body", fmt.Sprintf("keep at most `BYTES` of a page (e.g. 10MiB, 500KB, 65536; default %s); longer pages are cut and marked truncated", formatBytes(c.MaxBody)), func(s string) error {
 		n, err := parseBytes(s)
+		if err == nil && n > webtable.MaxBody {
+			return fmt.Errorf("%s is more than a stored page can hold (%s, one cell of the store)", s, formatBytes(webtable.MaxBody))
+		}
 		c.MaxBody = n
 		return err
 	})
@@ -249,4 +260,17 @@ func formatBytes(n int64) string {
 		return fmt.Sprintf("%dKiB", n>>10)
 	}
 	return fmt.Sprintf("%dB", n)
+}
+
+// loadCACert reads the PEM certificates of --ca-cert.
+func loadCACert(path string) (*x509.CertPool, error) {
+	pem, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the CA certificates: %w", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%s holds no PEM certificate (want a file starting with -----BEGIN CERTIFICATE-----)", path)
+	}
+	return pool, nil
 }

@@ -100,7 +100,10 @@ func summary(label string, s crawler.Stats) string {
 		fmt.Fprintf(&b, "  redirects     %d\n", s.Redirects)
 	}
 	if s.Retries > 0 {
-		fmt.Fprintf(&b, "  retries       %d (after 429 or 5xx)\n", s.Retries)
+		fmt.Fprintf(&b, "  retries       %d (%s)\n", s.Retries, counts(s.RetriesBy, retryLabel))
+	}
+	if n := sum(s.Failures); n > 0 {
+		fmt.Fprintf(&b, "  no response   %d requests (%s)\n", n, counts(s.Failures, failureLabel))
 	}
 	if s.Traps > 0 {
 		fmt.Fprintf(&b, "  traps         %d links refused (too long, or a path repeating itself)\n", s.Traps)
@@ -108,10 +111,102 @@ func summary(label string, s crawler.Stats) string {
 	if s.BadEntries > 0 {
 		fmt.Fprintf(&b, "  skipped       %d frontier entries that cannot be read (named above)\n", s.BadEntries)
 	}
-	if s.Queued > 0 {
+	if s.MaxPagesReached {
+		fmt.Fprintf(&b, "  max pages     reached: more pages are queued (run again to continue)\n")
+	} else if s.Queued > 0 {
 		fmt.Fprintf(&b, "  still queued  %d (run again to continue)\n", s.Queued)
 	}
+	heldBack(&b, s.HeldBack)
 	return b.String()
+}
+
+// heldBack lists the entries a run left queued on purpose, by origin, with
+// the reason and when they may be tried again: the last lines of a crawl
+// that did not fetch everything it knows of.
+func heldBack(b *strings.Builder, held []crawler.HeldBack) {
+	if len(held) == 0 {
+		return
+	}
+	var n int64
+	width := 0
+	for _, h := range held {
+		n += h.Entries
+		width = max(width, len(h.Origin))
+	}
+	fmt.Fprintf(b, "  left queued   %d pages on purpose, by origin (\"query stats --by-origin\" lists them again):\n", n)
+	for _, h := range held {
+		why := string(h.Reason)
+		if h.Detail != "" {
+			why += ": " + h.Detail
+		}
+		when := "run the crawl again to try them"
+		if !h.Until.IsZero() {
+			when = "tried again after " + h.Until.Local().Format("2006-01-02 15:04:05")
+		}
+		fmt.Fprintf(b, "    %-*s %7d  %s; %s\n", width, h.Origin, h.Entries, why, when)
+	}
+}
+
+// counts writes a count per key, largest first: "429 2, 5xx 3".
+func counts[K ~string](m map[K]int64, label func(K) string) string {
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b K) int {
+		if m[a] != m[b] {
+			return int(m[b] - m[a])
+		}
+		return strings.Compare(string(a), string(b))
+	})
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", label(k), m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sum[K comparable](m map[K]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// retryLabel names a retry cause for people.
+func retryLabel(c crawler.RetryCause) string {
+	switch c {
+	case crawler.RetryTooMany:
+		return "after 429"
+	case crawler.RetryServerError:
+		return "after 5xx"
+	case crawler.RetryRobots:
+		return "robots.txt unavailable"
+	case crawler.RetryOtherScheme:
+		return "through the other scheme after 502/504"
+	}
+	return string(c)
+}
+
+// failureLabel names a kind of request failure for people.
+func failureLabel(k crawler.FailureKind) string {
+	switch k {
+	case crawler.FailDNS:
+		return "unknown host"
+	case crawler.FailRefused:
+		return "connection refused"
+	case crawler.FailConnect:
+		return "proxy refused CONNECT"
+	case crawler.FailTLS:
+		return "TLS failure"
+	case crawler.FailReset:
+		return "connection reset"
+	case crawler.FailTimeout:
+		return "timeout"
+	case crawler.FailProxy:
+		return "proxy unreachable"
+	case crawler.FailPrivate:
+		return "private address refused"
+	}
+	return "other"
 }
 
 // kindLabel names an error kind for people.

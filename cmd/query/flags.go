@@ -61,17 +61,28 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 // epoch; otherwise RFC 3339 (2026-01-02T15:04:05Z) or a date (2026-01-02,
 // meaning the end of that day, UTC).
 func parseAt(s string) (webtable.Timestamp, error) {
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if n <= 0 {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		switch {
+		case n <= 0:
 			return 0, usagef("--at %s: a time in microseconds must be positive", s)
+		case err != nil || webtable.Timestamp(n) > webtable.MaxTimestamp:
+			return 0, usagef("--at %s: later than any timestamp holds (at most %d microseconds)", s, webtable.MaxTimestamp)
 		}
 		return webtable.Timestamp(n), nil
 	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return webtable.TimestampOf(t), nil
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		var d time.Time
+		if d, err = time.Parse(time.DateOnly, s); err == nil {
+			t = d.Add(24*time.Hour - time.Microsecond)
+		}
 	}
-	if d, err := time.Parse(time.DateOnly, s); err == nil {
-		return webtable.TimestampOf(d.Add(24*time.Hour - time.Microsecond)), nil
+	if err == nil {
+		ts, err := webtable.CheckedTimestamp(t)
+		if err != nil || ts == 0 {
+			return 0, usagef("--at %s: before the first time a timestamp holds (1970-01-01T00:00:00.000001Z)", s)
+		}
+		return ts, nil
 	}
 	return 0, usagef("--at %q: want microseconds since 1970 (1700000000000000), RFC 3339 (2026-01-02T15:04:05Z) or a date (2026-01-02)", s)
 }

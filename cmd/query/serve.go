@@ -32,6 +32,10 @@ Flags:
                     free one)
   --allow-remote    allow an address other than loopback (127.0.0.1, ::1,
                     localhost): anyone who can reach it reads the whole table
+
+Only requests naming the address served, or a loopback name, with its port
+(or any IP literal, listening on every interface) are answered; others get
+421, so that no web page can read the table through a name of its own.
   --db DIR          the store (default ./webtable.db)
 
 Example:
@@ -64,7 +68,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("%w: listening on %s: %v", errSetup, addr, err)
 	}
-	ui, err := webui.New(w, webui.Options{Logf: func(format string, args ...any) {
+	ui, err := webui.New(w, webui.Options{ListenAddr: ln.Addr().String(), Logf: func(format string, args ...any) {
 		fmt.Fprintf(stderr, "query serve: "+format+"\n", args...)
 	}})
 	if err != nil {

@@ -10,14 +10,22 @@ import (
 	"github.com/webtable/webtable/webtable"
 )
 
-const statsHelp = `query stats [--domain D] [--json]
+const statsHelp = `query stats [--domain D] [--by-origin] [--top N] [--json]
 
 Counts, for the whole table or one domain: rows, pages fetched, pages whose
 last fetch failed, pages still queued, stored HTML versions, and the bytes
 and cells of each column family.
 
-Example:
+--by-origin adds the queued pages counted by origin (scheme, host and port:
+https://docs.python.org), the N origins with most (--top, default 20; all
+with --json), each with why the last crawl left them queued when it did so
+on purpose (unreachable, robots.txt unavailable, the server asked to wait,
+max pages per host) and when they may be tried again. An origin queued with
+no reason was not reached by the last crawl (it stopped, or was stopped).
+
+Examples:
   query --db webtable-demo.db stats --domain cnn.com
+  query --db webtable.db stats --by-origin --top 5
 `
 
 const errorsHelp = `query errors [--domain D] [--limit N] [--json]
@@ -39,6 +47,20 @@ type jsonStats struct {
 	Versions int64            `json:"versions"`
 	Bytes    map[string]int64 `json:"bytes"`
 	Cells    map[string]int64 `json:"cells"`
+	// HeldBack counts the pages the last crawl left queued on purpose
+	// (whole table only); Origins lists the queued pages by origin
+	// (--by-origin only).
+	HeldBack int64        `json:"held_back"`
+	Origins  []jsonOrigin `json:"origins,omitempty"`
+}
+
+// jsonOrigin is one origin's queued pages in query stats --by-origin.
+type jsonOrigin struct {
+	Origin string `json:"origin"`
+	Queued int64  `json:"queued"`
+	Reason string `json:"reason,omitempty"`
+	Detail string `json:"detail,omitempty"`
+	Until  string `json:"until,omitempty"`
 }
 
 func domainRanges(domain string) ([]urlkey.Range, error) {
@@ -50,16 +72,25 @@ func domainRanges(domain string) ([]urlkey.Range, error) {
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var db, domain string
-	var asJSON bool
+	var asJSON, byOrigin bool
+	top := 20
 	fs := newFlagSet("stats", &db)
 	fs.StringVar(&domain, "domain", "", "")
 	fs.BoolVar(&asJSON, "json", false, "")
+	fs.BoolVar(&byOrigin, "by-origin", false, "")
+	fs.IntVar(&top, "top", top, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
 	if err := noArgs("stats", pos, "--domain"); err != nil {
 		return err
+	}
+	if top < 1 {
+		return usagef("--top %d: want 1 or more", top)
+	}
+	if byOrigin && domain != "" {
+		return usagef("--by-origin counts the whole table's frontier: leave out --domain")
 	}
 	ranges, err := domainRanges(domain)
 	if err != nil {
@@ -74,10 +105,25 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	var holds []webtable.OriginHold
+	if domain == "" {
+		if holds, err = w.OriginHolds(ctx, func(b webtable.BadEntry) {
+			fmt.Fprintf(stderr, "query: skipping a held-back origin that cannot be read: %v\n", b)
+		}); err != nil {
+			return err
+		}
+	}
+	var origins []jsonOrigin
+	if byOrigin {
+		if origins, err = queuedOrigins(ctx, w, holds); err != nil {
+			return err
+		}
+	}
 	out := newOutput(stdout, asJSON)
 	if asJSON {
 		err = out.json.Encode(jsonStats{Domain: domain, Rows: s.Rows, Fetched: s.Fetched, Failed: s.Failed,
-			Queued: s.Queued, Frontier: s.Frontier, Versions: s.Versions, Bytes: s.Bytes, Cells: s.Cells})
+			Queued: s.Queued, Frontier: s.Frontier, Versions: s.Versions, Bytes: s.Bytes, Cells: s.Cells,
+			HeldBack: heldBackPages(holds), Origins: origins})
 		if err != nil {
 			return err
 		}
@@ -95,11 +141,79 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// webtable.FrontierPrefix), not pages: counted apart.
 		fmt.Fprintf(out.w, "  %-10s %s\n", "frontier", frontierLine(s))
 	}
+	if n := heldBackPages(holds); n > 0 {
+		fmt.Fprintf(out.w, "  %-10s %d pages of %d origins left queued on purpose by the last crawl (see --by-origin)\n", "held back", n, len(holds))
+	}
 	fmt.Fprintf(out.w, "  %-10s %10s %10s\n", "family", "bytes", "cells")
 	for _, f := range webtable.Families {
 		fmt.Fprintf(out.w, "  %-10s %10s %10d\n", f, size(s.Bytes[f]), s.Cells[f])
 	}
+	if byOrigin {
+		printOrigins(out.w, origins, top)
+	}
 	return out.flush()
+}
+
+// queuedOrigins counts the queued pages by origin, with the reason the
+// last crawl recorded for each origin it held back.
+func queuedOrigins(ctx context.Context, w *webtable.WebTable, holds []webtable.OriginHold) ([]jsonOrigin, error) {
+	counts, err := w.QueuedByOrigin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	why := make(map[string]webtable.OriginHold, len(holds))
+	for _, h := range holds {
+		why[h.Origin] = h
+	}
+	out := make([]jsonOrigin, len(counts))
+	for i, c := range counts {
+		o := jsonOrigin{Origin: c.Origin, Queued: c.Queued}
+		if h, ok := why[c.Origin]; ok {
+			o.Reason, o.Detail = h.Reason, h.Detail
+			if !h.Until.IsZero() {
+				o.Until = h.Until.UTC().Format(timeJSON)
+			}
+		}
+		out[i] = o
+	}
+	return out, nil
+}
+
+// printOrigins writes the top origins by queued pages.
+func printOrigins(w io.Writer, origins []jsonOrigin, top int) {
+	if len(origins) == 0 {
+		fmt.Fprintf(w, "queued by origin: none\n")
+		return
+	}
+	fmt.Fprintf(w, "queued by origin (%d origins, the first %d)\n", len(origins), min(top, len(origins)))
+	width := 0
+	for _, o := range origins[:min(top, len(origins))] {
+		width = max(width, len(o.Origin))
+	}
+	for _, o := range origins[:min(top, len(origins))] {
+		why := "not reached by the last crawl: run it again"
+		if o.Reason != "" {
+			why = o.Reason
+			if o.Detail != "" {
+				why += ": " + o.Detail
+			}
+			if o.Until != "" {
+				why += "; tried again after " + o.Until
+			} else {
+				why += "; run the crawl again to try them"
+			}
+		}
+		fmt.Fprintf(w, "  %-*s %8d  %s\n", width, printable(o.Origin), o.Queued, printable(why))
+	}
+}
+
+// heldBackPages sums the pages of the recorded held-back origins.
+func heldBackPages(holds []webtable.OriginHold) int64 {
+	var n int64
+	for _, h := range holds {
+		n += h.Entries
+	}
+	return n
 }
 
 func runErrors(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -47,13 +47,22 @@ type Served struct {
 // OpenServed is Open(ctx, dir, ForCrawl, opts) for a directory, also
 // serving the store on addr (host:port; port 0 picks one) until Close. An
 // address off loopback needs allowRemote, since the protocol has no
-// authentication. The crawl's table cannot be deleted or emptied through
-// the server while it runs.
+// authentication. While it runs, a client can write to the crawl's table,
+// delete rows and change GC policies (which can empty it), but not delete
+// the table, drop a family or drop a row range (server.WithProtectedTables);
+// an address refused creates nothing.
 func OpenServed(ctx context.Context, dir string, opts webtable.Options, addr string, allowRemote bool) (*Served, error) {
 	if IsCloud(dir) {
 		return nil, fmt.Errorf("stores: serving %s: only a store in a directory can be served (Cloud Bigtable is already a server)", dir)
 	}
-	db, err := bigtable.Open(dir, opts.Store...)
+	// NB: refused before the store is opened, so that a refused address
+	// leaves no store behind (server.Listen checks again).
+	if !allowRemote && !IsLoopback(addr) {
+		return nil, fmt.Errorf("stores: serving %s: %w: %s (serving a store beyond this machine needs the allow-remote setting)", dir, ErrRemote, addr)
+	}
+	// NB: sized as Open(ForCrawl) sizes a crawl's store, the caller's
+	// options after.
+	db, err := bigtable.Open(dir, append(CrawlStoreOptions(), opts.Store...)...)
 	if err != nil {
 		return nil, fmt.Errorf("stores: opening store %s: %w", dir, err)
 	}
@@ -144,7 +153,10 @@ func liveEndpoint(dir string) (string, bool) {
 // openLive opens the WebTable served at addr, read through the Cloud
 // Bigtable client, plaintext and without credentials.
 func openLive(ctx context.Context, dir, addr string, opts webtable.Options) (*webtable.WebTable, error) {
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	// NB: a row comes in one response, and a cell holds up to 100 MiB:
+	// gRPC's default 4 MiB receive limit would refuse big pages.
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(server.MaxResponseSize), grpc.MaxCallSendMsgSize(server.MaxRequestSize)))
 	if err != nil {
 		return nil, fmt.Errorf("stores: %s is served at %s, but: %w", dir, addr, err)
 	}

@@ -103,7 +103,7 @@ func (ui *UI) summaryView() (summaryView, *summary) {
 
 func (ui *UI) overview(r *http.Request) (result, error) {
 	if r.URL.Query().Get("refresh") != "" {
-		ui.refresh()
+		ui.refreshAsked()
 	}
 	ctx := r.Context()
 	tables, fams, err := ui.w.Schema(ctx)

@@ -36,6 +36,14 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Now is the clock (tests set it). The default value is time.Now.
 	Now func() time.Time
+	// ListenAddr is the address the server listens on (host:port). When
+	// set, a request is answered only if its Host header is that address,
+	// or a loopback name (localhost, 127.0.0.1, [::1]) with its port, or,
+	// when listening on every interface, an IP literal with its port;
+	// any other gets 421 Misdirected Request, so that a web page cannot
+	// read the table through a name it points at this machine (DNS
+	// rebinding). The default value is "": every Host is answered.
+	ListenAddr string
 }
 
 func (o Options) withDefaults() Options {
@@ -62,6 +70,7 @@ type UI struct {
 	mux   *http.ServeMux
 	pages map[string]*template.Template
 
+	hosts  *hostGuard      // nil: every Host
 	ctx    context.Context // ends when Close is called
 	cancel context.CancelFunc
 	sum    summaries
@@ -88,6 +97,7 @@ func newUI(w *webtable.WebTable, opts Options, beforeBuild func(context.Context)
 	ui := &UI{w: w, opts: opts.withDefaults(), pages: pages, ctx: ctx, cancel: cancel, mux: http.NewServeMux()}
 	ui.sum.ready = make(chan struct{})
 	ui.beforeBuild = beforeBuild
+	ui.hosts, _ = newHostGuard(ui.opts.ListenAddr)
 	static, err := fs.Sub(assets, "static")
 	if err != nil {
 		cancel()
@@ -119,6 +129,10 @@ func (ui *UI) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Content-Security-Policy", uiPolicy)
+	if ui.hosts != nil && !ui.hosts.allows(r.Host) {
+		misdirected(rw, r.Host)
+		return
+	}
 	ui.mux.ServeHTTP(rw, r)
 }
 

@@ -67,10 +67,17 @@ func (ui *UI) current() (*summary, bool, time.Time) {
 }
 
 // refresh starts a build unless one is running.
-func (ui *UI) refresh() {
+func (ui *UI) refresh() { ui.startBuild(0) }
+
+// startBuild starts a build unless one is running or the last one started
+// less than gap ago.
+func (ui *UI) startBuild(gap time.Duration) {
 	ui.sum.mu.Lock()
 	defer ui.sum.mu.Unlock()
 	if ui.sum.building || ui.ctx.Err() != nil {
+		return
+	}
+	if gap > 0 && !ui.sum.started.IsZero() && ui.opts.Now().Sub(ui.sum.started) < gap {
 		return
 	}
 	ui.sum.building, ui.sum.started = true, ui.opts.Now()
@@ -95,6 +102,15 @@ func (ui *UI) refresh() {
 		}
 	}()
 }
+
+// minAskedRebuild is the shortest time between the start of a build and a
+// new one that a request asks for (?refresh=1): asking is free for the
+// client, a build scans the whole table.
+const minAskedRebuild = time.Minute
+
+// refreshAsked starts a build for a request that asks for one, unless a
+// build started less than minAskedRebuild ago.
+func (ui *UI) refreshAsked() { ui.startBuild(minAskedRebuild) }
 
 // rebuildFactor bounds the time spent building summaries: a summary is
 // rebuilt no sooner than this many times its own build time after it, so a

@@ -1,6 +1,9 @@
 package wire
 
 import (
+	"slices"
+	"strings"
+
 	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
 	"github.com/webtable/webtable/bigtable"
 )
@@ -114,4 +117,68 @@ func (r Range) rowRange() bigtable.RowRange {
 		return bigtable.NewOpenClosedRange(r.Start, r.End)
 	}
 	return bigtable.NewOpenRange(r.Start, r.End) // end open or unbounded ("")
+}
+
+// Normalize returns the union of rs as ranges sorted by key and disjoint,
+// none touching the next, each with a closed or unbounded start and an
+// open or unbounded end. It reuses rs and costs O(N log N) for N ranges.
+//
+// NB: row keys are byte strings, so an open start s is the closed start
+// s+"\x00" and a closed end e the open end e+"\x00".
+func Normalize(rs []Range) []Range {
+	for i := range rs {
+		r := &rs[i]
+		if r.StartBound == Open {
+			r.StartBound, r.Start = Closed, r.Start+"\x00"
+		}
+		if r.EndBound == Closed {
+			r.EndBound, r.End = Open, r.End+"\x00"
+		}
+		if r.StartBound == Unbounded {
+			r.Start = ""
+		}
+		if r.EndBound == Unbounded {
+			r.End = ""
+		}
+	}
+	// Drop empty ranges, then sort by start ("" is the first key).
+	out := rs[:0]
+	for _, r := range rs {
+		if r.EndBound == Unbounded || r.Start < r.End {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b Range) int { return strings.Compare(a.Start, b.Start) })
+	merged := out[:0]
+	for _, r := range out {
+		if n := len(merged); n > 0 {
+			last := &merged[n-1]
+			if last.EndBound == Unbounded || r.Start <= last.End {
+				if last.EndBound != Unbounded && (r.EndBound == Unbounded || r.End > last.End) {
+					last.EndBound, last.End = r.EndBound, r.End
+				}
+				continue
+			}
+		}
+		merged = append(merged, r)
+	}
+	return merged
+}
+
+// AfterSorted is After for ranges returned by Normalize, and returns them
+// in the same form: it drops the ranges wholly at or before key and starts
+// the next just after key, in O(log N) for N ranges plus the ranges
+// dropped. It may change rs[i] and returns a subslice of rs.
+func AfterSorted(rs []Range, key string) []Range {
+	next := key + "\x00" // the first key after key
+	// i: the first range that starts after key; the one before it is the
+	// only one that may hold keys after key.
+	i, _ := slices.BinarySearchFunc(rs, next, func(r Range, k string) int { return strings.Compare(r.Start, k) })
+	if i > 0 {
+		if r := &rs[i-1]; r.EndBound == Unbounded || r.End > next {
+			r.StartBound, r.Start = Closed, next
+			return rs[i-1:]
+		}
+	}
+	return rs[i:]
 }

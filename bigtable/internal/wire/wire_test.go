@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -75,5 +76,51 @@ func TestRefusals(t *testing.T) {
 	}
 	if p, err := GCPolicy(nil); err != nil || p.String() != bigtable.NoGcPolicy().String() {
 		t.Errorf("nil GC rule = %v, %v; want no GC", p, err)
+	}
+}
+
+// TestNormalizeAndAfterSorted checks Normalize and AfterSorted against a
+// model on random sets of ranges over a small alphabet: the same keys, in
+// sorted disjoint ranges, and after a row exactly the keys greater than it.
+func TestNormalizeAndAfterSorted(t *testing.T) {
+	keys := []string{"a", "a\x00", "b", "b\x00", "c", "c\x00", "d", "e"}
+	bounds := []Bound{Unbounded, Open, Closed}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		orig := make([]Range, 1+r.IntN(5))
+		for i := range orig {
+			orig[i] = Range{bounds[r.IntN(3)], keys[r.IntN(len(keys))], bounds[r.IntN(3)], keys[r.IntN(len(keys))]}
+			if orig[i].StartBound == Unbounded {
+				orig[i].Start = ""
+			}
+			if orig[i].EndBound == Unbounded {
+				orig[i].End = ""
+			}
+		}
+		in := func(rs []Range, k string) bool {
+			return slices.ContainsFunc(rs, func(l Range) bool { return l.rowRange().Contains(k) })
+		}
+		norm := Normalize(slices.Clone(orig))
+		for i, n := range norm {
+			if n.StartBound == Open || n.EndBound == Closed {
+				t.Fatalf("Normalize(%v) = %v: range %d has an open start or a closed end", orig, norm, i)
+			}
+			if i > 0 && (norm[i-1].EndBound == Unbounded || norm[i-1].End >= n.Start) {
+				t.Fatalf("Normalize(%v) = %v: ranges %d and %d overlap, touch or are out of order", orig, norm, i-1, i)
+			}
+		}
+		for _, k := range keys {
+			if got, want := in(norm, k), in(orig, k); got != want {
+				t.Fatalf("Normalize(%v) = %v: contains %q = %v, want %v", orig, norm, k, got, want)
+			}
+		}
+		for _, after := range keys {
+			left := AfterSorted(slices.Clone(norm), after)
+			for _, k := range keys {
+				if got, want := in(left, k), in(orig, k) && k > after; got != want {
+					t.Fatalf("AfterSorted(%v, %q) = %v: contains %q = %v, want %v", norm, after, left, k, got, want)
+				}
+			}
+		}
 	}
 }

@@ -1,0 +1,169 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// RetryCause says why a fetch was tried again, for Stats.RetriesBy.
+type RetryCause string
+
+// The causes of retries.
+const (
+	RetryTooMany     RetryCause = "429"        // the server answered 429 Too Many Requests
+	RetryServerError RetryCause = "5xx"        // the server answered 5xx
+	RetryRobots      RetryCause = "robots.txt" // robots.txt answered 5xx or got no answer
+	RetryOtherScheme RetryCause = "scheme"     // 502 or 504 MaxRetries times: the other scheme
+)
+
+// robotsUnavailable handles an entry whose origin's robots.txt could not be
+// had. RFC 9309: that means "wait", not "fail". The entry is tried again
+// after a doubling backoff of its origin while robots.txt has failed at
+// most MaxRetries times in a row; then the origin is held back for the run
+// (the entry moves to the other scheme, or is set aside). An origin held back by the robots.txt request itself (it got no
+// answer) moves the entry at once.
+func (r *run) robotsUnavailable(e Entry, u *url.URL, host string, err error) {
+	if r.sched.heldOrigin(u.Scheme, host) {
+		r.sched.retry(host, e)
+		return
+	}
+	if fails := r.c.rob.failures(u); fails <= MaxRetries {
+		r.sched.pause(u.Scheme, host, min(r.c.retryBase<<(fails-1), MaxCrawlDelay))
+		r.sched.retry(host, e)
+		r.stats.retried(RetryRobots)
+		return
+	}
+	// NB: a gateway error (502, 504) is what a proxy or a CDN answers
+	// when it cannot reach the origin: the origin is unreachable, and its
+	// pages may be had through the other scheme.
+	reason := HoldUnreachable
+	var se *robotsServerError
+	if errors.As(err, &se) && se.status != http.StatusBadGateway && se.status != http.StatusGatewayTimeout {
+		reason = HoldRobots
+	}
+	if r.sched.hold(u.Scheme, host, reason, errText(err), farFuture) {
+		r.logOrigin(u.Scheme+"://"+host, reason, errText(err), time.Time{})
+	}
+	r.sched.retry(host, e)
+}
+
+// unreachable handles a fetch of e that got no response: when its own
+// origin is now held back (this failure, or others before it), the entry
+// goes back to the scheduler, which moves it to the other scheme or sets
+// it aside, and unreachable returns true; otherwise the fetch is recorded
+// as failed as it is (a redirect hop's origin, or a failure not yet
+// enough to hold the origin back).
+func (r *run) unreachable(e Entry, u *url.URL, host string, err error) bool {
+	fu := failedOrigin(err)
+	if fu == nil || fu.Scheme != u.Scheme || serverKey(fu.Scheme, fu.Host) != host {
+		return false
+	}
+	if !r.sched.heldOrigin(u.Scheme, host) {
+		return false
+	}
+	r.sched.retry(host, e)
+	return true
+}
+
+// otherScheme tries e once through the host's other scheme after its own
+// answered a gateway error (502, 504: what a proxy or a CDN answers when
+// it cannot reach the origin) MaxRetries times, when e's URL has no port
+// and the other origin answered in this run: the row holds the page
+// whatever the scheme. It reports whether e was queued again.
+func (r *run) otherScheme(e Entry, host string, u *url.URL, p *Page, capt *capture) bool {
+	if e.swapped || capt.hops != 1 || hasPort(host) || (p.Status != http.StatusBadGateway && p.Status != http.StatusGatewayTimeout) {
+		return false
+	}
+	if !r.sched.works(schemeNames[1-schemeIndex(u.Scheme)], host) {
+		return false
+	}
+	e.URL, e.tries, e.swapped = otherSchemeURL(e.URL), 0, true
+	r.sched.retry(host, e)
+	r.stats.retried(RetryOtherScheme)
+	return true
+}
+
+// requestFailed is the transport's report of a request that got no
+// response: counted by kind, and the origin named once when the failure
+// held it back.
+func (r *run) requestFailed(origin string, k FailureKind, reason HoldReason, fresh bool, err error) {
+	r.stats.failure(k)
+	if fresh {
+		r.logOrigin(origin, reason, errText(err), time.Time{})
+	}
+}
+
+// logOrigin names an origin held back, once per run.
+func (r *run) logOrigin(origin string, reason HoldReason, detail string, until time.Time) {
+	if r.c.cfg.Log == nil {
+		return
+	}
+	what := "its pages stay queued for a later run"
+	if reason.fallback() {
+		scheme, host, _ := cutOrigin(origin)
+		other := "https"
+		if scheme == "https" {
+			other = "http"
+		}
+		if !hasPort(host) {
+			what = fmt.Sprintf("its pages are fetched through %s://%s where that works; the rest stay queued", other, host)
+		}
+	}
+	when := "for this run"
+	if !until.IsZero() {
+		when = "until " + until.Format(time.RFC3339)
+	}
+	r.c.cfg.Log(fmt.Sprintf("holding back %s %s: %s (%s); %s", origin, when, reason, detail, what))
+}
+
+// HoldRecorder is a Store that keeps the origins a run held back, for
+// readers (query stats --by-origin), and gives them back to the next run,
+// which honours a server's Retry-After from a run before.
+type HoldRecorder interface {
+	// RecordHeldBack replaces what the store holds for the origins of the
+	// hosts of shard of shards (every host when shards <= 1) with held.
+	RecordHeldBack(ctx context.Context, shard, shards int, held []HeldBack) error
+	// HeldBack returns what RecordHeldBack recorded last, for every host.
+	HeldBack(ctx context.Context) ([]HeldBack, error)
+}
+
+// loadHolds holds back again, at the start of a run, the origins whose
+// server asked an earlier run to wait until a time still ahead.
+func (r *run) loadHolds(ctx context.Context) error {
+	hr, ok := r.c.store.(HoldRecorder)
+	if !ok {
+		return nil
+	}
+	held, err := hr.HeldBack(ctx)
+	if err != nil {
+		return fmt.Errorf("%w: reading held-back origins: %w", ErrStore, err)
+	}
+	now := time.Now()
+	for _, h := range held {
+		scheme, host, ok := cutOrigin(h.Origin)
+		if !ok || h.Reason != HoldRetryAfter || !h.Until.After(now) || !r.c.mine(host) {
+			continue
+		}
+		if r.sched.hold(scheme, host, HoldRetryAfter, h.Detail, h.Until) {
+			r.logOrigin(h.Origin, HoldRetryAfter, h.Detail, h.Until)
+		}
+	}
+	return nil
+}
+
+// recordHolds hands the run's held-back origins to the store, if it keeps
+// them.
+func (r *run) recordHolds(held []HeldBack) error {
+	hr, ok := r.c.store.(HoldRecorder)
+	if !ok {
+		return nil
+	}
+	if err := hr.RecordHeldBack(r.storeCtx, r.c.cfg.Shard, r.c.cfg.Shards, held); err != nil {
+		return fmt.Errorf("%w: recording held-back origins: %w", ErrStore, err)
+	}
+	return nil
+}
