@@ -97,7 +97,7 @@ func TestRankJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs bytes.Buffer
-	sum := run(t, w, &rank.Job{}, jobs.Config{SplitRows: 7, Log: log.New(&logs, "", 0)})
+	sum := run(t, w, &rank.Job{}, jobs.Config{SplitRows: 7, Workers: 2, Log: log.New(&logs, "", 0)})
 	keys, edges := edgesOf(t, pages)
 	want, _ := rank.FromEdges(len(keys), edges).PageRank()
 	got := jobstest.Column(t, w, "rank:page")
