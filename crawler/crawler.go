@@ -492,14 +492,21 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 				// RFC 9309: a robots.txt answered with 5xx or not reached
 				// means "wait", not "fail": the page stays queued, tried
 				// again after the robots.txt backoff, and after
-				// MaxRetries the host is left for a later run.
-				if e.tries < MaxRetries {
+				// MaxRetries left for a later run. NB: the page waits,
+				// not its host: robots.txt belongs to the origin, and
+				// pausing or giving up u.Host held back every origin of
+				// the host name (an https page never reached stalled each
+				// run on the host's http pages; issue 30). The run is not
+				// over while a page waits (checking).
+				if e.tries < MaxRetries && r.sched.checking() {
 					e.tries++
-					r.sched.pauseHost(u.Host, min(r.c.retryBase<<(e.tries-1), MaxCrawlDelay))
-					r.sched.retry(u.Host, e)
+					r.bg.Add(1)
+					time.AfterFunc(min(r.c.retryBase<<(e.tries-1), MaxCrawlDelay), func() {
+						defer r.bg.Done()
+						defer r.sched.checked()
+						r.sched.retry(u.Host, e)
+					})
 					r.stats.retried()
-				} else {
-					r.sched.full(u.Host)
 				}
 				return false
 			}
