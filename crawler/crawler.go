@@ -503,11 +503,17 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 				if e.tries < MaxRetries && r.sched.checking() {
 					e.tries++
 					r.bg.Add(1)
-					time.AfterFunc(min(r.c.retryBase<<(e.tries-1), MaxCrawlDelay), func() {
+					go func(d time.Duration) {
 						defer r.bg.Done()
 						defer r.sched.checked()
-						r.sched.retry(u.Host, e)
-					})
+						t := time.NewTimer(d)
+						defer t.Stop()
+						select {
+						case <-t.C:
+							r.sched.retry(u.Host, e)
+						case <-ctx.Done(): // stopped: stays queued
+						}
+					}(min(r.c.retryBase<<(e.tries-1), MaxCrawlDelay))
 					r.stats.retried()
 				}
 				return false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"regexp"
 	"sync"
 	"testing"
 	"time"
@@ -98,8 +99,12 @@ func shardedCrawl(tb testing.TB, web *webgen.Web, table string, shards int) (pag
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if code, _, stderr := runCrawl(ctx, args(i)...); code != exitOK {
+			code, _, stderr := runCrawl(ctx, args(i)...)
+			if code != exitOK {
 				tb.Errorf("shard %d/%d: exit %d\n%s", i, shards, code, stderr)
+			}
+			if m := regexp.MustCompile(`this shard worked (\d+) rounds`).FindStringSubmatch(stderr); m != nil {
+				tb.Logf("  shard %d/%d worked %s rounds, exited after %v", i, shards, m[1], time.Since(start).Round(time.Millisecond))
 			}
 		}()
 	}
