@@ -47,8 +47,7 @@ func TestServeCrawlSaysItIsDone(t *testing.T) {
 	const hosts, pages, secureEvery = 2, 60, 10
 	tmp := t.TempDir()
 	crawlBin, queryBin := buildCrawl(t, tmp), buildQuery(t, tmp)
-	site := newCrashSite(t, hosts, pages)
-	site.secureEvery = secureEvery
+	site := newCrashSiteSecure(t, hosts, pages, secureEvery)
 	unreachable := int64(hosts * pages / secureEvery)
 
 	db := filepath.Join(tmp, "served.db")
