@@ -146,7 +146,7 @@ func (r *run) feed() (stop func()) {
 	shard, shards := r.c.cfg.Shard, r.c.cfg.Shards
 	take := func(host string) {
 		if domainAllowed((&url.URL{Host: host}).Hostname(), r.domains) {
-			r.sched.addHost(host)
+			r.sched.addHost(host, false)
 		}
 	}
 	done := make(chan struct{})
