@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/internal/keyspace"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -127,7 +128,7 @@ func FrontierBucketRange(lo, hi int) bigtable.RowRange {
 func frontierBucketBounds(lo, hi int) (start, end string) {
 	end = FrontierPrefix + bucketText(hi) + "/"
 	if hi >= urlkey.Buckets {
-		end = prefixEnd(FrontierPrefix)
+		end = keyspace.PrefixEnd(FrontierPrefix)
 	}
 	return FrontierPrefix + bucketText(lo) + "/", end
 }
@@ -164,18 +165,6 @@ func hexPut(dst []byte, v uint64) {
 		dst[i] = hexDigits[v&0xf]
 		v >>= 4
 	}
-}
-
-// prefixEnd is the first key after every key starting with p.
-func prefixEnd(p string) string {
-	b := []byte(p)
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] < 0xff {
-			b[i]++
-			return string(b[:i+1])
-		}
-	}
-	return ""
 }
 
 // sequencer hands out increasing frontier positions.
@@ -309,14 +298,14 @@ func (w *WebTable) FrontierHosts(ctx context.Context, lo, hi int, fn func(host s
 			if !fn(host) {
 				return nil
 			}
-			start = prefixEnd(FrontierHostPrefix(host))
+			start = keyspace.PrefixEnd(FrontierHostPrefix(host))
 			continue
 		}
 		if h == nil {
 			return nil
 		}
 		// The hinted host: an entry from the hint on, else one before it.
-		hostEnd := prefixEnd(h.prefix)
+		hostEnd := keyspace.PrefixEnd(h.prefix)
 		key, err = w.firstKey(ctx, h.hint, hostEnd)
 		if err == nil && key == "" {
 			key, err = w.firstKey(ctx, h.prefix, h.hint)
@@ -393,7 +382,7 @@ func (w *WebTable) FrontierNextKnowing(ctx context.Context, host, from string, n
 	out := FrontierPage{Next: start}
 	var keys []string
 	var oldForm map[string]bool
-	err := w.tbl.ReadRows(ctx, bigtable.NewRange(start, prefixEnd(prefix)), func(r bigtable.Row) bool {
+	err := w.tbl.ReadRows(ctx, bigtable.NewRange(start, keyspace.PrefixEnd(prefix)), func(r bigtable.Row) bool {
 		out.Next = r.Key() + "\x00"
 		e, old, err := parseEntry(r)
 		if err != nil {

@@ -10,11 +10,13 @@ import (
 	"strings"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/internal/keyspace"
 	"github.com/webtable/webtable/urlkey"
 )
 
-// MaxKeyLen is the longest row key, in bytes.
-const MaxKeyLen = 4096
+// MaxKeyLen is the longest row key, in bytes: 4096, as [urlkey.MaxKeyLen]
+// and the store's limit.
+const MaxKeyLen = keyspace.MaxKeyLen
 
 // RowKey turns a command-line argument into a row key: an argument holding
 // "://" is a URL and goes through urlkey.Key; anything else is taken as a
