@@ -152,7 +152,7 @@ func (w *WebTable) QueuedByOrigin(ctx context.Context) ([]OriginCount, error) {
 	}
 	var ferr error
 	err := w.tbl.ReadRows(ctx, bigtable.PrefixRange(FrontierPrefix), func(r bigtable.Row) bool {
-		e, _, err := parseEntry(r)
+		e, err := parseEntry(r)
 		if err != nil {
 			return true // named by the crawl that reads it
 		}

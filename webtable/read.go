@@ -196,12 +196,6 @@ func (w *WebTable) Versions(ctx context.Context, key string) ([]Version, error) 
 				return nil, fmt.Errorf("webtable: row %q contents:meta holds %q: %w", key, it.Value, err)
 			}
 			v.Status, _ = strconv.Atoi(string(mc.get(colStatus)))
-		case "status":
-			n, err := strconv.Atoi(string(it.Value))
-			if err != nil {
-				return nil, fmt.Errorf("webtable: row %q contents:status holds %q: %w", key, it.Value, err)
-			}
-			v.Status = n
 		}
 	}
 	slices.SortFunc(out, func(a, b Version) int { return cmp.Compare(b.Timestamp, a.Timestamp) })
