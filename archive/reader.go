@@ -28,13 +28,25 @@ type Counts struct {
 	// Revisits counts revisit records: they add no version.
 	Revisits int
 	// Skipped counts the other records by WARC-Type (request, metadata,
-	// warcinfo, "resource" for resources such as metadata://...).
+	// warcinfo, "resource" for resources such as metadata://...), and
+	// under SkippedUndated the captures that cannot be dated.
 	Skipped map[string]int
 }
+
+// SkippedUndated is the key of [Counts.Skipped] for response and resource
+// records whose WARC-Date is not a date or lies before 1970: they are
+// skipped, and the reading goes on.
+const SkippedUndated = "capture that cannot be dated"
 
 // Reader reads the captures of one WARC file. It is not safe for
 // concurrent use.
 type Reader struct {
+	// OnSkip, when set, is called for each capture record skipped because
+	// it cannot be dated, with an [*Error] naming the file, the record's
+	// offset and its WARC-Date, so that the importer can say so in one
+	// line. Set it before the first Next.
+	OnSkip func(*Error)
+
 	name   string
 	closer io.Closer
 	lim    *recordLimit
@@ -289,26 +301,52 @@ func (r *Reader) next1() (c *Capture, err error) {
 		r.counts.Skipped[w.Type().String()]++
 		return nil, nil
 	}
-	c, err = r.capture(w, uri)
+	date, err := parseDate(r.field(w, gowarc.WarcDate))
+	if err != nil {
+		r.counts.Skipped[SkippedUndated]++
+		if r.OnSkip != nil {
+			r.OnSkip(&Error{File: r.name, Offset: start, Err: fmt.Errorf("%s record of %s: %w", w.Type(), uri, err)})
+		}
+		return nil, nil
+	}
+	c, err = r.capture(w, uri, date)
 	if err != nil {
 		return nil, r.fail(start, err)
 	}
 	return c, nil
 }
 
+// maxMemberTail is the most bytes of blank lines a gzip member may hold
+// after its record.
+const maxMemberTail = 4 << 10
+
 // memberEnd reads the rest of a gzip member after its record: nothing, or
-// blank lines some tools add, and a checksum that holds.
+// up to maxMemberTail bytes of blank lines some tools add, and a checksum
+// that holds.
+//
+// NB: it reads what the buffer holds at once, not a byte at a time, and no
+// more than maxMemberTail and a buffer: a member whose record is followed
+// by a gigabyte of newlines is refused, not decompressed to its end.
 func memberEnd(plain *bufio.Reader) error {
+	tail := 0
 	for {
-		b, err := plain.ReadByte()
-		switch {
-		case errors.Is(err, io.EOF):
+		buf, err := plain.Peek(1)
+		if errors.Is(err, io.EOF) {
 			return nil
-		case err != nil:
-			return readError("the gzip member", err)
-		case b != '\r' && b != '\n':
-			return errors.New("the gzip member holds more than the record (its Content-Length may be wrong, or the member holds several records)")
 		}
+		if err != nil {
+			return readError("the gzip member", err)
+		}
+		buf, _ = plain.Peek(plain.Buffered())
+		for _, b := range buf {
+			if b != '\r' && b != '\n' {
+				return errors.New("the gzip member holds more than the record (its Content-Length may be wrong, or the member holds several records)")
+			}
+		}
+		if tail += len(buf); tail > maxMemberTail {
+			return fmt.Errorf("the gzip member holds more than %d bytes of blank lines after its record", maxMemberTail)
+		}
+		plain.Discard(len(buf))
 	}
 }
 
@@ -414,32 +452,32 @@ func (r *Reader) fail(offset int64, err error) error {
 // targetURI is the record's WARC-Target-URI without the angle brackets
 // that WARC/1.0's examples, and so wget, put around it.
 func (r *Reader) targetURI(w gowarc.WarcRecord) string {
-	u := w.WarcHeader().Get(gowarc.WarcTargetURI)
-	if u == "" {
-		// NB: the WARC library validates the field as a URL and, finding
-		// "<http://...>" is none, empties it (keeping a warning): read
-		// it from the header as stored.
-		tp := textproto.NewReader(bufio.NewReader(bytes.NewReader(r.head)))
-		if _, err := tp.ReadLine(); err == nil {
-			h, _ := tp.ReadMIMEHeader()
-			u = h.Get(gowarc.WarcTargetURI)
-		}
-	}
+	// NB: the WARC library validates the field as a URL and, finding
+	// "<http://...>" is none, empties it (keeping a warning).
+	u := r.field(w, gowarc.WarcTargetURI)
 	return strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(u), "<"), ">")
 }
 
-// capture turns a response or resource record into a Capture.
-func (r *Reader) capture(w gowarc.WarcRecord, uri string) (*Capture, error) {
-	c := &Capture{URL: uri}
-	if c.URL == "" {
-		return nil, fmt.Errorf("%s record without WARC-Target-URI", w.Type())
+// field is a field of the record's WARC header, read from the header as
+// stored when the WARC library emptied it (it empties fields it finds
+// invalid, such as a WARC-Date that is no date).
+func (r *Reader) field(w gowarc.WarcRecord, name string) string {
+	if v := w.WarcHeader().Get(name); v != "" {
+		return v
 	}
-	t, err := time.Parse(time.RFC3339Nano, w.WarcHeader().Get(gowarc.WarcDate))
-	if err != nil {
-		return nil, fmt.Errorf("%s record of %s: WARC-Date: %w", w.Type(), c.URL, err)
+	tp := textproto.NewReader(bufio.NewReader(bytes.NewReader(r.head)))
+	if _, err := tp.ReadLine(); err != nil {
+		return ""
 	}
-	c.Time = t.UTC()
+	h, _ := tp.ReadMIMEHeader()
+	return h.Get(name)
+}
+
+// capture turns a response or resource record, dated t, into a Capture.
+func (r *Reader) capture(w gowarc.WarcRecord, uri string, t time.Time) (*Capture, error) {
+	c := &Capture{URL: uri, Time: t}
 	var payload io.Reader
+	var err error
 	var header http.Header
 	switch b := w.Block().(type) {
 	case gowarc.HttpResponseBlock:
@@ -512,17 +550,24 @@ func decode(payload io.Reader, h http.Header) (io.Reader, error) {
 	return payload, nil
 }
 
-// readMax reads r to its end, keeping at most max bytes (0 = all);
-// truncated says there were more.
+// readMax reads r, keeping at most max bytes (0 = all); truncated says
+// there were more.
+//
+// NB: it reads one byte past max to know, and no further: the rest of a
+// body is never decoded (a small gzipped payload can inflate to
+// gigabytes), so the work per record is bounded by max. The record's raw
+// bytes are still read to its end, by the WARC library.
 func readMax(r io.Reader, max int64) (body []byte, truncated bool, err error) {
 	if max <= 0 {
 		body, err = io.ReadAll(r)
 		return body, false, err
 	}
-	body, err = io.ReadAll(io.LimitReader(r, max))
+	body, err = io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
 		return nil, false, err
 	}
-	n, err := io.Copy(io.Discard, r)
-	return body, n > 0, err
+	if int64(len(body)) > max {
+		return body[:max:max], true, nil
+	}
+	return body, false, nil
 }

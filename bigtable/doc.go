@@ -40,11 +40,15 @@
 // key-only scan in a snapshot and commits. Writers only add the bytes they
 // write, less those they delete, to an in-memory counter of the row's
 // tablet. Writes over cells a tablet holds already make the counter run
-// ahead; a count that finds the tablet under the split size waits for a
-// quarter split size of writes before the next, so a tablet that does grow
-// splits by 1.25 split sizes at the latest. Tablets also merge as they shrink: two neighbours holding
-// together less than a quarter of the split size become one, again in one
-// transaction. (*DB).Tablets lists
+// ahead of the tablet's size, so a count that finds the tablet under the
+// split size waits before the next: for as many bytes of writes as, at the
+// rate the tablet grew between its last two counts, it needs to reach the
+// split size, but at least a quarter split size and at most one. A tablet
+// only written over is so counted once per split size of writes, and one
+// that starts growing again splits by two split sizes at the latest (see
+// recountWait in split.go). Tablets also merge as they shrink: two
+// neighbours holding together less than a quarter of the split size become
+// one, again in one transaction. (*DB).Tablets lists
 // the tablets with their bytes and rows, SampleRowKeys their end keys, and
 // ReadRowsParallel reads a range one tablet per goroutine. See tablet.go.
 //
@@ -111,41 +115,31 @@
 // touched), but they are file pages that the kernel drops under memory
 // pressure, not heap, and not in RssAnon.
 //
-// Measured with BenchmarkMemory (ApplyBulk ingest of 1000-byte values into
-// an empty store, then one ReadRows of everything; 2 cores, shared; one
-// run each, repeated runs differ by about 10%; the default sizing then had
-// a 64 MiB block cache, which it no longer has):
-//
-//	rows       sizing    phase   peak heap   peak anon RSS   peak RSS (incl. mapped value log)
-//	200,000    default   ingest  155 MiB     107 MiB          341 MiB
-//	200,000    default   scan    108 MiB     112 MiB          346 MiB
-//	200,000    laptop    ingest   82 MiB      67 MiB          301 MiB
-//	1,000,000  default   ingest  460 MiB     442 MiB         1558 MiB
-//	1,000,000  default   scan    302 MiB     454 MiB         1559 MiB
-//	1,000,000  laptop    ingest  220 MiB     233 MiB         1308 MiB
-//	1,000,000  laptop    scan    156 MiB     189 MiB         1289 MiB
+// BenchmarkMemory (ApplyBulk ingest of -rows 1000-byte values into an
+// empty store, then one ReadRows of everything; -laptop for the laptop
+// sizing below) reports the peak heap and resident sizes of both phases.
 //
 // Sizing, with the options of this package:
 //
 //   - The defaults are for the project's machine, 2 cores and 24 GiB:
 //     WithMemTableSize(64 MiB), WithNumMemtables(5), WithBlockCacheSize(0),
-//     WithValueThreshold(256), no compression: about 460 MiB of heap at
-//     most, measured, leaving the rest of the 24 GiB to the operating
-//     system's page cache, which holds the tables and the value log (the
-//     pages a crawler re-reads). A block cache does not help: the tables
-//     are not compressed, so Badger reads blocks straight from the mapped
-//     files. Five memtables absorb ingest bursts while compactions catch up
-//     on two cores.
+//     WithValueThreshold(256), no compression, leaving most of the memory
+//     to the operating system's page cache, which holds the tables and the
+//     value log (the pages a crawler re-reads). A block cache does not
+//     help: the tables are not compressed, so Badger reads blocks straight
+//     from the mapped files. Five memtables absorb ingest bursts while
+//     compactions catch up on two cores. Their tables grow with the store
+//     (see the NB above), so Sizing.WriteMemory gives no bound for them.
 //   - A laptop (8 GiB, other programs running): WithMemTableSize(32 MiB),
-//     WithNumMemtables(2), WithBlockCacheSize(32 MiB): about 220 MiB of
-//     heap at most, measured, at the same ingest speed in the benchmark;
-//     bursts stall sooner (two memtables), and one row's mutation may hold
-//     at most about 5 MiB of keys and of values below the value threshold.
+//     WithNumMemtables(2), WithBlockCacheSize(32 MiB): less heap than the
+//     defaults (BenchmarkMemory -laptop measures it); bursts stall sooner
+//     (two memtables), and one row's mutation may hold at most about
+//     5 MiB of keys and of values below the value threshold.
 //   - A store written without pause for hours, whose tables grow to many
 //     GiB (a crawl): WithMemTableSize(8 MiB), WithNumMemtables(2),
 //     WithNumCompactors(2), WithTableSizeMultiplier(1): memory that does
-//     not grow with the store (a crawl of 100,000 pages: see the README's
-//     "A web-scale crawl, on paper"). A row's mutation may then hold at
+//     not grow with the store (a crawl of 100,000 pages: see
+//     docs/performance.md). A row's mutation may then hold at
 //     most about 1.2 MiB of keys and small values.
 //   - Keep WithValueThreshold small (the default 256 bytes) for web pages:
 //     values in the value log are not rewritten by compactions and are not
@@ -179,6 +173,10 @@
 //   - Open(dir) replaces a client and an admin client; schema calls are on
 //     *DB. There are no instances, app profiles, authorized views, labels
 //     (LabelFilter), reverse scans, aggregate families or change streams.
+//   - With WithSyncWrites(true), a failed flush of the log is final: every
+//     write it was to cover, and every later one, fails with ErrSyncFailed
+//     until the store is reopened (a retried fsync can succeed without the
+//     pages the failed one lost). Cloud Bigtable has no such state.
 //   - Timestamps keep microsecond granularity. Cloud Bigtable truncates to
 //     milliseconds (Set, DeleteTimestampRange and TimestampRangeFilterMicros
 //     truncate there); here nothing is truncated. Use

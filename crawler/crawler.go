@@ -169,11 +169,14 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 	defer cancel(nil)
 	r.cancel = cancel
 	c.tr.setStop(runCtx)
-	c.tr.guard.allow.Store(c.cfg.AllowPrivate || c.tr.guard.seedsPrivate(seedURLs))
+
 	c.tr.setReport(r.requestFailed)
 	// Store calls outlive Ctrl-C so that pages in flight are stored.
 	r.storeCtx = context.WithoutCancel(ctx)
 
+	if err := r.allowSeeds(r.storeCtx, seedURLs); err != nil {
+		return r.stats.snapshot(r.sched), err
+	}
 	if err := r.loadHolds(runCtx); err != nil {
 		return r.stats.snapshot(r.sched), err
 	}
@@ -244,6 +247,10 @@ type run struct {
 	hinted map[string]bool       // hosts whose first read asked the store's hint (resume.go)
 
 	bg sync.WaitGroup // background reads of the frontier (readBehind)
+
+	// legacyPrivate: the store was written before private seeds were
+	// recorded (see allowLegacyHost).
+	legacyPrivate bool
 }
 
 // hostCount is a host's pages for MaxPagesPerHost: done (counted by the
@@ -345,6 +352,10 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 			r.domains = append(r.domains, RegistrableDomain(name))
 		} else if !domainAllowed(name, r.domains) {
 			outside = true // counted and left queued for a run that allows it
+		}
+		if err := r.allowLegacyHost(r.storeCtx, host); err != nil {
+			r.fail(err)
+			return false
 		}
 		r.sched.addHost(host, outside)
 		return true

@@ -22,6 +22,11 @@
 //
 // # Politeness
 //
+// One scheduler owns both limits of every host: no more than PerHost
+// requests in flight and no two request starts closer than
+// max(Delay, Crawl-delay). Every request on the wire passes it: robots.txt,
+// pages and each redirect hop. Concurrency bounds the workers overall.
+//
 // With a delay (Config.Delay, or a robots.txt Crawl-delay), a host is asked
 // one request at a time, and the next starts no sooner than the delay after
 // the previous response was read: the server stamps a request between the
@@ -58,7 +63,7 @@
 // colly v2 is the collector: it builds each request, sends it through its
 // http.Client (our transport, our redirect policy via SetRedirectHandler,
 // our timeout) and runs its callbacks. Everything below it is ours, because
-// colly's own versions break this crawler (see STYLE.md habit 11):
+// colly's own versions break this crawler:
 //
 //   - robots.txt: colly ignores it by default, never reads Crawl-delay and
 //     fetches it outside any rate limit. We fetch and parse it with
@@ -84,12 +89,25 @@
 //     fetches a URL at most once per run (failures of earlier runs are
 //     retried, done pages only with Recrawl).
 //
-// # Politeness
+// # Origins
 //
-// One scheduler owns both limits of every host: no more than PerHost
-// requests in flight and no two request starts closer than
-// max(Delay, Crawl-delay). Every request on the wire passes it: robots.txt,
-// pages and each redirect hop. Concurrency bounds the workers overall.
+// Failures belong to an origin (scheme, host, port; origin.go), politeness
+// to the server (the host and port the frontier groups URLs by: http://h/
+// and https://h/ share one delay). A request that gets no response is
+// classified (Stats.Failures: refused, proxy refused CONNECT, TLS, reset,
+// timeout, private address...); one that will not change within the run
+// holds its origin back at once, others after [MaxOriginFailures] in a
+// row. A 429 or 5xx backoff pauses that origin only; a Retry-After beyond
+// MaxCrawlDelay, or robots.txt unavailable after its retries, holds it
+// back. The entries of an origin held back for being unreachable go
+// through the host's other scheme when their URLs have no port (one row
+// key for both), or are set aside: left queued in the store and counted,
+// by origin and reason, in Stats.HeldBack, with hosts that have their
+// MaxPagesPerHost or are outside the allowed domains, whose entries are
+// still read to be counted. Each origin held back is named once through
+// Config.Log. A [HoldRecorder] store keeps the list for readers and hands
+// a server's pauses to the next run. Private addresses are refused by the
+// dialer unless allowed (private.go).
 //
 // # Hostile servers
 //
@@ -104,13 +122,15 @@
 //   - A connection reset or closed before the response, a response that is
 //     not HTTP, or response headers beyond 1 MiB fail with kind network; a
 //     reset in the middle of the body with kind body. None is retried
-//     within the run.
+//     within the run, but each request without a response counts against
+//     its origin (see Origins below).
 //   - 429 and 5xx are retried MaxRetries times after Retry-After or a
 //     doubling backoff from 1s, both capped at [MaxCrawlDelay]. A
 //     Retry-After beyond the cap is honoured without waiting: the page
 //     fails and the host gets no more requests until then, in this run or
-//     later runs of the same Crawler (its entries stay queued; a new
-//     process forgets the pause and asks once more).
+//     later ones: its entries stay queued, and a store that is a
+//     [HoldRecorder] hands the pause to the next run, in a new process
+//     too.
 //   - Redirects: at most [MaxRedirects]; a hop back to a URL of the same
 //     chain is a loop; http and https only (file:, ftp: and the rest are
 //     refused before anything is sent); all fail with kind redirect.
@@ -203,9 +223,18 @@
 //
 // # Caveats
 //
-//   - Memory grows with hosts, not URLs: a few hundred bytes per host met
-//     in the run (its politeness state, its window of entries), and the
-//     robots.txt cache (at most [MaxRobots]).
+//   - Memory grows with hosts, not URLs: a few hundred bytes per host being
+//     crawled (its politeness state, its window of entries; an idle host
+//     whose delay and pauses are over is forgotten, sched_prune.go), and
+//     the robots.txt cache (at most [MaxRobots] files and [MaxRobotsBytes]).
+//     On top of that, bodies in flight: a body is buffered whole (up to MaxBody, the buffer growing
+//     by doubling), so they may take about 2 x MaxBody x Concurrency (160
+//     MiB with the defaults). Tokenising a page adds little beyond it;
+//     TestHostileManyLinks measures a 4 MiB page of 100,000 links at about
+//     30 MiB allocated in all.
+//   - The entries set aside (a host at its MaxPagesPerHost, outside the
+//     allowed domains, an origin held back) are still read from the store,
+//     to be counted: a run reads every entry of its shard's frontier once.
 //   - Every entry costs one store read before its fetch (the store decides
 //     what was fetched) and SavePage one batched read of its links' states.
 //   - Links are queued without their session-id parameters (see above), so
@@ -222,11 +251,6 @@
 //     another host is followed there (RFC 9309), whatever its shard.
 //   - A fetch with redirects may take up to (1 + MaxRedirects) x Timeout
 //     on the wire, plus the politeness waits between hops.
-//   - Memory: a body is buffered whole (up to MaxBody, the buffer growing
-//     by doubling), so bodies in flight may take about 2 x MaxBody x
-//     Concurrency (160 MiB with the defaults). Tokenising a page adds
-//     little beyond it; TestHostileManyLinks measures a 4 MiB page of
-//     100,000 links at about 30 MiB allocated in all.
 //   - A redirect loop is recognised by a URL repeated byte for byte; a loop
 //     through different spellings of one URL ends at MaxRedirects.
 //   - A redirect that only adds a session id (/p -> /p?PHPSESSID=1) is
@@ -243,15 +267,13 @@
 //   - Only gzip is decoded when a server sends a Content-Encoding it was not
 //     asked for; other encodings are stored as received.
 //   - http.ProxyFromEnvironment reads the environment once per process.
-//   - A 429 or 5xx is fetched again up to [MaxRetries] times in the run,
-//     after Retry-After or a doubling backoff from 1s during which the host
-//     gets no request; then it is recorded as failed and retried by the
-//     next run that meets it. A Retry-After beyond [MaxCrawlDelay] leaves
-//     the host alone instead, in memory only (Retry-After is not stored). Network errors and timeouts are not retried
-//     within the run.
-//   - A robots.txt answering 5xx or unreachable leaves its host's pages
+//   - A 429 or 5xx that stays one after [MaxRetries] tries (see Hostile
+//     servers) is recorded as failed and retried by the next run that
+//     meets it.
+//   - A robots.txt answering 5xx or unreachable leaves its origin's pages
 //     queued (RFC 9309: not failed); it is asked again after a doubling
-//     backoff, and after [MaxRetries] the host is left for a later run. A
+//     backoff, and after [MaxRetries] the origin is held back for the run
+//     (its pages go to the host's other scheme, or wait for a later run). A
 //     redirect into such a host fails with kind redirect. robots.txt is
 //     kept for at most [RobotsTTL] per scheme, host and port.
 package crawler

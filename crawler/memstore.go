@@ -25,6 +25,8 @@ type MemStore struct {
 	failErr  error
 	saves    int
 	versions int // content versions kept per row
+
+	privateSeeds []string // see PrivateSeeder
 }
 
 // MemRow is what a MemStore holds for one row key.
@@ -379,4 +381,19 @@ func (m *MemStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
 		row.Depth = p.Depth
 	}
 	return res, nil
+}
+
+// PrivateSeeds implements PrivateSeeder.
+func (m *MemStore) PrivateSeeds(ctx context.Context) ([]string, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.privateSeeds), true, nil
+}
+
+// AddPrivateSeeds implements PrivateSeeder.
+func (m *MemStore) AddPrivateSeeds(ctx context.Context, addrs []string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.privateSeeds = append(m.privateSeeds, addrs...)
+	return nil
 }

@@ -404,3 +404,34 @@ func TestRobotsCacheBoundedInBytes(t *testing.T) {
 		t.Errorf("cache holds %d files, %d bytes; want 5 files within %d bytes", n, bytes, c.rob.maxBytes)
 	}
 }
+
+// A redirect to another spelling of the same host (upper case, a
+// trailing dot, the default port written with a leading zero) waits for
+// the same politeness slot: the server never sees two requests closer
+// than the delay.
+func TestRedirectToAnotherSpellingIsOneServer(t *testing.T) {
+	w := newVWeb(t)
+	w.handle("a.example.com", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.NotFound(rw, r)
+		case "/":
+			http.Redirect(rw, r, "http://A.EXAMPLE.COM.:080/there", http.StatusFound)
+		default:
+			rw.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(rw, page("here"))
+		}
+	}))
+	cfg := w.config()
+	cfg.Delay = 150 * time.Millisecond
+	st := crawl(t, cfg, NewMemStore(), "http://a.example.com/")
+	hits := w.hitsOf("a.example.com")
+	if st.Fetched != 1 || len(hits) != 3 {
+		t.Fatalf("Fetched %d, %d requests %+v; want robots.txt, / and its redirect target", st.Fetched, len(hits), hits)
+	}
+	for i := 1; i < len(hits); i++ {
+		if gap := hits[i].At.Sub(hits[i-1].At); gap < cfg.Delay {
+			t.Errorf("%s came %v after %s, want at least %v", hits[i].Path, gap, hits[i-1].Path, cfg.Delay)
+		}
+	}
+}

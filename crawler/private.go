@@ -3,10 +3,12 @@ package crawler
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -19,10 +21,13 @@ import (
 // crawler's dialer refuses every connection to a loopback, private (RFC
 // 1918, RFC 4193), link-local or unspecified address, checked on the
 // address dialled, after DNS resolution, for every request (pages,
-// robots.txt, each redirect hop), unless Config.AllowPrivate is set or a
-// seed itself names such an address (a crawl of one's own intranet). A
-// fetch through a proxy dials the proxy, which is the user's choice; where
-// the proxy connects is its business.
+// robots.txt, each redirect hop), unless Config.AllowPrivate is set. A
+// seed that names such an address itself (http://10.0.0.5/, http://localhost:8080/:
+// a crawl of one's own intranet or machine) may be fetched from, and only
+// that address: the store remembers it ([PrivateSeeder]), so a resumed
+// crawl, which has no seeds, may too. A fetch through a proxy dials the
+// proxy, which is the user's choice; where the proxy connects is its
+// business.
 
 // privateError is a connection refused because its address is private.
 type privateError struct{ addr netip.Addr }
@@ -41,9 +46,10 @@ func isPrivate(a netip.Addr) bool {
 
 // guard is the dialer's check of private addresses.
 type guard struct {
-	// allow turns the check off for the current run (Config.AllowPrivate,
-	// or a seed names a private address).
+	// allow turns the check off (Config.AllowPrivate).
 	allow atomic.Bool
+	// seeds are the dial addresses (host:port) of private seeds, allowed.
+	seeds atomic.Pointer[map[string]bool]
 	// proxies are the addresses (host:port) of the proxies requests go
 	// through: dialling them is the user's choice.
 	proxies map[string]bool
@@ -55,6 +61,7 @@ type guard struct {
 // proxy (one of cfg's or the environment's).
 func newGuard(proxy func(*http.Request) (*url.URL, error)) *guard {
 	g := &guard{proxies: map[string]bool{}, private: isPrivate}
+	g.seeds.Store(&map[string]bool{})
 	for _, target := range []string{"http://example.invalid/", "https://example.invalid/"} {
 		req, _ := http.NewRequest(http.MethodGet, target, nil)
 		if u, err := proxy(req); err == nil && u != nil {
@@ -90,24 +97,105 @@ func (g *guard) dialContext(d *net.Dialer) func(ctx context.Context, network, ad
 	checked := *d
 	checked.Control = g.control
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if g.allow.Load() || g.proxies[addr] {
+		if g.allow.Load() || g.proxies[addr] || (*g.seeds.Load())[addr] {
 			return d.DialContext(ctx, network, addr)
 		}
 		return checked.DialContext(ctx, network, addr)
 	}
 }
 
-// seedsPrivate reports whether a seed names a private address: an IP
-// address the guard refuses, or localhost.
-func (g *guard) seedsPrivate(seeds []*url.URL) bool {
+// PrivateSeeder is a Store that remembers the addresses of private seeds
+// (see above) across runs.
+type PrivateSeeder interface {
+	// PrivateSeeds returns the addresses ("host:port") recorded, and
+	// whether the store records them at all (false for a store written
+	// before: the run then allows the private hosts of its frontier, as
+	// the crawls that queued them did, and records them).
+	PrivateSeeds(ctx context.Context) (addrs []string, recorded bool, err error)
+	// AddPrivateSeeds records more (none: that the store records them).
+	AddPrivateSeeds(ctx context.Context, addrs []string) error
+}
+
+// privateSeeds returns the dial addresses ("host:port", as net/http dials
+// them) of the seeds that name a private address: an IP address the guard
+// refuses, or localhost.
+func (g *guard) privateSeeds(seeds []*url.URL) []string {
+	var out []string
 	for _, u := range seeds {
 		h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-		if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-			return true
+		a, err := netip.ParseAddr(h)
+		if h != "localhost" && !strings.HasSuffix(h, ".localhost") && (err != nil || !g.private(a)) {
+			continue
 		}
-		if a, err := netip.ParseAddr(h); err == nil && g.private(a) {
-			return true
+		port := u.Port()
+		if port == "" {
+			port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+		}
+		out = append(out, net.JoinHostPort(u.Hostname(), port))
+	}
+	return out
+}
+
+// allowSeeds sets the private seed addresses of a run: those of seeds,
+// and those an earlier run recorded in the store, which records the new
+// ones.
+func (r *run) allowSeeds(ctx context.Context, seeds []*url.URL) error {
+	g := r.c.tr.guard
+	g.allow.Store(r.c.cfg.AllowPrivate)
+	addrs := g.privateSeeds(seeds)
+	allowed := map[string]bool{}
+	for _, a := range addrs {
+		allowed[a] = true
+	}
+	if ps, ok := r.c.store.(PrivateSeeder); ok {
+		old, recorded, err := ps.PrivateSeeds(ctx)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrStore, err)
+		}
+		r.legacyPrivate = !recorded
+		var fresh []string
+		for _, a := range old {
+			allowed[a] = true
+		}
+		for _, a := range addrs {
+			if !slices.Contains(old, a) {
+				fresh = append(fresh, a)
+			}
+		}
+		if len(fresh) > 0 || !recorded {
+			if err := ps.AddPrivateSeeds(ctx, fresh); err != nil {
+				return fmt.Errorf("%w: %w", ErrStore, err)
+			}
 		}
 	}
-	return false
+	g.seeds.Store(&allowed)
+	return nil
+}
+
+// allowLegacyHost allows, in a run on a store written before private
+// seeds were recorded, the queued host of its frontier if it is private
+// (a crawl of this version would have recorded its seed), and records it.
+func (r *run) allowLegacyHost(ctx context.Context, host string) error {
+	if !r.legacyPrivate {
+		return nil
+	}
+	var addrs []string
+	for _, scheme := range []string{"http", "https"} {
+		addrs = append(addrs, r.c.tr.guard.privateSeeds([]*url.URL{{Scheme: scheme, Host: host}})...)
+	}
+	if len(addrs) == 0 {
+		return nil
+	}
+	g := r.c.tr.guard
+	allowed := maps.Clone(*g.seeds.Load())
+	for _, a := range addrs {
+		allowed[a] = true
+	}
+	g.seeds.Store(&allowed)
+	if ps, ok := r.c.store.(PrivateSeeder); ok {
+		if err := ps.AddPrivateSeeds(ctx, addrs); err != nil {
+			return fmt.Errorf("%w: %w", ErrStore, err)
+		}
+	}
+	return nil
 }

@@ -100,3 +100,58 @@ func TestIsPrivate(t *testing.T) {
 		}
 	}
 }
+
+// A seed that names a private address may be crawled, and a resumed run
+// (no seeds) may go on with it, since the store remembers it; another
+// private address is still refused.
+func TestPrivateSeedAllowedAcrossRuns(t *testing.T) {
+	clearProxyEnv(t)
+	var other atomic.Int64
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("cannot listen on 127.0.0.2: %v", err)
+	}
+	elsewhere := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { other.Add(1) }))
+	elsewhere.Listener.Close()
+	elsewhere.Listener = ln
+	elsewhere.Start()
+	defer elsewhere.Close()
+	seed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprintf(w, `<a href="/next">next</a> <a href="%s/x">elsewhere</a>`, elsewhere.URL)
+		default:
+			fmt.Fprint(w, "end")
+		}
+	}))
+	defer seed.Close()
+	store := NewMemStore()
+	run := func(seeds ...string) Stats {
+		cfg := DefaultConfig()
+		cfg.Delay, cfg.Timeout, cfg.Concurrency = 0, 5*time.Second, 1
+		cfg.AllowDomains = []string{"127.0.0.1", "127.0.0.2"}
+		c, err := New(cfg, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.retryBase = 10 * time.Millisecond
+		// 127.0.0.1 and 127.0.0.2 are both loopback: both private.
+		st, err := c.RunLimited(context.Background(), seeds, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	if st := run(seed.URL + "/"); st.Fetched != 1 {
+		t.Fatalf("first run fetched %d, want the seed (stats %+v)", st.Fetched, st)
+	}
+	st := run() // resume: no seeds
+	if st.Fetched != 1 {
+		t.Errorf("resumed run fetched %d, want /next of the private seed's address (stats %+v)", st.Fetched, st)
+	}
+	if n := other.Load(); n != 0 {
+		t.Errorf("the other private address got %d requests, want none", n)
+	}
+}

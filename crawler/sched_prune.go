@@ -39,20 +39,25 @@ func (h *hostState) expired(now time.Time) bool {
 	return true
 }
 
-// prune forgets up to pruneBatch idle hosts from the front of the idle
-// queue whose state has expired; it stops at the first that has not.
-// Callers hold s.mu.
+// prune looks at up to pruneBatch hosts from the front of the idle queue:
+// one busy again leaves the queue (noteIdle queues it when it is idle
+// again), one whose state has expired leaves the scheduler, one with an
+// origin held back is kept without being looked at again, and one whose
+// delay or pause is not over goes to the back. Callers hold s.mu.
 func (s *scheduler) prune(now time.Time) {
 	for n := 0; n < pruneBatch && len(s.idleQ) > 0; n++ {
 		h := s.idleQ[0]
-		if h.idle() && !h.expired(now) {
-			return
-		}
 		s.idleQ[0] = nil
 		s.idleQ = s.idleQ[1:]
 		h.idleQueued = false
-		if h.idle() && s.hosts[h.name] == h {
+		switch {
+		case !h.idle() || s.hosts[h.name] != h:
+		case h.expired(now):
 			delete(s.hosts, h.name)
+		case h.orig[0].held(now) || h.orig[1].held(now):
+		default:
+			h.idleQueued = true
+			s.idleQ = append(s.idleQ, h)
 		}
 	}
 }

@@ -50,7 +50,7 @@ type transport struct {
 	// report is told of every request that got no response (the current
 	// run's requestFailed): its origin, the kind of failure, and whether
 	// that held the origin back.
-	report atomic.Pointer[func(origin string, k FailureKind, fresh bool, err error)]
+	report atomic.Pointer[func(origin string, k FailureKind, reason HoldReason, fresh bool, err error)]
 
 	nextID   atomic.Uint64
 	captures sync.Map // id string -> *capture
@@ -187,12 +187,12 @@ func (t *transport) failed(req *http.Request, scheme, host string, err error) {
 	}
 	_, fresh := t.sched.failed(scheme, host, k, reason, errText(err))
 	if report := t.report.Load(); report != nil {
-		(*report)(scheme+"://"+host, k, fresh, err)
+		(*report)(scheme+"://"+host, k, reason, fresh, err)
 	}
 }
 
 // setReport sets the function told of requests that got no response.
-func (t *transport) setReport(f func(origin string, k FailureKind, fresh bool, err error)) {
+func (t *transport) setReport(f func(origin string, k FailureKind, reason HoldReason, fresh bool, err error)) {
 	t.report.Store(&f)
 }
 

@@ -90,10 +90,10 @@ func (r *run) otherScheme(e Entry, host string, u *url.URL, p *Page, capt *captu
 // requestFailed is the transport's report of a request that got no
 // response: counted by kind, and the origin named once when the failure
 // held it back.
-func (r *run) requestFailed(origin string, k FailureKind, fresh bool, err error) {
+func (r *run) requestFailed(origin string, k FailureKind, reason HoldReason, fresh bool, err error) {
 	r.stats.failure(k)
 	if fresh {
-		r.logOrigin(origin, HoldUnreachable, errText(err), time.Time{})
+		r.logOrigin(origin, reason, errText(err), time.Time{})
 	}
 }
 

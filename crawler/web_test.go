@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -74,11 +73,11 @@ func (w *vweb) serve(rw http.ResponseWriter, r *http.Request) {
 		w.connect(rw, r)
 		return
 	}
-	host := strings.ToLower(r.Host)
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
 	}
+	host := serverKey(scheme, r.Host) // every spelling of a host is one
 	w.mu.Lock()
 	w.hits = append(w.hits, hit{Host: host, Path: r.URL.RequestURI(), Scheme: scheme, At: at, Header: r.Header.Clone()})
 	h := w.hosts[host]

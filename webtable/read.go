@@ -70,6 +70,10 @@ type Query struct {
 	At bigtable.Timestamp
 	// KeysOnly reads row keys only, never values (Scan).
 	KeysOnly bool
+	// SkipAnchors leaves out the anchor family, which may hold a cell per
+	// page linking to the row (millions); read it a page at a time with
+	// [WebTable.Anchors].
+	SkipAnchors bool
 }
 
 // filter builds the bigtable filter of q.
@@ -96,6 +100,9 @@ func (q Query) filter() (bigtable.Filter, error) {
 	}
 	if err := checkTimestamp(q.At); err != nil {
 		return nil, err
+	}
+	if q.SkipAnchors {
+		fs = append(fs, bigtable.FamilyFilter(notFamily(FamilyAnchor)))
 	}
 	if q.At > 0 {
 		// Every timestamp the WebTable writes is a whole millisecond, so

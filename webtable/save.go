@@ -65,6 +65,14 @@ type orderedBulk interface{ OrderedBulk() bool }
 // discovered URL, as RecordFetch and AddLinks do, and sets Frontier on each
 // entry of f.Discovered it queued.
 func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error) {
+	// NB: the bulk write goes on after an entry fails: a page row the
+	// store would refuse must be refused here, before anything is
+	// written, or the page would be marked done without its content.
+	for _, p := range []*Page{f.Source, f.Page} {
+		if err := checkPage(p); err != nil {
+			return NoBody, nil, err
+		}
+	}
 	for _, k := range f.Frontier {
 		// NB: a delete of anything else would lose a page.
 		if _, _, err := ParseFrontierKey(k); err != nil {
@@ -152,6 +160,24 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
 	}
 	return stored, prior, nil
+}
+
+// MaxBody is the largest body a page may keep, in bytes: what one cell
+// holds (100 MiB). A crawl's body limit must not exceed it.
+const MaxBody = bigtable.MaxValueSize
+
+// checkPage refuses a page whose row the store would refuse for its size:
+// a body or headers longer than a cell holds.
+func checkPage(p *Page) error {
+	switch {
+	case p == nil:
+		return nil
+	case p.KeepBody && len(p.Body) > MaxBody:
+		return fmt.Errorf("webtable: storing %s: a body of %d bytes, more than a cell holds (%d, MaxBody): %w", p.Fetch.URL, len(p.Body), MaxBody, bigtable.ErrValueTooLarge)
+	case len(p.Headers) > MaxBody:
+		return fmt.Errorf("webtable: storing %s: headers of %d bytes, more than a cell holds (%d): %w", p.Fetch.URL, len(p.Headers), MaxBody, bigtable.ErrValueTooLarge)
+	}
+	return nil
 }
 
 // doneMark is the row that counts a page marked done for its host (the

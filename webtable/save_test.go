@@ -3,6 +3,7 @@ package webtable
 import (
 	"bytes"
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -340,5 +341,30 @@ func TestSaveMarksTheHostFetched(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSaveRefusesAPageNoCellHolds: a page whose body is longer than a cell
+// holds is refused before anything is written, so it is not marked done
+// (nor counted for its host) without its content. In one bulk call the
+// store writes the entries after one it refuses.
+func TestSaveRefusesAPageNoCellHolds(t *testing.T) {
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	ts := TimestampOf(t0).TruncateToMilliseconds()
+	p := htmlPage("http://a.example/big", t0, "")
+	p.Body = make([]byte, MaxBody+1)
+	_, _, err := w.Save(ctx, &Fetched{Page: p, State: StateDone, StateTime: ts, NewRow: true,
+		Anchors: []Anchor{{URL: "http://a.example/next", Text: "next"}}})
+	if !errors.Is(err, bigtable.ErrValueTooLarge) {
+		t.Fatalf("Save of a body of MaxBody+1 bytes = %v, want ErrValueTooLarge", err)
+	}
+	for _, key := range []string{"example.a/big", "example.a/next"} {
+		if row, err := w.Get(ctx, key, Query{}); err != nil || len(row.Cells) != 0 {
+			t.Errorf("after the refused save, row %s holds %d cells (%v), want none", key, len(row.Cells), err)
+		}
+	}
+	if n, err := w.HostPages(ctx, "a.example", 10); err != nil || n != 0 {
+		t.Errorf("HostPages(a.example) = %d, %v after the refused save, want 0", n, err)
 	}
 }

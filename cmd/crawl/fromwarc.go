@@ -35,7 +35,7 @@ func importWARCs(ctx context.Context, o *options, stdout, stderr io.Writer) (err
 	defer func() { err = closeStore(w, o.db, err) }()
 	st := warcStats{skipped: map[string]int{}}
 	for _, name := range o.warcs {
-		err := importWARC(ctx, w, name, o, &st)
+		err := importWARC(ctx, w, name, o, &st, stderr)
 		if err != nil {
 			reportImport(stderr, &st)
 			var ae *archive.Error
@@ -81,11 +81,12 @@ type read struct {
 // importWARC imports one file. One goroutine reads, decodes and extracts
 // links while this one stores, in file order: what is stored when the
 // reading fails is exactly the captures before the damage.
-func importWARC(ctx context.Context, w *webtable.WebTable, name string, o *options, st *warcStats) error {
+func importWARC(ctx context.Context, w *webtable.WebTable, name string, o *options, st *warcStats, stderr io.Writer) error {
 	r, err := archive.Open(name, o.cfg.MaxBody)
 	if err != nil {
 		return err
 	}
+	r.OnSkip = func(e *archive.Error) { fmt.Fprintf(stderr, "crawl: skipping %v\n", e) }
 	reads := make(chan read, importAhead)
 	stop := make(chan struct{})
 	var counts archive.Counts

@@ -40,7 +40,7 @@ func TestRetryAfterAcrossRuns(t *testing.T) {
 	db := filepath.Join(tmp, "db")
 	crawl := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command(bin, append([]string{"--db", db, "--delay", "0", "--concurrency", "1"}, args...)...)
+		cmd := exec.Command(bin, append([]string{"--db", db, "--delay", "0", "--concurrency", "1", "--allow-private"}, args...)...)
 		cmd.Env = append(os.Environ(), "HTTP_PROXY=", "HTTPS_PROXY=", "NO_PROXY=")
 		out, err := cmd.CombinedOutput()
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 // the collector run sooner as the heap nears it instead of letting garbage
 // double the heap. The value is measured: with 512 MiB the 100,000-fetch
 // crawl of BenchmarkFlatMemory sat at the limit, 150-185 MiB above the
-// 10,000-fetch one; with 448 MiB, 48-65 MiB above it, no slower (README). It is soft: a crawl that
+// 10,000-fetch one; with 448 MiB, 48-65 MiB above it, no slower (docs/design/web-scale.md). It is soft: a crawl that
 // truly needs more (millions of hosts, a --seen-cache far above its
 // default) gets it, at the cost of more frequent collections.
 const defaultMemoryLimit = 448 << 20

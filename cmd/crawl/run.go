@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/memlimit"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/seeds"
 	"github.com/webtable/webtable/webtable"
@@ -61,7 +62,7 @@ type deps struct {
 // by Ctrl-C (see main). It runs under a Go memory limit (see
 // setMemoryLimit).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	defer setMemoryLimit(os.Getenv, defaultMemoryLimit)()
+	defer setMemoryLimit(os.Getenv, memlimit.Limit(defaultMemoryLimit))()
 	return runWith(ctx, args, stdout, stderr, deps{open: openForCrawl, storeGrace: storeGrace})
 }
 

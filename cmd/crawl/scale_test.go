@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/memlimit"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/internal/webgen"
 	"github.com/webtable/webtable/webtable"
@@ -174,7 +175,7 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 	tb.Helper()
 	cfg.Proxy = web.Proxy()
 	cfg.AllowDomains = []string{webgen.Domain}
-	defer setMemoryLimit(os.Getenv, defaultMemoryLimit)() // as the program does
+	defer setMemoryLimit(os.Getenv, memlimit.Limit(defaultMemoryLimit))() // as the program does
 	w, err := stores.Open(context.Background(), dir, stores.ForCrawl, webtable.Options{})
 	if err != nil {
 		tb.Fatal(err)

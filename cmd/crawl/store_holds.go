@@ -41,3 +41,19 @@ func (s *store) HeldBack(ctx context.Context) (_ []crawler.HeldBack, err error) 
 	}
 	return out, nil
 }
+
+var _ crawler.PrivateSeeder = (*store)(nil)
+
+// PrivateSeeds implements crawler.PrivateSeeder.
+func (s *store) PrivateSeeds(ctx context.Context) (_ []string, _ bool, err error) {
+	ctx, done := s.bound(ctx)
+	defer func() { err = done(err) }()
+	return s.w.PrivateSeeds(ctx)
+}
+
+// AddPrivateSeeds implements crawler.PrivateSeeder.
+func (s *store) AddPrivateSeeds(ctx context.Context, addrs []string) (err error) {
+	ctx, done := s.bound(ctx)
+	defer func() { err = done(err) }()
+	return s.w.AddPrivateSeeds(ctx, addrs)
+}

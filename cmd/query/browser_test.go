@@ -23,7 +23,7 @@ import (
 // downloads a browser.
 const chromium = "/usr/bin/chromium"
 
-// screenshots are the README's pictures of the interface, rewritten by
+// screenshots are the pictures of the interface in docs/querying.md, rewritten by
 // go test ./cmd/query -run TestBrowser -update.
 var screenshots = map[string]string{
 	"overview": filepath.Join("..", "..", "docs", "query-serve-overview.png"),

@@ -7,6 +7,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -315,21 +317,72 @@ func TestStoreHeldByACrawl(t *testing.T) {
 
 // TestQueryChangesNothing: every read-only subcommand succeeds on the demo
 // store and leaves each of its files as it was: same names, sizes,
-// modification times and bytes.
+// modification times and bytes; so do query serve (every view asked for,
+// a new summary too) and export, and the same queries read through a
+// crawl's server (crawl --serve) leave the served store as it was.
 func TestQueryChangesNothing(t *testing.T) {
 	needDemo(t)
-	before := snapshot(t, demoDB)
-	for _, args := range [][]string{
+	reads := [][]string{
 		{"get", "com.cnn.www/"}, {"get", "com.cnn.www/", "--all-versions", "--json"}, {"scan"}, {"scan", "--domain", "cnn.com"},
 		{"stats"}, {"tablets"}, {"errors"}, {"versions", "com.cnn.www/"},
-	} {
-		if code, _, stderr := runQuery(append([]string{"--db", demoDB}, args...)...); code != exitOK {
-			t.Errorf("query %v: exit %d, want 0 (a query that fails proves nothing about writes)\n%s", args, code, stderr)
+		{"export", "--warc", "OUT.warc.gz", "--cdxj", "OUT.cdxj", "--all-versions"},
+	}
+	query := func(db string) {
+		t.Helper()
+		out := t.TempDir()
+		for _, args := range reads {
+			args = slices.Clone(args)
+			for i, a := range args {
+				args[i] = strings.ReplaceAll(a, "OUT", filepath.Join(out, "out"))
+			}
+			if code, _, stderr := runQuery(append([]string{"--db", db}, args...)...); code != exitOK {
+				t.Errorf("query %v on %s: exit %d, want 0 (a query that fails proves nothing about writes)\n%s", args, db, code, stderr)
+			}
 		}
 	}
-	after := snapshot(t, demoDB)
-	if diff := diffSnapshots(before, after); diff != "" {
+	before := snapshot(t, demoDB)
+	query(demoDB)
+	t.Run("serve", func(t *testing.T) {
+		base := startServe(t, "--db", demoDB)
+		for _, path := range []string{"?refresh=1", "domain?domain=cnn.com", "page?url=http://www.cnn.com/", "errors", "tablets"} {
+			resp, err := http.Get(base + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("query serve: GET /%s: %s", path, resp.Status)
+			}
+		}
+	}) // NB: the subtest's cleanup stops query serve before the snapshot
+	if diff := diffSnapshots(before, snapshot(t, demoDB)); diff != "" {
 		t.Errorf("query changed the store's files:\n%s", diff)
+	}
+
+	// Through a crawl's server: the served store (a copy) is as it was
+	// once opened, after every query has read it through the server.
+	live := filepath.Join(t.TempDir(), "live.db")
+	if err := os.CopyFS(live, os.DirFS(demoDB)); err != nil {
+		t.Fatal(err)
+	}
+	// NB: a small value log: snapshot reads every byte of the store's
+	// files, and Badger's default preallocates 1 GiB.
+	small := webtable.Options{Store: []bigtable.Option{bigtable.WithValueLogFileSize(4 << 20), bigtable.WithMemTableSize(4 << 20)}}
+	s, err := stores.OpenServed(context.Background(), live, small, "127.0.0.1:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before = snapshot(t, live)
+	query(live)
+	if !stores.Serving(live) {
+		t.Errorf("%s is not served: the queries did not read through the server", live)
+	}
+	if diff := diffSnapshots(before, snapshot(t, live)); diff != "" {
+		t.Errorf("query through a crawl's server changed the store's files:\n%s", diff)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
 	}
 
 	// The check can fail: a writer's open of a copy, with one page

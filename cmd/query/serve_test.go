@@ -153,10 +153,41 @@ func TestServeJSONMatchesQuery(t *testing.T) {
 	var page struct {
 		Row      json.RawMessage   `json:"row"`
 		Versions []json.RawMessage `json:"versions"`
+		Anchors  []struct {
+			Referrer string `json:"referrer"`
+			Text     string `json:"text"`
+		} `json:"anchors"`
 	}
 	fetch("/page?url=http://www.cnn.com/", &page)
 	_, get, _ := runQuery("--db", demoDB, "get", "http://www.cnn.com/", "--json")
-	same("the row", get, page.Row)
+	// The page view gives the row without its anchors, and the anchors
+	// (a page of them) apart.
+	var row struct {
+		Cells []map[string]any `json:"cells"`
+		Row   string           `json:"row"`
+	}
+	if err := json.Unmarshal([]byte(get), &row); err != nil {
+		t.Fatal(err)
+	}
+	var anchors []string
+	cells := row.Cells[:0]
+	for _, c := range row.Cells {
+		if q, ok := strings.CutPrefix(fmt.Sprint(c["column"]), "anchor:"); ok {
+			anchors = append(anchors, q+" "+fmt.Sprint(c["value"]))
+			continue
+		}
+		cells = append(cells, c)
+	}
+	row.Cells = cells
+	noAnchors, _ := json.Marshal(row)
+	same("the row", string(noAnchors), page.Row)
+	var shown []string
+	for _, a := range page.Anchors {
+		shown = append(shown, a.Referrer+" "+a.Text)
+	}
+	if len(anchors) == 0 || strings.Join(anchors, "\n") != strings.Join(shown, "\n") {
+		t.Errorf("anchors: query get %q, the page view %q", anchors, shown)
+	}
 	_, vs, _ := runQuery("--db", demoDB, "versions", "http://www.cnn.com/", "--json")
 	lines := strings.Split(strings.TrimSpace(vs), "\n")
 	if len(lines) != len(page.Versions) {

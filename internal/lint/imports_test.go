@@ -39,7 +39,7 @@ var (
 	terminal = []string{"github.com/schollz/progressbar"}
 )
 
-// rules is the layout of DEVELOPERS.md:
+// rules is the layout of CONTRIBUTING.md:
 //
 //	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2
 //	                      \-> extract --> x/net/html (links, text; no colly)
@@ -129,10 +129,15 @@ var rules = map[string]rule{
 		internal:  []string{"webtable", "bigtable", "urlkey"},
 		forbidden: concat(crawling, terminal),
 	},
+	// The Go memory limit a crawl sets, from its cgroup's.
+	"internal/memlimit": {
+		forbidden:       concat(storage, cloud, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag"},
+	},
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores"},
+		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.
@@ -244,7 +249,7 @@ func violations(pkgs []listedPackage) []string {
 		}
 		name, r, ok := ruleFor(rel)
 		if !ok {
-			out = append(out, fmt.Sprintf("package %s has no import rule: add it to rules in internal/lint/imports_test.go, following DEVELOPERS.md", p.ImportPath))
+			out = append(out, fmt.Sprintf("package %s has no import rule: add it to rules in internal/lint/imports_test.go, following CONTRIBUTING.md", p.ImportPath))
 			continue
 		}
 		for _, dep := range p.Deps {
@@ -254,7 +259,7 @@ func violations(pkgs []listedPackage) []string {
 				}) {
 					continue
 				}
-				out = append(out, fmt.Sprintf("%s depends on %s: DEVELOPERS.md does not allow that arrow (allowed: %v)", rel, depRel, r.internal))
+				out = append(out, fmt.Sprintf("%s depends on %s: CONTRIBUTING.md does not allow that arrow (allowed: %v)", rel, depRel, r.internal))
 				continue
 			}
 			for _, f := range r.forbidden {

@@ -60,7 +60,9 @@ func OpenServed(ctx context.Context, dir string, opts webtable.Options, addr str
 	if !allowRemote && !IsLoopback(addr) {
 		return nil, fmt.Errorf("stores: serving %s: %w: %s (serving a store beyond this machine needs the allow-remote setting)", dir, ErrRemote, addr)
 	}
-	db, err := bigtable.Open(dir, opts.Store...)
+	// NB: sized as Open(ForCrawl) sizes a crawl's store, the caller's
+	// options after.
+	db, err := bigtable.Open(dir, append(CrawlStoreOptions(), opts.Store...)...)
 	if err != nil {
 		return nil, fmt.Errorf("stores: opening store %s: %w", dir, err)
 	}

@@ -25,26 +25,44 @@ func TestCrawlOpensWithCrawlSizing(t *testing.T) {
 		{"crawl sizing", nil, want},
 		{"caller's memtable size", []bigtable.Option{bigtable.WithMemTableSize(4 << 20)}, 8 << 20},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "db")
-			w, err := Open(ctx, dir, ForCrawl, webtable.Options{Store: tc.opts})
-			if err != nil {
-				t.Fatal(err)
+		for _, served := range []bool{false, true} {
+			name := tc.name
+			if served {
+				name += ", served (crawl --serve)"
 			}
-			defer w.Close()
-			logs, err := filepath.Glob(filepath.Join(dir, "*.mem"))
-			if err != nil || len(logs) == 0 {
-				t.Fatalf("no memtable log in %s (%v)", dir, err)
-			}
-			for _, l := range logs {
-				fi, err := os.Stat(l)
+			t.Run(name, func(t *testing.T) {
+				dir := filepath.Join(t.TempDir(), "db")
+				var w interface{ Close() error }
+				var err error
+				if served {
+					w, err = OpenServed(ctx, dir, webtable.Options{Store: tc.opts}, "127.0.0.1:0", false)
+				} else {
+					w, err = Open(ctx, dir, ForCrawl, webtable.Options{Store: tc.opts})
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
-				if fi.Size() != tc.want {
-					t.Errorf("memtable log %s is %d bytes, want %d (twice the memtable size)", filepath.Base(l), fi.Size(), tc.want)
-				}
-			}
-		})
+				defer w.Close()
+				checkMemLogs(t, dir, tc.want)
+			})
+		}
+	}
+}
+
+// checkMemLogs checks that every memtable log in dir is want bytes.
+func checkMemLogs(t *testing.T, dir string, want int64) {
+	t.Helper()
+	logs, err := filepath.Glob(filepath.Join(dir, "*.mem"))
+	if err != nil || len(logs) == 0 {
+		t.Fatalf("no memtable log in %s (%v)", dir, err)
+	}
+	for _, l := range logs {
+		fi, err := os.Stat(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Size() != want {
+			t.Errorf("memtable log %s is %d bytes, want %d (twice the memtable size)", filepath.Base(l), fi.Size(), want)
+		}
 	}
 }

@@ -51,8 +51,10 @@
 //	           "children": ["www.cnn.com", ...]}
 //	domain    {"domain", "summary", "subdomains": [tree nodes],
 //	           "rows": [rows with their fetch cells], "next": KEY}
-//	page      {"row": row (latest cells, as query get --json), "url", "mime",
-//	           "versions": [versions], "anchors": [{"referrer","row","text"}],
+//	page      {"row": row (latest cells but anchors, as query get --json),
+//	           "url", "mime", "versions": [versions],
+//	           "anchors": [{"referrer","row","text"}] (500 at most),
+//	           "anchors_next": REFERRER (pass as anchors=REFERRER for more),
 //	           "links": [{"url","row","text","nofollow"}]}
 //	diff      {"row", "a": version, "b": version, "truncated", "exact",
 //	           "hunks": [[{"op": " "|"-"|"+", "a": line, "b": line, "text"}]]}

@@ -1,11 +1,16 @@
 package webui
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/webtable"
 )
 
 // TestHostHeader checks which Host headers the interface answers: its
@@ -101,5 +106,50 @@ func TestRefreshAskedAtMostOnceAMinute(t *testing.T) {
 		if rebuilt := builds() != last; rebuilt != step.rebuild {
 			t.Fatalf("%v after the build of %v: rebuilt %v, want %v", now.Sub(last), last.Sub(first), rebuilt, step.rebuild)
 		}
+	}
+}
+
+// TestPageAnchorsPaged: a page linked from more pages than a view lists
+// shows its incoming anchors a page at a time, each once, HTML and JSON.
+func TestPageAnchorsPaged(t *testing.T) {
+	w := fixture(t, 0)
+	const n = 2*anchorsPerPage + 7
+	for i := range n {
+		if _, err := w.AddLinks(t.Context(), fmt.Sprintf("http://r%04d.example/", i), []webtable.Anchor{{URL: "http://www.cnn.com/", Text: "to cnn"}}, nil, stamp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, srv := serve(t, w, Options{})
+	seen := map[string]bool{}
+	path := "/page?row=com.cnn.www/"
+	for pages := 0; ; pages++ {
+		var p jsonPage
+		getJSON(t, srv, path, &p)
+		if len(p.Anchors) > anchorsPerPage {
+			t.Fatalf("%s lists %d anchors, want at most %d a page", path, len(p.Anchors), anchorsPerPage)
+		}
+		for _, c := range p.Row.Cells {
+			if strings.HasPrefix(c.Column, webtable.FamilyAnchor+":") {
+				t.Fatalf("%s: the row's cells hold an anchor, read whole: %v", path, c)
+			}
+		}
+		for _, a := range p.Anchors {
+			if seen[a.Referrer] {
+				t.Fatalf("anchor from %s listed twice", a.Referrer)
+			}
+			seen[a.Referrer] = true
+		}
+		if p.Next == "" {
+			break
+		}
+		if pages == 0 {
+			if _, html := get(t, srv, path, false); !strings.Contains(html, "anchors="+p.Next) {
+				t.Errorf("the HTML page view offers no link to the next anchors (anchors=%s)", p.Next)
+			}
+		}
+		path = "/page?row=com.cnn.www/&anchors=" + url.QueryEscape(p.Next)
+	}
+	if len(seen) < n {
+		t.Errorf("%d distinct anchors listed over the pages, want at least %d", len(seen), n)
 	}
 }

@@ -16,6 +16,10 @@ import (
 // maxShownLinks bounds the outgoing links a page view lists.
 const maxShownLinks = 1000
 
+// anchorsPerPage is how many incoming anchors a page view reads and lists
+// at once; anchors=REFERRER shows those after it.
+const anchorsPerPage = 500
+
 // pageData is the view of one page.
 type pageData struct {
 	Key      string
@@ -26,6 +30,8 @@ type pageData struct {
 	Versions []versionEntry
 	Shown    *versionEntry // the version in the frame; nil when none is stored
 	Anchors  []anchorEntry
+	After    string // the referrer the anchors listed start after ("" from the first)
+	Next     string // the referrer to start the next page of anchors after; "" at the end
 	Links    []linkEntry
 	More     int // outgoing links not listed
 	Diff     diffChoice
@@ -80,6 +86,7 @@ type jsonPage struct {
 	MIME     string        `json:"mime"`
 	Versions []jsonVersion `json:"versions"`
 	Anchors  []jsonAnchor  `json:"anchors"`
+	Next     string        `json:"anchors_next,omitempty"`
 	Links    []jsonLink    `json:"links"`
 }
 
@@ -139,11 +146,18 @@ func (ui *UI) page(r *http.Request) (result, error) {
 		return result{}, err
 	}
 	ctx := r.Context()
-	row, err := ui.w.Get(ctx, key, webtable.Query{})
+	// NB: the anchors a page at a time: a row may be linked from millions
+	// of pages.
+	row, err := ui.w.Get(ctx, key, webtable.Query{SkipAnchors: true})
 	if err != nil {
 		return result{}, err
 	}
-	if len(row.Cells) == 0 {
+	after := r.URL.Query().Get("anchors")
+	anchors, next, err := ui.w.Anchors(ctx, key, after, anchorsPerPage)
+	if err != nil {
+		return result{}, err
+	}
+	if len(row.Cells) == 0 && len(anchors) == 0 && after == "" {
 		return result{}, notFound("no row %q in the table", key)
 	}
 	vs, err := ui.w.Versions(ctx, key)
@@ -154,22 +168,23 @@ func (ui *UI) page(r *http.Request) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	d := pageData{Key: key, URL: urlOf(key, f), Fetch: f}
-	j := jsonPage{Row: toJSONRow(row), Versions: []jsonVersion{}, Anchors: []jsonAnchor{}, Links: []jsonLink{}}
+	d := pageData{Key: key, URL: urlOf(key, f), Fetch: f, After: after, Next: next}
+	j := jsonPage{Row: toJSONRow(row), Versions: []jsonVersion{}, Anchors: []jsonAnchor{}, Links: []jsonLink{}, Next: next}
 	for _, c := range row.Cells {
 		switch c.Family {
 		case webtable.FamilyFetch:
 			d.Cells = append(d.Cells, newCellEntry(c))
 		case webtable.FamilyMIME:
 			d.MIME = string(c.Value)
-		case webtable.FamilyAnchor:
-			a := anchorEntry{Referrer: c.Qualifier, Text: string(c.Value)}
-			if k, err := urlkey.Key("http://" + c.Qualifier); err == nil {
-				a.Row = k
-			}
-			d.Anchors = append(d.Anchors, a)
-			j.Anchors = append(j.Anchors, jsonAnchor{a.Referrer, a.Row, a.Text})
 		}
+	}
+	for _, c := range anchors {
+		a := anchorEntry{Referrer: c.Qualifier, Text: string(c.Value)}
+		if k, err := urlkey.Key("http://" + c.Qualifier); err == nil {
+			a.Row = k
+		}
+		d.Anchors = append(d.Anchors, a)
+		j.Anchors = append(j.Anchors, jsonAnchor{a.Referrer, a.Row, a.Text})
 	}
 	for i, v := range vs {
 		e := versionEntry{Version: v, Time: v.Timestamp.Time().UTC()}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cliDocPath is the reference page generated from "query --help" and each
+// "query SUBCOMMAND --help".
+var cliDocPath = filepath.Join("..", "..", "docs", "cli", "query.md")
+
+// TestCLIDoc keeps docs/cli/query.md equal to what the program's help
+// prints, one section per subcommand in the order of the command table, so
+// that the reference cannot drift from the program. After changing a
+// subcommand, its flags or its help, go test ./cmd/query -run TestCLIDoc
+// -update rewrites it.
+func TestCLIDoc(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("# query\n\n")
+	b.WriteString("<!-- Generated from \"query --help\" and \"query SUBCOMMAND --help\" by TestCLIDoc\n")
+	b.WriteString("     in cmd/query: do not edit. go test ./cmd/query -run TestCLIDoc -update rewrites it. -->\n\n")
+	b.WriteString("`query` reads a WebTable and never changes it. See [querying](../querying.md) for a guided\n")
+	b.WriteString("tour; this page is the program's own help.\n\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "- [query %s](#query-%s): %s\n", c.name, c.name, c.summary)
+	}
+	section := func(title string, args ...string) {
+		code, stdout, stderr := runQuery(args...)
+		if code != exitOK {
+			t.Fatalf("query %v: exit status %d, want %d; stderr:\n%s", args, code, exitOK, stderr)
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n```text\n%s```\n", title, stdout)
+	}
+	section("query", "--help")
+	for _, c := range commands {
+		section("query "+c.name, c.name, "--help")
+	}
+	got := b.Bytes()
+
+	if *update {
+		if err := os.WriteFile(cliDocPath, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(cliDocPath)
+	if err != nil {
+		t.Fatalf("%v (go test ./cmd/query -run TestCLIDoc -update writes it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is stale: it differs from the program's help (go test ./cmd/query -run TestCLIDoc -update rewrites it)\n%s", cliDocPath, firstDiff(got, want))
+	}
+}
+
+// firstDiff describes the first line where got and want differ.
+func firstDiff(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl || i >= len(g) || i >= len(w) {
+			return fmt.Sprintf("line %d:\n  help prints: %q\n  the file has: %q", i+1, gl, wl)
+		}
+	}
+	return "the files differ"
+}
