@@ -76,23 +76,12 @@
 // # Format versions
 //
 // The store's [FormatVersion] is kept in the row [FormatKey]; a store
-// without it, written before versions existed, is [FormatOriginal] (1).
-// Readers read the forms of [FormatNewest] and of the version before it
-// only; a crawl migrates an older store once, a step per version, each
-// step resumable ([WebTable.Migrate]); a store newer than the program is
-// refused and never written ([New]). The versions:
-//
-//	1 FormatOriginal      no version row: any of the old forms below
-//	2 FormatFrontierRows  every queued page has a frontier entry (before:
-//	                      fetch:url, depth and state in its row only)
-//	3 FormatEntryCell     a frontier entry is one cell, fetch:entry (before:
-//	                      fetch:url, fetch:depth, fetch:chain)
-//	4 FormatFetchRecord   the fetch record is one cell, fetch:record (before:
-//	                      a column per field, fetch:status, fetch:time, ...)
-//	5 FormatContentsMeta  a version's status, truncation, URL and headers are
-//	                      contents:meta (before: contents:status, truncated,
-//	                      url and headers)
-//	6 FormatNoMarker      the frontier marker row ~meta/frontier is gone
+// without it, written before versions existed, is [FormatOriginal]. Readers
+// read the forms of [FormatNewest] and of the version before it only; a
+// crawl migrates an older store once, a step per version, each step
+// resumable ([WebTable.Migrate]); a store newer than the program is refused
+// and never written ([New]). The constants say what each version changed;
+// docs/schema.md lists them.
 //
 // # Caveats
 //
