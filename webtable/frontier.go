@@ -81,8 +81,8 @@ const (
 // above).
 const colEntry = "entry"
 
-// frontierBatchRows bounds one bulk write of a read of the frontier and of
-// a migration.
+// frontierBatchRows bounds the entries of the frontier read in one batch,
+// and the rows of one bulk write of a migration.
 const frontierBatchRows = 500
 
 // PageRange is the range of every page row: from the first key to
