@@ -195,6 +195,7 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 		workers *= 2
 	}
 	r.fetchSlots = make(chan struct{}, c.cfg.Concurrency)
+	stopFeed := r.feed() // resume.go: the hosts other shards queue for this one
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -204,6 +205,7 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 		}()
 	}
 	wg.Wait()
+	stopFeed()
 	r.sched.close()
 	r.bg.Wait()
 	st := r.stats.finish(r.sched)

@@ -198,9 +198,12 @@
 //     recorded with its Location (Page.Location), which is queued for that
 //     shard at the page's depth.
 //
-// A shard's Run ends when its own frontier is empty (or MaxPages, or ctx).
-// Other shards may queue work for it after that: running it again picks
-// that work up from the store. Deciding when the whole crawl is finished
+// A shard's Run looks at the store while it goes on for hosts of its shard
+// that other shards queued entries for (a [HostFeed] store's notes, or
+// Store.Hosts again; see resume.go) and takes them up, and ends when its
+// own frontier has stayed empty for half a second of such looks (or
+// MaxPages, or ctx). Other shards may queue work for it after that:
+// running it again picks that work up from the store. Deciding when the whole crawl is finished
 // needs the shards to agree, which is the store's business, not the
 // crawler's: cmd/crawl runs a shard's Run again whenever the store holds
 // work for it, and stops all shards once shard records in the table say

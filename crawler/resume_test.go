@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -92,5 +93,43 @@ func TestResumeFromWrongHint(t *testing.T) {
 				t.Errorf("frontier after the resumed run = %v, want empty", rest)
 			}
 		})
+	}
+}
+
+// TestShardRunTakesUpOtherShardsEntries: while a sharded run goes on,
+// another shard queues a page of a host of this shard that the run has
+// never seen (a link found on one of its own pages); the run fetches it
+// before it ends, rather than leaving it to the shard's next run (issue
+// 30: a run per hop of links that cross shards).
+func TestShardRunTakesUpOtherShardsEntries(t *testing.T) {
+	const shards = 2
+	var mine []string // hosts of shard 0
+	for i := 0; len(mine) < 2; i++ {
+		if h := fmt.Sprintf("h%d.test", i); ShardOf(h, shards) == 0 {
+			mine = append(mine, h)
+		}
+	}
+	seedHost, fedHost := mine[0], mine[1]
+	w := newVWeb(t)
+	store := NewMemStore()
+	queued := make(chan error, 1)
+	w.handle(seedHost, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			// Another shard's save, while this run fetches its seed.
+			_, err := store.Enqueue(context.Background(), []Entry{{URL: "http://" + fedHost + "/", Depth: 1}}, Requeue{})
+			queued <- err
+		}
+		fmt.Fprint(rw, page("no links"))
+	}))
+	w.site(fedHost, "", map[string]string{"/": page("fed")})
+	cfg := w.config()
+	cfg.Shard, cfg.Shards = 0, shards
+	cfg.AllowDomains = []string{"test"}
+	st := crawl(t, cfg, store, "http://"+seedHost+"/")
+	if err := <-queued; err != nil {
+		t.Fatal(err)
+	}
+	if got := w.paths(fedHost); len(got) != 1 {
+		t.Errorf("%s, queued by another shard during the run, was fetched %d times in it (%v), want once; the run fetched %d pages", fedHost, len(got), got, st.Fetched)
 	}
 }

@@ -58,8 +58,9 @@ type Store interface {
 	// Hosts calls fn with each host (url.URL.Host of a canonical URL) that
 	// has frontier entries and falls in shard of shards ([ShardOf]; every
 	// host when shards <= 1), once each, until fn returns false. The
-	// crawler calls it at the start of a run (resume); it must not read
-	// the entries themselves.
+	// crawler calls it at the start of a run (resume), and again while a
+	// sharded run goes on when the store is no [HostFeed]; it must not
+	// read the entries themselves.
 	Hosts(ctx context.Context, shard, shards int, fn func(host string) bool) error
 
 	// Next reads up to n frontier entries of host, in order of discovery,

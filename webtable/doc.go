@@ -105,7 +105,12 @@
 //     [WebTable.Shards], [WebTable.ReservePages]); [ShardWatch] decides
 //     from them when the whole crawl is finished (every shard idle and
 //     checking its part, no counter of work moving). The budget belongs to the
-//     table: a new crawl with a new --max-pages needs a new table.
+//     table: a new crawl with a new --max-pages needs a new table. A
+//     WebTable told its shard ([WebTable.SetShard]) also notes, with each
+//     entry it queues for another shard's host, that host in the other
+//     shard's inbox ([FrontierInboxPrefix]), which that shard's running
+//     crawl reads ([WebTable.FedHosts]) to take the work up at once; a
+//     note is a hint, never the only record of an entry.
 //   - Whether content changed is decided by comparing the SHA-256 of the body
 //     with the newest stored contents:sha256, inside one conditional mutation,
 //     so two crawlers storing the same page at once still store it once.

@@ -122,7 +122,7 @@ func (w *WebTable) applyLinkBatch(ctx context.Context, b *batch) error {
 	}
 	var first, rest batch
 	for i, k := range b.rows {
-		if IsReserved(k) {
+		if IsReserved(k) && !isInbox(k) { // NB: an inbox note after its entries
 			first.add(k, b.muts[i])
 		} else {
 			rest.add(k, b.muts[i])
@@ -235,6 +235,7 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 	}
 	out := make([]State, len(discovered))
 	queued := map[string]bool{}
+	var queuedHosts []string // for the inboxes
 	for i := range discovered {
 		e := &discovered[i]
 		k := entryKeys[i]
@@ -248,6 +249,7 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 			continue
 		}
 		queued[k] = true
+		queuedHosts = append(queuedHosts, hosts[i])
 		e.Frontier = w.seq.key(hosts[i])
 		b.add(e.Frontier, frontierMutation(*e))
 		m, _ := rows.mutation(k)
@@ -267,6 +269,8 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 	for i, k := range rows.rows {
 		b.add(k, rows.muts[i])
 	}
+	// And the notes of other shards' hosts, after their entries (inbox.go).
+	w.addInbox(b, queuedHosts)
 	return out, nil
 }
 

@@ -96,7 +96,8 @@ type WebTable struct {
 	tbl   Table
 	name  string // the table's name
 	seq   *sequencer
-	group saveGroup // the saves waiting for a bulk write (see group.go)
+	group saveGroup   // the saves waiting for a bulk write (see group.go)
+	shard shardAtomic // the shard crawled, for the inboxes (inbox.go); nil: none
 }
 
 // New opens the WebTable held by store in the table opts.Table (default

@@ -27,7 +27,7 @@ import (
 // five pages of its host and to page i of the next host. It records which
 // pages each run of the crawler requested.
 //
-// With secureEvery set, every secureEvery-th page also links to a page of
+// With secureEvery set (newCrashSiteSecure), every secureEvery-th page also links to a page of
 // its host's https origin (https://siteH.test/s/I), which nobody can reach:
 // the proxy refuses every CONNECT, as a network that blocks port 443 does.
 // The real web mixes the two schemes under one host name all the time.
@@ -46,7 +46,12 @@ type crashSite struct {
 }
 
 func newCrashSite(t *testing.T, hosts, pages int) *crashSite {
-	s := &crashSite{hosts: hosts, pages: pages, requests: map[string][]int{}, perRun: map[int]map[string]int{}}
+	return newCrashSiteSecure(t, hosts, pages, 0)
+}
+
+// newCrashSiteSecure is newCrashSite with secureEvery set (see crashSite).
+func newCrashSiteSecure(t *testing.T, hosts, pages, secureEvery int) *crashSite {
+	s := &crashSite{hosts: hosts, pages: pages, secureEvery: secureEvery, requests: map[string][]int{}, perRun: map[int]map[string]int{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
 	return s
@@ -217,8 +222,7 @@ func TestCrashAndResumeUnreachableOrigin(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: kills and restarts a real crawl 10 times (CI runs it)")
 	}
-	site := newCrashSite(t, 4, 300)
-	site.secureEvery = 20
+	site := newCrashSiteSecure(t, 4, 300, 20)
 	crashAndResume(t, site)
 	if site.connects() == 0 {
 		t.Errorf("the crawl never tried the https origin: the test tests nothing")

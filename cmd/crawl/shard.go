@@ -71,6 +71,11 @@ type shard struct {
 func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer) error {
 	// The heartbeat, the crawler's workers and the loop all write to it.
 	stderr = &lockedWriter{w: stderr}
+	// The links to other shards' hosts are noted in their inboxes, which
+	// their rounds read as they go (crawler.HostFeed).
+	if err := w.SetShard(o.cfg.Shard, o.cfg.Shards); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
 	st := newStore(w)
 	// After Ctrl-C the pages in flight are stored, within storeGrace.
 	defer st.cutOffAfter(ctx, o.deps.storeGrace)()
@@ -79,7 +84,7 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 		label:  fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards),
 		poll:   shardPoll(o.shardTimeout),
 		now:    time.Now,
-		counts: &countingStore{Store: st},
+		counts: &countingStore{store: st},
 		held:   -1,
 	}
 	cfg := o.cfg
@@ -157,6 +162,21 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 			if st.Fetched+st.Errors > 0 {
 				fmt.Fprintf(stderr, "%sround %d: %s\n", s.label, rounds, status(st))
 				s.held = -1
+				// NB: work that came during the round (the other shards
+				// queue links to our hosts all the time) starts the next
+				// round now, not a poll later: a crawl whose links cross
+				// shards goes a hop per round.
+				var more bool
+				if err := s.retry(ctx, "looking for work", func(ctx context.Context) error {
+					var err error
+					more, err = s.takeable(ctx)
+					return err
+				}); err != nil {
+					return err
+				}
+				if more {
+					continue
+				}
 			} else if err := s.retry(ctx, "counting the entries left queued", func(ctx context.Context) error {
 				q, err := s.w.QueuedOf(ctx, s.o.cfg.Shard, s.o.cfg.Shards)
 				s.held = leftQueued(before, q)

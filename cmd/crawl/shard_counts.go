@@ -8,9 +8,10 @@ import (
 )
 
 // countingStore counts, for the shard's record, the frontier entries the
-// crawler queued and the pages it finished.
+// crawler queued and the pages it finished. It keeps the optional powers
+// of the store it wraps (the crawler asks for them).
 type countingStore struct {
-	crawler.Store
+	*store
 	mu               sync.Mutex
 	queued, finished int64
 }
@@ -45,7 +46,7 @@ func (c *countingStore) add(states []crawler.State, finished int64) {
 
 // Enqueue implements crawler.Store.
 func (c *countingStore) Enqueue(ctx context.Context, entries []crawler.Entry, rq crawler.Requeue) ([]crawler.State, error) {
-	states, err := c.Store.Enqueue(ctx, entries, rq)
+	states, err := c.store.Enqueue(ctx, entries, rq)
 	if err == nil {
 		c.add(states, 0)
 	}
@@ -54,7 +55,7 @@ func (c *countingStore) Enqueue(ctx context.Context, entries []crawler.Entry, rq
 
 // SavePage implements crawler.Store.
 func (c *countingStore) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResult, error) {
-	res, err := c.Store.SavePage(ctx, p)
+	res, err := c.store.SavePage(ctx, p)
 	if err == nil {
 		c.add(res.States, 1)
 	}

@@ -29,6 +29,7 @@ type store struct {
 var (
 	_ crawler.Store          = (*store)(nil)
 	_ crawler.FrontierHinter = (*store)(nil)
+	_ crawler.HostFeed       = (*store)(nil)
 )
 
 func newStore(w *webtable.WebTable) *store {
@@ -158,6 +159,14 @@ func (s *store) FrontierHint(ctx context.Context, host string) (_ string, err er
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
 	return s.w.FrontierHint(ctx, host)
+}
+
+// FedHosts implements crawler.HostFeed: the hosts in the shard's inbox
+// (webtable.WebTable.SetShard).
+func (s *store) FedHosts(ctx context.Context, shard, shards int, fn func(host string)) (err error) {
+	ctx, done := s.bound(ctx)
+	defer func() { err = done(err) }()
+	return s.w.FedHosts(ctx, shard, shards, fn)
 }
 
 // LastFetch implements crawler.Store: only a fetch that was made counts,
