@@ -95,3 +95,21 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+func TestTitle(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain", "<html><head><title>CNN  \n Home</title></head><body>x</body>", "CNN Home"},
+		{"entities", "<title>A &amp; B</title>", "A & B"},
+		{"none", "<html><body><h1>no title</h1></body>", ""},
+		{"title in body ignored", "<body><p>x</p><title>late</title>", ""},
+		{"unclosed", "<title>open", "open"},
+		{"latin-1", "<meta charset=iso-8859-1><title>caf\xe9</title>", "café"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Title([]byte(tc.in), ""); got != tc.want {
+				t.Errorf("Title(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}

@@ -29,7 +29,8 @@ type familyLister interface {
 func (w *WebTable) Table() string { return w.name }
 
 // Schema lists the tables of the store, sorted, and the WebTable's column
-// families with their GC policies, in the order of [Families].
+// families with their GC policies, in the order of [Families], then the
+// derived families the store holds ([DerivedFamilies]).
 func (w *WebTable) Schema(ctx context.Context) (tables []string, families []FamilyInfo, err error) {
 	tables, err = w.store.Tables(ctx)
 	if err != nil {
@@ -49,6 +50,16 @@ func (w *WebTable) Schema(ctx context.Context) (tables []string, families []Fami
 			fi.GCPolicy = p.String()
 		}
 		families = append(families, fi)
+	}
+	// The derived families, once cmd/index created them.
+	for _, f := range DerivedFamilies {
+		if p, ok := policies[f]; ok {
+			fi := FamilyInfo{Name: f}
+			if p != nil {
+				fi.GCPolicy = p.String()
+			}
+			families = append(families, fi)
+		}
 	}
 	return tables, families, nil
 }

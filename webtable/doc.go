@@ -55,6 +55,10 @@
 //	                  column per field (fetch:url, fetch:status, ...).
 //	fetch:state       the URL's frontier state: queued, done or failed.
 //
+// Beside them, the indexing jobs (cmd/index, package jobs) write derived
+// families, text, rank and dup, and nothing else ([DerivedFamilies],
+// [WebTable.WriteDerived]); their progress rows live under [JobPrefix].
+//
 // The crawler writes through typed calls: [WebTable.RecordFetch] stores a
 // fetched page's row in one atomic write, [WebTable.AddLinks] writes the
 // anchors and frontier entries it produced in bulk, and [WebTable.SetState]

@@ -219,8 +219,8 @@ func (w *WebTable) Close() error {
 // checkFamily reports ErrUnknownFamily for a name that is not a WebTable
 // family.
 func checkFamily(family string) error {
-	if !slices.Contains(Families, family) {
-		return fmt.Errorf("%w %q (the families are %v)", ErrUnknownFamily, family, Families)
+	if !slices.Contains(Families, family) && !IsDerived(family) {
+		return fmt.Errorf("%w %q (the families are %v, and the derived %v)", ErrUnknownFamily, family, Families, DerivedFamilies)
 	}
 	return nil
 }

@@ -73,26 +73,46 @@ func (o *output) row(r webtable.Row, keysOnly bool) error {
 		return err
 	}
 	fmt.Fprintln(o.w, printable(r.Key))
-	for _, c := range r.Cells {
-		col := printable(c.Column())
-		if len(col) > columnWidth {
-			// A long column name (a referrer URL) gets its own line.
-			fmt.Fprintf(o.w, "  %s\n  %-*s", col, columnWidth, "")
-		} else {
-			fmt.Fprintf(o.w, "  %-*s", columnWidth, col)
-		}
-		if c.Column() == webtable.FetchRecordColumn {
-			if fields, ok := webtable.RecordFields(c.Value); ok {
-				fmt.Fprintf(o.w, " %s\n", formatTime(c.Timestamp))
-				for _, f := range fields {
-					fmt.Fprintf(o.w, "    %-*s %s\n", fieldWidth, printable(f.Name), describe([]byte(f.Value), lineWidth-4-fieldWidth-1))
-				}
+	// NB: the derived families (cmd/index) come after the crawl's, under
+	// a heading of their own.
+	derived := false
+	for _, pass := range []bool{false, true} {
+		for _, c := range r.Cells {
+			if webtable.IsDerived(c.Family) != pass {
 				continue
 			}
+			if pass && !derived {
+				derived = true
+				fmt.Fprintln(o.w, "  derived (index):")
+			}
+			if err := o.cell(c); err != nil {
+				return err
+			}
 		}
-		if _, err := fmt.Fprintf(o.w, " %-*s %s\n", timeWidth, formatTime(c.Timestamp), describe(c.Value, valueWidth)); err != nil {
-			return err
+	}
+	return nil
+}
+
+// cell writes one cell of a row in the text form.
+func (o *output) cell(c webtable.Cell) error {
+	col := printable(c.Column())
+	if len(col) > columnWidth {
+		// A long column name (a referrer URL) gets its own line.
+		fmt.Fprintf(o.w, "  %s\n  %-*s", col, columnWidth, "")
+	} else {
+		fmt.Fprintf(o.w, "  %-*s", columnWidth, col)
+	}
+	if c.Column() == webtable.FetchRecordColumn {
+		if fields, ok := webtable.RecordFields(c.Value); ok {
+			fmt.Fprintf(o.w, " %s\n", formatTime(c.Timestamp))
+			for _, f := range fields {
+				fmt.Fprintf(o.w, "    %-*s %s\n", fieldWidth, printable(f.Name), describe([]byte(f.Value), lineWidth-4-fieldWidth-1))
+			}
+			return nil
 		}
+	}
+	if _, err := fmt.Fprintf(o.w, " %-*s %s\n", timeWidth, formatTime(c.Timestamp), describe(c.Value, valueWidth)); err != nil {
+		return err
 	}
 	return nil
 }

@@ -32,6 +32,10 @@ Flags:
                nothing stored by then are left out
   --limit N    stop after N rows
   --keys-only  list row keys only (never reads values)
+  --sort rank  the rows of the range with the highest rank:page (index rank),
+               best first: --limit of them (default 20), in bounded memory
+  --dups       the clusters of duplicates in the range (index dups): each
+               representative (dup:of), then its members
   --json       JSON Lines, one row per line
   --db DIR     the store (default ./webtable.db)
 
@@ -45,7 +49,8 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var (
 		db, domain, host, prefix, start, end, family, column, at string
 		limit                                                    int64
-		keysOnly, asJSON                                         bool
+		keysOnly, asJSON, dups                                   bool
+		sortBy                                                   string
 	)
 	fs := newFlagSet("scan", &db)
 	fs.StringVar(&domain, "domain", "", "")
@@ -59,6 +64,8 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Int64Var(&limit, "limit", 0, "")
 	fs.BoolVar(&keysOnly, "keys-only", false, "")
 	fs.BoolVar(&asJSON, "json", false, "")
+	fs.StringVar(&sortBy, "sort", "", "")
+	fs.BoolVar(&dups, "dups", false, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -73,6 +80,12 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if sortBy != "" && sortBy != "rank" {
+		return usagef("--sort %q: the one order is rank", sortBy)
+	}
+	if (sortBy != "" || dups) && (family != "" || column != "" || keysOnly || at != "" || sortBy != "" && dups) {
+		return usagef("--sort rank and --dups read their own columns: drop --family, --column, --keys-only, --at (and one of the two)")
+	}
 	q := webtable.Query{Family: family, Column: column, KeysOnly: keysOnly}
 	if at != "" {
 		if q.At, err = parseAt(at); err != nil {
@@ -84,6 +97,12 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer w.Close()
+	switch {
+	case sortBy == "rank":
+		return scanTopRank(ctx, w, ranges, int(limit), asJSON, stdout)
+	case dups:
+		return scanDups(ctx, w, ranges, limit, asJSON, stdout)
+	}
 	out := newOutput(stdout, asJSON)
 	err = w.Scan(ctx, ranges, q, limit, func(r webtable.Row) bool { return out.ok(out.row(r, keysOnly)) })
 	return out.close(err)

@@ -48,6 +48,7 @@ var (
 //	cmd/query --> webtable, urlkey            internal/demoweb <-- cmd/crawl, tests
 //	    \-------> internal/webui --> webtable, urlkey, extract (query serve)
 //	cmd/crawl, cmd/query --> archive --> gowarc (WARC files; no storage, no crawling)
+//	cmd/index --> jobs (runner), jobs/text, jobs/rank, jobs/dups --> webtable, extract
 //
 // plus internal/stores, which both programs use to open the store their
 // --db flag names (a directory, or Cloud Bigtable through bigtable/cloud).
@@ -149,6 +150,24 @@ var rules = map[string]rule{
 		internal:        []string{"webtable", "bigtable", "urlkey", "extract", "internal/jsonshape"},
 		forbidden:       concat(cloud, crawling, terminal),
 		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4", "github.com/webtable/webtable/bigtable", "flag"},
+	},
+	// The indexing jobs (issue 33): the runner and each job read and
+	// write through webtable, never the store itself.
+	"jobs": {
+		internal:        []string{"webtable", "bigtable", "urlkey", "extract"},
+		forbidden:       concat(cloud, crawling, terminal),
+		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4", module + "/bigtable", "flag", "net/http"},
+	},
+	// jobstest builds stores for the jobs' tests, so it may open one.
+	"jobs/jobstest": {
+		internal:        []string{"webtable", "bigtable", "urlkey", "jobs"},
+		forbidden:       concat(cloud, crawling, terminal),
+		forbiddenDirect: []string{"flag", "net/http"},
+	},
+	"cmd/index": {
+		internal:        []string{"jobs", "webtable", "bigtable", "urlkey", "extract", "internal/stores"},
+		forbidden:       crawling,
+		forbiddenDirect: programsMustNotImport,
 	},
 	"cmd/query": {
 		internal:        []string{"webtable", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui", "internal/jsonshape"},

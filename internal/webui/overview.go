@@ -21,7 +21,8 @@ type overviewData struct {
 	Summary  summaryView
 	Domains  []treeEntry // the top of the domain tree, two levels deep
 	Tablets  []webtable.Tablet
-	More     int // tablets not listed
+	More     int          // tablets not listed
+	Top      []rankedPage // the pages of highest rank (index rank), best first
 }
 
 // summaryView says how fresh the counts are.
@@ -120,6 +121,7 @@ func (ui *UI) overview(r *http.Request) (result, error) {
 		for _, k := range s.Tree[""].Children {
 			d.Domains = append(d.Domains, entry(s, k, 1))
 		}
+		d.Top = s.Top
 	}
 	d.Tablets = tablets[:min(len(tablets), overviewTablets)]
 	d.More = len(tablets) - len(d.Tablets)

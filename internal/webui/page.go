@@ -35,6 +35,7 @@ type pageData struct {
 	Links    []linkEntry
 	More     int // outgoing links not listed
 	Diff     diffChoice
+	Derived  *derivedView // what cmd/index derived; nil when nothing
 }
 
 // cellEntry is a cell of the fetch family as the page view shows it: a
@@ -168,7 +169,12 @@ func (ui *UI) page(r *http.Request) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	d := pageData{Key: key, URL: urlOf(key, f), Fetch: f, After: after, Next: next}
+	d := pageData{Key: key, URL: urlOf(key, f), Fetch: f, After: after, Next: next, Derived: derivedOf(row)}
+	if d.Derived != nil && d.Derived.Of != "" {
+		if err := ui.dupMembers(ctx, d.Derived, key); err != nil {
+			return result{}, err
+		}
+	}
 	j := jsonPage{Row: toJSONRow(row), Versions: []jsonVersion{}, Anchors: []jsonAnchor{}, Links: []jsonLink{}, Next: next}
 	for _, c := range row.Cells {
 		switch c.Family {

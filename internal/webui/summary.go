@@ -29,6 +29,7 @@ type summary struct {
 	Tree    map[string]*node // by reversed name ("com.cnn"); "" is the root
 	Partial bool             // more than maxHosts hosts: the tree lacks some
 	Fetches []bucket         // fetches over time, oldest first
+	Top     []rankedPage     // the pages of highest rank:page (index rank), best first
 	Err     error            // why the build failed
 }
 
@@ -176,6 +177,10 @@ func (ui *UI) build(ctx context.Context) *summary {
 		slices.Sort(n.Children)
 	}
 	if s.Fetches, err = ui.fetchChart(ctx); err != nil {
+		s.Err = err
+		return s
+	}
+	if s.Top, err = ui.topRanks(ctx); err != nil {
 		s.Err = err
 		return s
 	}

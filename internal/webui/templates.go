@@ -32,6 +32,7 @@ var funcs = template.FuncMap{
 		return string(s)
 	},
 	"gcText": gcText,
+	"inc":    func(i int) int { return i + 1 },
 	"opClass": func(k byte) string {
 		switch k {
 		case '-':
