@@ -220,19 +220,6 @@ func rowSuccessor(enc []byte) []byte {
 	return out
 }
 
-// prefixEnd returns the smallest key greater than every key with prefix p, or
-// nil when there is none (p is all 0xFF).
-func prefixEnd(p []byte) []byte {
-	end := append([]byte(nil), p...)
-	for i := len(end) - 1; i >= 0; i-- {
-		if end[i] != 0xFF {
-			end[i]++
-			return end[:i+1]
-		}
-	}
-	return nil
-}
-
 // Metadata keys.
 var (
 	metaFormatKey = []byte{metaSpace, 'f'} // store format marker

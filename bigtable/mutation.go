@@ -3,13 +3,16 @@ package bigtable
 import (
 	"fmt"
 	"slices"
+
+	"github.com/webtable/webtable/internal/keyspace"
 )
 
 // Limits on what a mutation may write. Breaking one fails the whole
 // mutation with a wrapped sentinel error and writes nothing.
 const (
-	// MaxRowKeySize is the longest row key, in bytes (keys are 1 byte or more).
-	MaxRowKeySize = 4 << 10
+	// MaxRowKeySize is the longest row key, in bytes (keys are 1 byte or
+	// more): 4 KiB, as in Cloud Bigtable.
+	MaxRowKeySize = keyspace.MaxKeyLen
 	// MaxQualifierSize is the longest column qualifier, in bytes, as in
 	// Cloud Bigtable. The empty qualifier is allowed.
 	MaxQualifierSize = 16 << 10

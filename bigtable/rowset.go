@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"strconv"
+
+	"github.com/webtable/webtable/internal/keyspace"
 )
 
 // A RowSet is a set of rows to read: a RowList, a RowRange or a
@@ -86,7 +88,7 @@ func NewClosedRange(start, end string) RowRange {
 // PrefixRange returns the range of rows whose keys start with prefix; the
 // empty prefix is every row.
 func PrefixRange(prefix string) RowRange {
-	return newRowRange(closedBound, prefix, openBound, prefixSuccessor(prefix))
+	return newRowRange(closedBound, prefix, openBound, keyspace.PrefixEnd(prefix))
 }
 
 // InfiniteRange returns the range [start, ∞).
@@ -95,19 +97,6 @@ func InfiniteRange(start string) RowRange { return newRowRange(closedBound, star
 // InfiniteReverseRange returns the range (∞, end].
 func InfiniteReverseRange(end string) RowRange {
 	return newRowRange(unbounded, "", closedBound, end)
-}
-
-// prefixSuccessor returns the smallest string greater than every string with
-// the prefix, or "" (unbounded) if there is none.
-func prefixSuccessor(prefix string) string {
-	n := len(prefix) - 1
-	for n >= 0 && prefix[n] == 0xFF {
-		n--
-	}
-	if n < 0 {
-		return ""
-	}
-	return prefix[:n] + string([]byte{prefix[n] + 1})
 }
 
 // Unbounded reports whether the range lacks a start or an end bound.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+
+	"github.com/webtable/webtable/internal/keyspace"
 )
 
 func TestTabletsAndSampleRowKeys(t *testing.T) {
@@ -234,7 +236,7 @@ func countKeys(t testing.TB, db *DB, prefix []byte) int {
 	n := 0
 	txn := db.bdb.NewTransaction(false)
 	defer txn.Discard()
-	it := newIterator(txn, []keyRange{{prefix, prefixEnd(prefix)}})
+	it := newIterator(txn, []keyRange{{prefix, keyspace.PrefixEnd(prefix)}})
 	defer it.Close()
 	for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
 		n++

@@ -32,7 +32,7 @@ var (
 	ErrBadPort = errors.New("urlkey: invalid port")
 
 	// ErrKeyTooLong reports a row key longer than [MaxKeyLen] bytes.
-	ErrKeyTooLong = errors.New("urlkey: key longer than 4096 bytes")
+	ErrKeyTooLong = errors.New("urlkey: key longer than " + strconv.Itoa(MaxKeyLen) + " bytes")
 
 	// ErrBadKey reports a string given to [URL] that is not a row key
 	// produced by [Key], or a key that cannot have come from a URL with the

@@ -1,7 +1,9 @@
 package urlkey
 
-// PrefixEnd exposes prefixEnd to the tests.
-func PrefixEnd(p string) string { return prefixEnd([]byte(p)) }
+import "github.com/webtable/webtable/internal/keyspace"
+
+// PrefixEnd is the prefix successor PrefixRange uses, for the tests.
+func PrefixEnd(p string) string { return keyspace.PrefixEnd(p) }
 
 // MapHost exposes the IDNA path of canonHost, so tests can check that the
 // fast path for plain ASCII hosts gives the same answer.

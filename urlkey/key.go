@@ -4,11 +4,13 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/webtable/webtable/internal/keyspace"
 )
 
-// MaxKeyLen is the longest row key, in bytes: the row key limit of Cloud
-// Bigtable. Longer URLs are refused with [ErrKeyTooLong].
-const MaxKeyLen = 4096
+// MaxKeyLen is the longest row key, in bytes: 4096, the row key limit of
+// Cloud Bigtable. Longer URLs are refused with [ErrKeyTooLong].
+const MaxKeyLen = keyspace.MaxKeyLen
 
 // parts holds the pieces of an absolute http(s) URL, as slices of the input,
 // before canonicalisation (except scheme and port, which are canonical).

@@ -1,6 +1,10 @@
 package urlkey
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/webtable/webtable/internal/keyspace"
+)
 
 // Range is a range of row keys: Start inclusive, End exclusive. An empty
 // Start is the first key and an empty End is unbounded, so Range{} holds
@@ -82,18 +86,6 @@ func PrefixRange(rawURLPrefix string) (Range, error) {
 	if err != nil {
 		return Range{}, &Error{Op: "prefix", URL: rawURLPrefix, Err: err}
 	}
-	start := string(b) // NB: before prefixEnd, which modifies b
-	return Range{Start: start, End: prefixEnd(b)}, nil
-}
-
-// prefixEnd returns the least string greater than every string with prefix
-// p, or "" (unbounded) if there is none (p is all 0xFF bytes). It modifies p.
-func prefixEnd(p []byte) string {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] != 0xFF {
-			p[i]++
-			return string(p[:i+1])
-		}
-	}
-	return ""
+	start := string(b)
+	return Range{Start: start, End: keyspace.PrefixEnd(start)}, nil
 }

@@ -20,16 +20,18 @@ const (
 	colHeaders = "headers" // the status line and response headers as received
 	colFetched = "url"     // the URL fetched, scheme included
 	// colMeta holds a version's status, URL, truncation and headers in
-	// one cell (see encodeMeta); stores written before hold them as
-	// contents:status, url, truncated and headers, read as before.
+	// one cell (see encodeMeta; before FormatContentsMeta, each its own).
 	colMeta = "meta"
 	// colSeen marks an imported capture equal to the version before it,
 	// kept at its time in place of a version: its sha256 and its own
 	// status, URL and headers (see [WebTable.Import] and encodeSeen).
 	colSeen = "seen"
-	// contents:status and contents:truncated ("true" when the body was cut
-	// at the size limit; absent otherwise) share their names with the
-	// fetch family's colStatus and colTruncated.
+	// colStatus and colTruncated ("true" when the body was cut at the
+	// size limit; absent otherwise) name the status and truncation among
+	// the cells contents:meta packs (see cells), as the fetch record's
+	// JSON fields do.
+	colStatus    = "status"
+	colTruncated = "truncated"
 )
 
 // Capture is one stored contents:html version with what a web archive
@@ -91,7 +93,7 @@ func (w *WebTable) Captures(ctx context.Context, ranges []urlkey.Range, sel Sele
 	}
 	f := bigtable.InterleaveFilters(
 		contents,
-		fetchRecordFilter(false, colURL),
+		fetchRecordFilter(false),
 		bigtable.ChainFilters(column(FamilyMIME, "type"), bigtable.LatestNFilter(1)),
 	)
 	var ferr error
@@ -154,18 +156,6 @@ func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 			if h := mc.get(colHeaders); h != nil {
 				c.Header = h
 			}
-		case colStatus:
-			n, err := strconv.Atoi(string(it.Value))
-			if err != nil {
-				return nil, fmt.Errorf("webtable: row %q contents:status holds %q: %w", r.Key(), it.Value, err)
-			}
-			c.Status = n
-		case colHeaders:
-			c.Header = it.Value
-		case colFetched:
-			c.URL = string(it.Value)
-		case colTruncated:
-			c.Truncated = string(it.Value) == "true"
 		}
 	}
 	var fetchURL *string // the row's latest fetch URL, read when needed

@@ -85,7 +85,7 @@ func FetchOf(r Row) (Fetch, error) {
 // FetchTimes calls fn with the time of the last fetch of every row in
 // ranges (the whole table when empty) that was fetched, in key order, until
 // fn returns false. It reads only the time of each row's fetch record
-// (fetch:record, or fetch:time in rows of the old form).
+// (fetch:record).
 func (w *WebTable) FetchTimes(ctx context.Context, ranges []urlkey.Range, fn func(row string, t time.Time) bool) error {
 	var ferr error
 	err := w.tbl.ReadRows(ctx, rowSet(ranges), func(r bigtable.Row) bool {
@@ -98,7 +98,7 @@ func (w *WebTable) FetchTimes(ctx context.Context, ranges []urlkey.Range, fn fun
 			return true
 		}
 		return fn(r.Key(), f.Time)
-	}, bigtable.RowFilter(fetchRecordFilter(false, colTime)))
+	}, bigtable.RowFilter(fetchRecordFilter(false)))
 	if err != nil {
 		return fmt.Errorf("webtable: reading fetch times: %w", err)
 	}

@@ -45,9 +45,18 @@ type CopyStats struct {
 // mutation is written in parts (copyPartBytes). Rows already in dst are merged
 // cell by cell (a cell with the same column and timestamp is overwritten),
 // so a copy that was interrupted can simply be run again. progress, when
-// not nil, is called after each batch with the totals so far.
+// not nil, is called after each batch with the totals so far. dst takes
+// src's [FormatVersion] before any row, so that a copy of an older store is
+// migrated as that store would be.
 func Copy(ctx context.Context, dst, src *WebTable, progress func(CopyStats)) (CopyStats, error) {
 	var st CopyStats
+	v, err := readFormat(ctx, src.tbl)
+	if err == nil {
+		err = writeFormat(ctx, dst.tbl, v)
+	}
+	if err != nil {
+		return st, err
+	}
 	var rows []string
 	var muts []*bigtable.Mutation
 	var batchBytes int64
@@ -69,7 +78,10 @@ func Copy(ctx context.Context, dst, src *WebTable, progress func(CopyStats)) (Co
 		return nil
 	}
 	var werr error
-	err := src.tbl.ReadRows(ctx, bigtable.InfiniteRange(""), func(r bigtable.Row) bool {
+	err = src.tbl.ReadRows(ctx, bigtable.InfiniteRange(""), func(r bigtable.Row) bool {
+		if r.Key() == FormatKey {
+			return true // written above
+		}
 		m, partBytes, partCells := bigtable.NewMutation(), int64(0), 0
 		for fam, items := range r {
 			for _, it := range items {

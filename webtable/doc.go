@@ -16,9 +16,9 @@
 //	                  received (HTTP/1.1 wire form, byte for byte):
 //	                  "200 http://www.cnn.com/\nHTTP/1.1 200 OK\r\n...";
 //	                  what a WARC record of the version needs
-//	                  ([WebTable.Captures]). Versions stored before hold
-//	                  these as contents:status, contents:url, contents:headers
-//	                  and contents:truncated ("true"), read as before.
+//	                  ([WebTable.Captures]). Stores before
+//	                  [FormatContentsMeta] held these as contents:status,
+//	                  contents:url, contents:headers and contents:truncated.
 //	                  The body is the decoded one: the transport removes gzip
 //	                  and net/http removes chunking, while the stored headers
 //	                  still names them (Content-Encoding, Transfer-Encoding).
@@ -51,10 +51,8 @@
 //	                  stored as anchors. One version: a fetch replaces the
 //	                  whole record. One cell rather than a column per field,
 //	                  because each stored cell costs a crawl about as much as
-//	                  the next: stores written before hold a column per
-//	                  field (fetch:url, fetch:status, ...), which are read
-//	                  when a row has no fetch:record and deleted by the
-//	                  row's next fetch.
+//	                  the next: stores before [FormatFetchRecord] held a
+//	                  column per field (fetch:url, fetch:status, ...).
 //	fetch:state       the URL's frontier state: queued, done or failed.
 //
 // Beside them, the indexing jobs (cmd/index, package jobs) write derived
@@ -79,6 +77,16 @@
 // which stores a capture read from one at its capture time (package
 // archive reads and writes the files).
 //
+// # Format versions
+//
+// The store's [FormatVersion] is kept in the row [FormatKey]; a store
+// without it, written before versions existed, is [FormatOriginal]. Readers
+// read the forms of [FormatNewest] and of the version before it only; a
+// crawl migrates an older store once, a step per version, each step
+// resumable ([WebTable.Migrate]); a store newer than the program is refused
+// and never written ([New]). The constants say what each version changed;
+// docs/schema.md lists them.
+//
 // # Caveats
 //
 //   - The frontier has rows of its own, after every page, under
@@ -90,8 +98,7 @@
 //     still says queued in fetch:state, which is what decides whether a URL
 //     was seen; until it is fetched that is its only fetch cell (its URL
 //     and depth are in its frontier entry). Scans and Stats of pages leave the reserved rows out
-//     ([PageRange]); Copy copies them. A store written before the frontier
-//     had its own rows is migrated once by [WebTable.MigrateFrontier].
+//     ([PageRange]); Copy copies them.
 //     Deleted entries leave tombstones in the embedded store until
 //     compactions drop them, so [WebTable.Save] keeps, per host, a hint of
 //     where its live entries start ([FrontierHintPrefix],

@@ -29,33 +29,10 @@ const (
 	colState  = "state"
 )
 
-// The qualifiers of the fetch family in stores written before the record
-// was one cell: one column per field, named as the record's JSON fields.
-// They are read when a row has no fetch:record (see parseFetch) and
-// deleted when a record replaces them (see setFetchRecord).
-const (
-	colURL          = "url"
-	colStatus       = "status"
-	colTime         = "time"
-	colLength       = "length"
-	colCharset      = "charset"
-	colETag         = "etag"
-	colLastModified = "last_modified"
-	colRedirect     = "redirect"
-	colError        = "error"
-	colTruncated    = "truncated"
-	colDepth        = "depth"
-	colLinks        = "links"
-	colLinksKept    = "links_kept"
-)
-
 // FetchRecordColumn is the column that holds a page's last fetch as one
 // JSON object (see [Fetch] for its fields), which readers may show field
 // by field.
 const FetchRecordColumn = FamilyFetch + ":" + colRecord
-
-// oldFetchColumns are the qualifiers of the fetch family's old form.
-var oldFetchColumns = [...]string{colURL, colStatus, colTime, colLength, colCharset, colETag, colLastModified, colRedirect, colError, colTruncated, colDepth, colLinks, colLinksKept}
 
 // Fetch is the record of the latest fetch of a URL and its frontier state:
 // the fetch family of its row.
@@ -106,11 +83,8 @@ const (
 	// rowFresh: the row was queued as new and holds no fetch record (see
 	// Fetched.NewRow): nothing to prune or delete.
 	rowFresh rowForm = iota
-	// rowCurrent: the row may hold a record, in the current form only.
+	// rowCurrent: the row may hold a record.
 	rowCurrent
-	// rowAnyForm: the row may hold a record in the old form, a column
-	// per field (stores written before the record was one cell).
-	rowAnyForm
 )
 
 // setFetchRecord adds the fetch record of f (without its state) to m as
@@ -121,13 +95,7 @@ const (
 //
 // In a fresh row (rowFresh) the only fetch cell is the queued state (at
 // FrontierTime, replaced with the mark, see Save), so the record is
-// written without pruning (bigtable.Mutation.SetUnpruned). In a row of
-// rowAnyForm the old form's columns are deleted too, so that the row is in
-// the current form from this fetch on.
-//
-// NB: 13 column deletes cost the store an iterator each: callers that can
-// tell the row holds none (see WebTable.rowFacts and versionSums) pass
-// rowCurrent.
+// written without pruning (bigtable.Mutation.SetUnpruned).
 func setFetchRecord(m *bigtable.Mutation, f Fetch, ts bigtable.Timestamp, form rowForm) {
 	v := encodeFetchRecord(f)
 	if form == rowFresh {
@@ -135,16 +103,11 @@ func setFetchRecord(m *bigtable.Mutation, f Fetch, ts bigtable.Timestamp, form r
 		return
 	}
 	m.Set(FamilyFetch, colRecord, ts, v)
-	if form == rowAnyForm {
-		for _, col := range oldFetchColumns {
-			m.DeleteCellsInColumn(FamilyFetch, col)
-		}
-	}
 }
 
 // fetchRecord is the JSON form of fetch:record: the fields of [Fetch]
 // but its state, each left out when empty (0, "" or false), which is how
-// it reads back. Field names are those of the old form's columns.
+// it reads back.
 type fetchRecord struct {
 	URL          string `json:"url,omitempty"`
 	Status       int    `json:"status,omitempty"`
@@ -272,10 +235,9 @@ func RecordFields(v []byte) (fields []RecordField, ok bool) {
 }
 
 // parseFetch reads the fetch family of a row (its newest cells): the
-// record from fetch:record, or, in a row written before the record was
-// one cell, from its old columns; the state from fetch:state. A value that
-// does not parse is reported with the row and column, never silently read
-// as zero.
+// record from fetch:record, the state from fetch:state. A value that does
+// not parse is reported with the row and column, never silently read as
+// zero.
 func parseFetch(row bigtable.Row) (Fetch, error) {
 	var f Fetch
 	record := false
@@ -292,62 +254,18 @@ func parseFetch(row bigtable.Row) (Fetch, error) {
 			f.State = State(it.Value)
 		}
 	}
-	if record {
-		return f, nil
-	}
-	for _, it := range row[FamilyFetch] {
-		v := string(it.Value)
-		var err error
-		switch qualifier(it.Column) {
-		case colURL:
-			f.URL = v
-		case colStatus:
-			f.Status, err = strconv.Atoi(v)
-		case colTime:
-			if v != "" {
-				f.Time, err = time.Parse(time.RFC3339Nano, v)
-			}
-		case colLength:
-			f.Length, err = strconv.ParseInt(v, 10, 64)
-		case colCharset:
-			f.Charset = v
-		case colETag:
-			f.ETag = v
-		case colLastModified:
-			f.LastModified = v
-		case colRedirect:
-			f.Redirect = v
-		case colError:
-			f.Error = v
-		case colTruncated:
-			f.Truncated, err = strconv.ParseBool(v)
-		case colDepth:
-			f.Depth, err = strconv.Atoi(v)
-		case colLinks:
-			f.Links, err = strconv.Atoi(v)
-		case colLinksKept:
-			f.LinksKept, err = strconv.Atoi(v)
-		}
-		if err != nil {
-			return f, fmt.Errorf("webtable: row %q column %s holds %q: %w", row.Key(), it.Column, v, err)
-		}
-	}
 	return f, nil
 }
 
-// fetchRecordFilter reads a row's fetch record in either form, newest
-// cells only: fetch:record and the old columns in qualifiers, plus
-// fetch:state when withState. Ranges, not a regular expression: reads of
-// the record run for every page stored.
-func fetchRecordFilter(withState bool, qualifiers ...string) bigtable.Filter {
-	fs := []bigtable.Filter{column(FamilyFetch, colRecord)}
+// fetchRecordFilter reads a row's fetch record, newest cell only:
+// fetch:record, plus fetch:state when withState. Ranges, not a regular
+// expression: reads of the record run for every page stored.
+func fetchRecordFilter(withState bool) bigtable.Filter {
+	f := column(FamilyFetch, colRecord)
 	if withState {
-		fs = append(fs, column(FamilyFetch, colState))
+		f = bigtable.InterleaveFilters(f, column(FamilyFetch, colState))
 	}
-	for _, q := range qualifiers {
-		fs = append(fs, column(FamilyFetch, q))
-	}
-	return bigtable.ChainFilters(bigtable.InterleaveFilters(fs...), bigtable.LatestNFilter(1))
+	return bigtable.ChainFilters(f, bigtable.LatestNFilter(1))
 }
 
 // qualifier is the part of a "family:qualifier" column name after the colon.

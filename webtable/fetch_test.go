@@ -35,15 +35,20 @@ func oldFormFetch(t *testing.T, w *WebTable, key string, f Fetch) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // TestOldFormFetchRecord: a row whose fetch record is in the old form (a
-// column per field) reads as it was written, through every reader of the
-// record, and its next fetch replaces those columns with one
-// fetch:record, so that none of the old facts is left behind.
+// column per field), migrated, reads as it was written, through every
+// reader of the record, and holds one fetch:record, so that none of the
+// old facts is left behind by its next fetch.
 func TestOldFormFetchRecord(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
 	old := Fetch{URL: "http://www.cnn.com/", Status: 500, Time: t0, Length: 12, Charset: "iso-8859-1", ETag: `"x"`,
 		LastModified: "Mon, 30 Nov 2026 11:00:00 GMT", Error: "server error", Depth: 2, Links: 7, LinksKept: 5, State: StateFailed}
 	oldFormFetch(t, w, "com.cnn.www/", old)
+	asOriginal(t, w)
+	migrateAll(t, w)
+	if diff := cmp.Diff([]string{"record", "state"}, fetchColumns(t, w, "com.cnn.www/")); diff != "" {
+		t.Errorf("fetch columns of a migrated old-form row (-want +got):\n%s", diff)
+	}
 
 	got, ok, err := w.LastFetch(ctx, old.URL)
 	if err != nil || !ok {
@@ -199,10 +204,9 @@ func TestRecordFields(t *testing.T) {
 }
 
 // TestOldFormRewrittenByEveryWriter: a redirect's source row and an
-// imported capture's row, each holding an old-form record, are left with
-// fetch:record and fetch:state only, reading the new fetch; so is a row
-// in the current form, which those writers leave without the old
-// columns' deletes.
+// imported capture's row, each holding an old-form record, migrated, are
+// left with fetch:record and fetch:state only by those writers, reading
+// the new fetch; so is a row in the current form.
 func TestOldFormRewrittenByEveryWriter(t *testing.T) {
 	ctx := context.Background()
 	old := Fetch{URL: "http://www.cnn.com/", Status: 500, Time: t0, Error: "server error", Depth: 1, State: StateFailed}
@@ -226,6 +230,8 @@ func TestOldFormRewrittenByEveryWriter(t *testing.T) {
 			w, _ := openTemp(t)
 			if oldForm {
 				oldFormFetch(t, w, "com.cnn.www/", old)
+				asOriginal(t, w)
+				migrateAll(t, w)
 			}
 			if err := tc.write(w); err != nil {
 				t.Fatalf("%s: %v", tc.name, err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/internal/keyspace"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -54,15 +55,12 @@ import (
 // (bigtable.Mutation.DeleteCellUnread); an entry a crash left behind is
 // dropped by [WebTable.FrontierNext] as stale.
 //
-// Stores written before this form hold entries of three cells, fetch:url,
-// fetch:depth and fetch:chain (left out when 0), at FrontierTime. They are
-// read as well, without a migration step: [WebTable.FrontierNext] rewrites
-// an old-form entry in the new form (one atomic write of its row) before
-// it hands it out, so that every entry a crawl saves has its one cell.
+// Stores before [FormatEntryCell] could hold entries of three cells
+// ([WebTable.Migrate] rewrites them).
 //
 // Future per-shard or per-crawl records go under other names after
-// ReservedPrefix ("~shard/..."); [FrontierMarkerKey] records that the
-// store's frontier is in this form.
+// ReservedPrefix ("~shard/..."); [FormatKey] records the store's format
+// version.
 const (
 	// ReservedPrefix starts every row key that is not a page.
 	ReservedPrefix = "~"
@@ -73,20 +71,18 @@ const (
 	// key>, one per page marked done, written with the mark (so the count
 	// survives kills) and read back by [WebTable.HostPages].
 	HostDonePrefix = ReservedPrefix + "done/"
-	// FrontierMarkerKey is the row that says the store's queued pages all
-	// have frontier entries (written once by [WebTable.MigrateFrontier]).
+	// FrontierMarkerKey is the row that said, before format versions,
+	// that the store's queued pages all had frontier entries (see
+	// [FormatFrontierRows]); [FormatNoMarker] deletes it.
 	FrontierMarkerKey = ReservedPrefix + "meta/frontier"
 )
 
-// The qualifiers of a frontier entry's fetch family: entry in the
-// current form, chain (and url and depth, those of a page row) in the old
-// one (see the layout above).
-const (
-	colEntry = "entry"
-	colChain = "chain"
-)
+// colEntry is the qualifier of a frontier entry's one cell (see the layout
+// above).
+const colEntry = "entry"
 
-// frontierBatchRows bounds one bulk write of the migration.
+// frontierBatchRows bounds the entries of the frontier read in one batch,
+// and the rows of one bulk write of a migration.
 const frontierBatchRows = 500
 
 // PageRange is the range of every page row: from the first key to
@@ -127,7 +123,7 @@ func FrontierBucketRange(lo, hi int) bigtable.RowRange {
 func frontierBucketBounds(lo, hi int) (start, end string) {
 	end = FrontierPrefix + bucketText(hi) + "/"
 	if hi >= urlkey.Buckets {
-		end = prefixEnd(FrontierPrefix)
+		end = keyspace.PrefixEnd(FrontierPrefix)
 	}
 	return FrontierPrefix + bucketText(lo) + "/", end
 }
@@ -164,18 +160,6 @@ func hexPut(dst []byte, v uint64) {
 		dst[i] = hexDigits[v&0xf]
 		v >>= 4
 	}
-}
-
-// prefixEnd is the first key after every key starting with p.
-func prefixEnd(p string) string {
-	b := []byte(p)
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] < 0xff {
-			b[i]++
-			return string(b[:i+1])
-		}
-	}
-	return ""
 }
 
 // sequencer hands out increasing frontier positions.
@@ -248,17 +232,6 @@ func dropEntry() *bigtable.Mutation {
 	return m
 }
 
-// rewriteEntry turns an old-form entry's row (three cells) into the
-// current form, atomically.
-func rewriteEntry(e Entry) *bigtable.Mutation {
-	m := bigtable.NewMutation()
-	for _, col := range []string{colURL, colDepth, colChain} {
-		m.DeleteCellsInColumn(FamilyFetch, col)
-	}
-	m.SetUnpruned(FamilyFetch, colEntry, FrontierTime, entryValue(e))
-	return m
-}
-
 // BadEntry is a frontier entry or queued row that could not be read: it is
 // skipped (and left in place), never a reason to stop.
 type BadEntry struct {
@@ -309,14 +282,14 @@ func (w *WebTable) FrontierHosts(ctx context.Context, lo, hi int, fn func(host s
 			if !fn(host) {
 				return nil
 			}
-			start = prefixEnd(FrontierHostPrefix(host))
+			start = keyspace.PrefixEnd(FrontierHostPrefix(host))
 			continue
 		}
 		if h == nil {
 			return nil
 		}
 		// The hinted host: an entry from the hint on, else one before it.
-		hostEnd := prefixEnd(h.prefix)
+		hostEnd := keyspace.PrefixEnd(h.prefix)
 		key, err = w.firstKey(ctx, h.hint, hostEnd)
 		if err == nil && key == "" {
 			key, err = w.firstKey(ctx, h.prefix, h.hint)
@@ -371,9 +344,7 @@ type FrontierPage struct {
 //
 // An entry whose page is already done or failed (a URL queued twice by
 // pages saved at the same time, one copy fetched) is deleted, not
-// returned. An entry that cannot be read is listed in Bad and skipped. An
-// entry in the old form (see the key layout above) is rewritten in the
-// current one before it is returned.
+// returned. An entry that cannot be read is listed in Bad and skipped.
 func (w *WebTable) FrontierNext(ctx context.Context, host, from string, n int) (FrontierPage, error) {
 	return w.FrontierNextKnowing(ctx, host, from, n, nil)
 }
@@ -392,19 +363,12 @@ func (w *WebTable) FrontierNextKnowing(ctx context.Context, host, from string, n
 	}
 	out := FrontierPage{Next: start}
 	var keys []string
-	var oldForm map[string]bool
-	err := w.tbl.ReadRows(ctx, bigtable.NewRange(start, prefixEnd(prefix)), func(r bigtable.Row) bool {
+	err := w.tbl.ReadRows(ctx, bigtable.NewRange(start, keyspace.PrefixEnd(prefix)), func(r bigtable.Row) bool {
 		out.Next = r.Key() + "\x00"
-		e, old, err := parseEntry(r)
+		e, err := parseEntry(r)
 		if err != nil {
 			out.Bad = append(out.Bad, BadEntry{Key: r.Key(), Err: err})
 			return true
-		}
-		if old {
-			if oldForm == nil {
-				oldForm = map[string]bool{}
-			}
-			oldForm[e.Frontier] = true
 		}
 		out.Entries = append(out.Entries, e)
 		if queued == nil || !queued(e.Key) {
@@ -416,33 +380,25 @@ func (w *WebTable) FrontierNextKnowing(ctx context.Context, host, from string, n
 		return out, fmt.Errorf("webtable: reading the frontier of %s: %w", host, err)
 	}
 	out.More = len(out.Entries)+len(out.Bad) >= n
-	if len(keys) == 0 && len(oldForm) == 0 {
+	if len(keys) == 0 {
 		return out, nil
 	}
 	states, err := w.states(ctx, keys)
 	if err != nil {
 		return out, err
 	}
-	var stale, rewrite batch
+	var stale batch
 	kept := out.Entries[:0]
 	for _, e := range out.Entries {
 		if st := states[e.Key].state; st == StateDone || st == StateFailed {
 			stale.add(e.Frontier, deleteRow())
 			continue
 		}
-		if oldForm[e.Frontier] {
-			rewrite.add(e.Frontier, rewriteEntry(e))
-		}
 		kept = append(kept, e)
 	}
 	out.Entries, out.Stale = kept, len(stale.rows)
 	if err := w.applyBatch(ctx, &stale); err != nil {
 		return out, fmt.Errorf("webtable: deleting stale frontier entries of %s: %w", host, err)
-	}
-	// NB: before the entries are handed out, whose saves delete the
-	// current form's one cell only.
-	if err := w.applyBatch(ctx, &rewrite); err != nil {
-		return out, fmt.Errorf("webtable: rewriting old-form frontier entries of %s: %w", host, err)
 	}
 	return out, nil
 }
@@ -453,49 +409,34 @@ func deleteRow() *bigtable.Mutation {
 	return m
 }
 
-// parseEntry reads a frontier entry's row, in either form (see the
-// layout above); old reports the old form.
-func parseEntry(r bigtable.Row) (e Entry, old bool, err error) {
+// parseEntry reads a frontier entry's row (see the layout above).
+func parseEntry(r bigtable.Row) (e Entry, err error) {
 	e = Entry{Frontier: r.Key()}
 	_, host, err := ParseFrontierKey(r.Key())
 	if err != nil {
-		return e, false, err
+		return e, err
 	}
 	found := false
 	for _, it := range r[FamilyFetch] {
 		if qualifier(it.Column) == colEntry {
 			if err := parseEntryValue(&e, string(it.Value)); err != nil {
-				return e, false, err
+				return e, err
 			}
 			found = true
 		}
 	}
 	if !found {
-		old = true
-		for _, it := range r[FamilyFetch] {
-			v := string(it.Value)
-			switch qualifier(it.Column) {
-			case colURL:
-				e.URL = v
-			case colDepth:
-				e.Depth, err = strconv.Atoi(v)
-			case colChain:
-				e.Chain, err = strconv.Atoi(v)
-			}
-			if err != nil {
-				return e, old, fmt.Errorf("column %s holds %q: %w", it.Column, v, err)
-			}
-		}
+		return e, fmt.Errorf("no %s:%s cell", FamilyFetch, colEntry)
 	}
 	u, err := urlkey.Canonical(e.URL)
 	if err != nil {
-		return e, old, fmt.Errorf("the entry's URL: %w", err)
+		return e, fmt.Errorf("the entry's URL: %w", err)
 	}
 	if u.Host != host {
-		return e, old, fmt.Errorf("the entry's URL %q is not on host %q", e.URL, host)
+		return e, fmt.Errorf("the entry's URL %q is not on host %q", e.URL, host)
 	}
 	e.URL, e.Key = u.String(), urlkey.KeyOf(u)
-	return e, old, nil
+	return e, nil
 }
 
 // hostDoneKey is the row that counts the page of row key done on host.
@@ -532,76 +473,6 @@ func (w *WebTable) FrontierSize(ctx context.Context, lo, hi int) (int64, error) 
 	}, bigtable.RowFilter(bigtable.ChainFilters(bigtable.CellsPerRowLimitFilter(1), bigtable.StripValueFilter())))
 	if err != nil {
 		return n, fmt.Errorf("webtable: counting the frontier: %w", err)
-	}
-	return n, nil
-}
-
-// MigrateFrontier gives every queued page of a store written before the
-// frontier had its own rows (queued state in the page's row only) a
-// frontier entry, once: it does nothing when [FrontierMarkerKey] is set,
-// and sets it when done. It reads the fetch family of every page row (the
-// old way of finding queued pages), in bulk writes of a few hundred
-// entries; an interrupted migration is simply run again (entries already
-// written are found queued... and written again under new keys, which
-// FrontierNext later drops as duplicates). A queued row that cannot be
-// read is passed to bad and skipped. It returns how many entries it wrote.
-func (w *WebTable) MigrateFrontier(ctx context.Context, bad func(BadEntry)) (int, error) {
-	marker, err := w.tbl.ReadRow(ctx, FrontierMarkerKey)
-	if err != nil {
-		return 0, fmt.Errorf("webtable: reading the frontier marker: %w", err)
-	}
-	if len(marker) > 0 {
-		return 0, nil
-	}
-	var b batch
-	n := 0
-	var werr error
-	err = w.tbl.ReadRows(ctx, PageRange(), func(r bigtable.Row) bool {
-		f, err := parseFetch(r)
-		if err != nil {
-			if bad != nil {
-				bad(BadEntry{Key: r.Key(), Err: err})
-			}
-			return true
-		}
-		if f.State != StateQueued || f.URL == "" {
-			// NB: a queued row without fetch:url was queued with its
-			// frontier entry (rows queued since entries have their own
-			// rows hold their state only).
-			return true
-		}
-		u, err := urlkey.Canonical(f.URL)
-		if err != nil || urlkey.KeyOf(u) != r.Key() {
-			if err == nil {
-				err = fmt.Errorf("fetch:url %q is not the URL of the row", f.URL)
-			}
-			if bad != nil {
-				bad(BadEntry{Key: r.Key(), Err: err})
-			}
-			return true
-		}
-		e := Entry{URL: u.String(), Depth: f.Depth}
-		b.add(w.seq.key(u.Host), frontierMutation(e))
-		n++
-		if len(b.rows) >= frontierBatchRows {
-			werr = w.applyBatch(ctx, &b)
-			b = batch{}
-		}
-		return werr == nil
-	}, bigtable.RowFilter(fetchRecordFilter(true, colURL, colDepth)))
-	if err == nil {
-		err = werr
-	}
-	if err == nil {
-		err = w.applyBatch(ctx, &b)
-	}
-	if err != nil {
-		return n, fmt.Errorf("webtable: moving queued pages to the frontier: %w", err)
-	}
-	m := bigtable.NewMutation()
-	m.Set(FamilyFetch, "frontier", FrontierTime, []byte("v1"))
-	if err := w.tbl.Apply(ctx, FrontierMarkerKey, m); err != nil {
-		return n, fmt.Errorf("webtable: writing the frontier marker: %w", err)
 	}
 	return n, nil
 }

@@ -227,9 +227,9 @@ func TestRequeueOnlyBeforeTheRun(t *testing.T) {
 }
 
 // TestMigrateFrontier: a store written before the frontier had its own
-// rows (queued state in the page's row only) gets one entry per queued
-// page; a row that cannot be read is skipped and reported; the marker
-// makes a second run do nothing.
+// rows (queued state in the page's row only), migrated, gets one entry per
+// queued page; a row that cannot be read is skipped and reported; the
+// format version makes a second run do nothing.
 func TestMigrateFrontier(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
@@ -247,13 +247,10 @@ func TestMigrateFrontier(t *testing.T) {
 	old("com.cnn.www/b", "http://www.cnn.com/b", "oops", "queued")
 	old("com.cnn.www/c", "ftp://www.cnn.com/c", "1", "queued")
 	old("com.cnn.www/d", "http://www.cnn.com/d", "1", "done")
-	var bad []BadEntry
-	n, err := w.MigrateFrontier(ctx, func(b BadEntry) { bad = append(bad, b) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n != 2 || len(bad) != 2 || bad[0].Key != "com.cnn.www/b" || bad[1].Key != "com.cnn.www/c" {
-		t.Errorf("MigrateFrontier = %d entries, bad %v; want 2 and the rows /b and /c", n, bad)
+	asOriginal(t, w)
+	rows, bad := migrateAll(t, w)
+	if n := rows[FormatFrontierRows]; n != 2 || len(bad) != 2 || bad[0] != "com.cnn.www/b" || bad[1] != "com.cnn.www/c" {
+		t.Errorf("Migrate = %d entries, bad %v; want 2 and the rows /b and /c", n, bad)
 	}
 	var got []string
 	if err := w.Queued(ctx, func(e Entry) bool { got = append(got, e.URL); return true }); err != nil {
@@ -262,8 +259,8 @@ func TestMigrateFrontier(t *testing.T) {
 	if len(got) != 2 || got[0] != "http://www.cnn.com/" || got[1] != "http://www.cnn.com/a" {
 		t.Errorf("Queued after migration = %v", got)
 	}
-	if n, err := w.MigrateFrontier(ctx, nil); n != 0 || err != nil {
-		t.Errorf("second MigrateFrontier = %d, %v; want 0, nil", n, err)
+	if rows, bad := migrateAll(t, w); len(rows) != 0 || len(bad) != 0 {
+		t.Errorf("second Migrate = steps %v, bad %v; want none", rows, bad)
 	}
 }
 
@@ -362,10 +359,10 @@ func entryCells(t *testing.T, w *WebTable, key string) string {
 }
 
 // TestOldFormFrontierEntry: an entry written before entries were one cell
-// (fetch:url, fetch:depth and, when not 0, fetch:chain) is read by
-// FrontierNext and Queued like a new one; FrontierNext rewrites it in the
-// current form before handing it out, so that the save of its page
-// deletes it (Save's delete removes the current form's cell only).
+// (fetch:url, fetch:depth and, when not 0, fetch:chain), migrated, is read
+// by FrontierNext and Queued like a new one; the migration rewrote it in
+// the current form, so that the save of its page deletes it (Save's delete
+// removes the current form's cell only).
 func TestOldFormFrontierEntry(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
@@ -383,6 +380,8 @@ func TestOldFormFrontierEntry(t *testing.T) {
 	k1, k2 := FrontierEntryKey("a.test", 1, 7), FrontierEntryKey("a.test", 2, 7)
 	old(k1, "http://a.test/1", "4", "")
 	old(k2, "http://a.test/2", "5", "2")
+	asOriginal(t, w)
+	migrateAll(t, w)
 	var queued []Entry
 	if err := w.Queued(ctx, func(e Entry) bool { queued = append(queued, e); return true }); err != nil {
 		t.Fatal(err)
@@ -402,7 +401,7 @@ func TestOldFormFrontierEntry(t *testing.T) {
 	}
 	for key, want := range map[string]string{k1: "[entry=4 0 http://a.test/1]", k2: "[entry=5 2 http://a.test/2]"} {
 		if got := entryCells(t, w, key); got != want {
-			t.Errorf("old-form entry %s after FrontierNext holds %s, want %s (rewritten)", key, got, want)
+			t.Errorf("old-form entry %s after Migrate holds %s, want %s (rewritten)", key, got, want)
 		}
 	}
 	f := &Fetched{Page: &Page{Fetch: Fetch{URL: "http://a.test/1", Status: 200, Time: time.Now(), Depth: 4}},
@@ -423,9 +422,9 @@ func TestOldFormFrontierEntry(t *testing.T) {
 
 // TestQueuedRowHoldsStateOnly: a URL queued as new gets a row holding
 // fetch:state queued and nothing more of the fetch family (its URL and
-// depth are in its frontier entry), and a frontier migration over such
-// rows (a store without the frontier marker) neither writes entries for
-// them again nor reports them as unreadable.
+// depth are in its frontier entry), and a migration over such rows (a
+// store without a format version) neither writes entries for them again
+// nor reports them as unreadable.
 func TestQueuedRowHoldsStateOnly(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
@@ -439,15 +438,10 @@ func TestQueuedRowHoldsStateOnly(t *testing.T) {
 	if got, want := entryCells(t, w, es[0].Frontier), "[entry=3 0 http://a.test/x]"; got != want {
 		t.Errorf("its frontier entry holds %s, want %s", got, want)
 	}
-	m := bigtable.NewMutation()
-	m.DeleteRow()
-	if err := w.tbl.Apply(ctx, FrontierMarkerKey, m); err != nil {
-		t.Fatal(err)
-	}
-	var bad []BadEntry
-	n, err := w.MigrateFrontier(ctx, func(b BadEntry) { bad = append(bad, b) })
-	if n != 0 || err != nil || len(bad) != 0 {
-		t.Errorf("MigrateFrontier = %d, %v, bad %v; want 0, nil, none", n, err, bad)
+	asOriginal(t, w)
+	rows, bad := migrateAll(t, w)
+	if n := rows[FormatFrontierRows]; n != 0 || len(bad) != 0 {
+		t.Errorf("Migrate = %d entries, bad %v; want 0, none", n, bad)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/internal/keyspace"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -130,7 +131,7 @@ func newHintReader(w *WebTable, lo, hi int) *hintReader {
 	start := FrontierHintPrefix + bucketText(lo) + "/"
 	end := FrontierHintPrefix + bucketText(hi) + "/"
 	if hi >= urlkey.Buckets {
-		end = prefixEnd(FrontierHintPrefix)
+		end = keyspace.PrefixEnd(FrontierHintPrefix)
 	}
 	return &hintReader{w: w, start: start, end: end}
 }
@@ -184,7 +185,7 @@ func (w *WebTable) HasFrontier(ctx context.Context) (bool, error) {
 		if err != nil || h == nil {
 			break
 		}
-		key, err := w.firstKey(ctx, h.hint, prefixEnd(h.prefix))
+		key, err := w.firstKey(ctx, h.hint, keyspace.PrefixEnd(h.prefix))
 		if err != nil {
 			return false, err
 		}

@@ -80,7 +80,7 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 		keys[i] = k
 		perInstant[instantKey(k, timestamp(c.Time))]++
 	}
-	versions, oldForm, err := w.versionSums(ctx, keys)
+	versions, err := w.versionSums(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
@@ -149,11 +149,7 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 		}
 		if record {
 			m, _ := b.mutation(key)
-			form := rowCurrent
-			if oldForm[key] {
-				form = rowAnyForm
-			}
-			setFetchRecord(m, p.Fetch, t, form)
+			setFetchRecord(m, p.Fetch, t, rowCurrent)
 			if p.MIME != "" {
 				m.Set(FamilyMIME, "type", t, []byte(p.MIME))
 			}
@@ -377,7 +373,7 @@ func (im *importing) cellsAt(ctx context.Context, key string, vs []version, k in
 				return nil, fmt.Errorf("webtable: row %q contents:meta holds %q: %w", key, it.Value, err)
 			}
 			c = append(c, mc...)
-		default:
+		case colHTML, colSHA256:
 			c = append(c, cell{q, it.Value})
 		}
 	}
@@ -388,9 +384,8 @@ func (im *importing) cellsAt(ctx context.Context, key string, vs []version, k in
 }
 
 // cells are the contents cells of a version or a sighting (contents:seen
-// aside), by qualifier, as the old form stores them: status, url, headers
-// and truncated each its own (stored packed in contents:meta, see
-// stored).
+// aside), by qualifier, with status, url, headers and truncated each its
+// own (stored packed in contents:meta, see stored).
 type cells []cell
 
 type cell struct {
@@ -554,19 +549,14 @@ func decodeSeen(v []byte) (sum string, c cells) {
 	return string(parts[0]), c
 }
 
-// versionSums reads the stored versions of the rows keys, oldest first,
-// and which of the rows hold a fetch record in the old form (a fetch:url
-// cell, see rowFacts), in one read.
-func (w *WebTable) versionSums(ctx context.Context, keys []string) (map[string][]version, map[string]bool, error) {
+// versionSums reads the stored versions of the rows keys, oldest first, in
+// one read.
+func (w *WebTable) versionSums(ctx context.Context, keys []string) (map[string][]version, error) {
 	sorted := slices.Clone(keys)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
 	out := make(map[string][]version, len(sorted))
-	old := map[string]bool{}
 	err := w.tbl.ReadRows(ctx, bigtable.RowList(sorted), func(r bigtable.Row) bool {
-		if len(r[FamilyFetch]) > 0 {
-			old[r.Key()] = true
-		}
 		byTS := map[bigtable.Timestamp]version{}
 		for _, it := range r[FamilyContents] {
 			seen := qualifier(it.Column) == colSeen
@@ -583,10 +573,9 @@ func (w *WebTable) versionSums(ctx context.Context, keys []string) (map[string][
 		slices.SortFunc(vs, func(a, b version) int { return cmp.Compare(a.ts, b.ts) })
 		out[r.Key()] = vs
 		return true
-	}, bigtable.RowFilter(bigtable.InterleaveFilters(column(FamilyContents, colSHA256), column(FamilyContents, colSeen),
-		bigtable.ChainFilters(column(FamilyFetch, colURL), bigtable.LatestNFilter(1)))))
+	}, bigtable.RowFilter(bigtable.InterleaveFilters(column(FamilyContents, colSHA256), column(FamilyContents, colSeen))))
 	if err != nil {
-		return nil, nil, fmt.Errorf("webtable: reading stored versions: %w", err)
+		return nil, fmt.Errorf("webtable: reading stored versions: %w", err)
 	}
-	return out, old, nil
+	return out, nil
 }

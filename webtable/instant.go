@@ -19,7 +19,7 @@ import (
 type microseconds interface{ Microseconds() bool }
 
 // contentsQualifiers are the contents cells of one version or sighting.
-var contentsQualifiers = []string{colHTML, colSHA256, colMeta, colStatus, colHeaders, colFetched, colTruncated, colSeen}
+var contentsQualifiers = []string{colHTML, colSHA256, colMeta, colSeen}
 
 // instantKey names the instant t (whole milliseconds) of the row key.
 func instantKey(key string, t bigtable.Timestamp) string {

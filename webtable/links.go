@@ -56,8 +56,8 @@ type Anchor struct {
 
 // FrontierTime is the timestamp of frontier entries and of the state
 // "queued" of a URL not yet fetched (its row's only fetch cell: the URL
-// and depth are in the entry; rows queued by older versions also hold
-// fetch:url and fetch:depth at this time): 1 ms after the epoch, older
+// and depth are in the entry; rows queued before [FormatFrontierRows] also
+// held fetch:url and fetch:depth at this time): 1 ms after the epoch, older
 // than any fetch, so that a fetch record and a done or failed state always
 // win over the entry whatever the clocks of the machines that wrote them.
 // The time a URL was discovered is the timestamp of its anchor cells.
@@ -305,7 +305,7 @@ func (w *WebTable) states(ctx context.Context, keys []string) (map[string]rowSta
 		st.time = f.Time
 		out[r.Key()] = st
 		return true
-	}, bigtable.RowFilter(fetchRecordFilter(true, colTime)))
+	}, bigtable.RowFilter(fetchRecordFilter(true)))
 	if err != nil {
 		return nil, fmt.Errorf("webtable: reading frontier states: %w", err)
 	}
@@ -315,9 +315,7 @@ func (w *WebTable) states(ctx context.Context, keys []string) (map[string]rowSta
 // Queued calls fn with every frontier entry whose page is still to be
 // fetched, in key order (by host bucket, host, then order of discovery),
 // until fn returns false. Entries that cannot be read, and entries of
-// pages fetched since (see FrontierNext), are skipped. A store written
-// before the frontier had its own rows lists nothing until
-// [WebTable.MigrateFrontier] ran.
+// pages fetched since (see FrontierNext), are skipped.
 func (w *WebTable) Queued(ctx context.Context, fn func(Entry) bool) error {
 	var pending []Entry
 	stop := false
@@ -344,7 +342,7 @@ func (w *WebTable) Queued(ctx context.Context, fn func(Entry) bool) error {
 	}
 	var ferr error
 	err := w.tbl.ReadRows(ctx, bigtable.PrefixRange(FrontierPrefix), func(r bigtable.Row) bool {
-		e, _, err := parseEntry(r)
+		e, err := parseEntry(r)
 		if err != nil {
 			return true
 		}

@@ -15,9 +15,10 @@ import (
 )
 
 // TestOldFormContents: a version stored before its facts were packed into
-// contents:meta (contents:status, url, headers and truncated each a cell)
-// reads as it was written beside a version stored now, through Versions
-// and Captures; the new version is three cells.
+// contents:meta (contents:status, url, headers and truncated each a cell),
+// migrated, reads as it was written beside a version stored now, through
+// Versions and Captures; the new version is three cells, and so is the
+// migrated one.
 func TestOldFormContents(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
@@ -32,6 +33,8 @@ func TestOldFormContents(t *testing.T) {
 	if err := w.tbl.Apply(ctx, "com.cnn.www/", m); err != nil {
 		t.Fatal(err)
 	}
+	asOriginal(t, w)
+	migrateAll(t, w)
 	p := htmlPage(url, t0.Add(time.Hour), "<p>new")
 	p.Headers = []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n")
 	if _, err := w.RecordFetch(ctx, p); err != nil {
@@ -71,6 +74,17 @@ func TestOldFormContents(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"html", "meta", "sha256"}, cols); diff != "" {
 		t.Errorf("a new version's contents cells (-want +got):\n%s", diff)
+	}
+	row, err = w.Get(ctx, "com.cnn.www/", Query{Family: FamilyContents, At: TimestampOf(t0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols = nil
+	for _, c := range row.Cells {
+		cols = append(cols, c.Qualifier)
+	}
+	if diff := cmp.Diff([]string{"html", "meta", "sha256"}, cols); diff != "" {
+		t.Errorf("the migrated version's contents cells (-want +got):\n%s", diff)
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
-	"github.com/webtable/webtable/urlkey"
 )
 
 // Held-back origins: what a crawl left queued on purpose, and why.
@@ -126,53 +125,16 @@ type OriginCount struct {
 	Queued int64
 }
 
-// QueuedByOrigin counts the frontier entries of pages still queued, by
-// origin, most first. Entries whose page is no longer queued (done by a
-// copy of the entry, a redirect) are not counted. It reads the whole
-// frontier and the state of each entry's row, in batches.
+// QueuedByOrigin counts the frontier entries of pages still queued
+// ([WebTable.Queued]), by origin, most first. It reads the whole frontier
+// and the state of each entry's row, in batches.
 func (w *WebTable) QueuedByOrigin(ctx context.Context) ([]OriginCount, error) {
 	counts := map[string]int64{}
-	var pending []Entry
-	flush := func() error {
-		keys := make([]string, len(pending))
-		for i, e := range pending {
-			keys[i] = e.Key
-		}
-		st, err := w.states(ctx, keys)
-		if err != nil {
-			return err
-		}
-		for _, e := range pending {
-			if s := st[e.Key].state; s == StateQueued || s == StateUnknown {
-				counts[originOfURL(e.URL)]++
-			}
-		}
-		pending = pending[:0]
-		return nil
-	}
-	var ferr error
-	err := w.tbl.ReadRows(ctx, bigtable.PrefixRange(FrontierPrefix), func(r bigtable.Row) bool {
-		e, _, err := parseEntry(r)
-		if err != nil {
-			return true // named by the crawl that reads it
-		}
-		if e.Key == "" {
-			if u, err := urlkey.Canonical(e.URL); err == nil {
-				e.Key = urlkey.KeyOf(u)
-			}
-		}
-		pending = append(pending, e)
-		if len(pending) == 1000 {
-			if ferr = flush(); ferr != nil {
-				return false
-			}
-		}
+	err := w.Queued(ctx, func(e Entry) bool {
+		counts[originOfURL(e.URL)]++
 		return true
 	})
-	if err == nil && ferr == nil && len(pending) > 0 {
-		ferr = flush()
-	}
-	if err = cmp.Or(err, ferr); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("webtable: counting the frontier by origin: %w", err)
 	}
 	out := make([]OriginCount, 0, len(counts))

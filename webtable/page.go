@@ -65,7 +65,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 		return NoBody, fmt.Errorf("webtable: storing fetch: %w", err)
 	}
 	if !p.KeepBody {
-		if err := w.tbl.Apply(ctx, key, pageMutation(p, "", rowAnyForm)); err != nil {
+		if err := w.tbl.Apply(ctx, key, pageMutation(p, "", rowCurrent)); err != nil {
 			return NoBody, fmt.Errorf("webtable: storing fetch of %s: %w", p.Fetch.URL, err)
 		}
 		return NoBody, nil
@@ -80,7 +80,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 		bigtable.ValueRangeFilter([]byte(hexSum), []byte(hexSum+"\x00")),
 	)
 	var unchanged bool
-	cond := bigtable.NewCondMutation(sameAsNewest, pageMutation(p, "", rowAnyForm), pageMutation(p, hexSum, rowAnyForm))
+	cond := bigtable.NewCondMutation(sameAsNewest, pageMutation(p, "", rowCurrent), pageMutation(p, hexSum, rowCurrent))
 	if err := w.tbl.Apply(ctx, key, cond, bigtable.GetCondMutationResult(&unchanged)); err != nil {
 		return NoBody, fmt.Errorf("webtable: storing page %s: %w", p.Fetch.URL, err)
 	}
@@ -99,11 +99,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 // state, so its cells skip pruning (SetUnpruned).
 func pageMutation(p *Page, hexSum string, form rowForm) *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	n := fetchRecordCells + 1 + 3 // the record, mime:type, 3 contents cells (cells.stored)
-	if form == rowAnyForm {
-		n += len(oldFetchColumns) // their deletes
-	}
-	m.Grow(n)
+	m.Grow(fetchRecordCells + 1 + 3) // the record, mime:type, 3 contents cells (cells.stored)
 	setPage(m, p, hexSum, form)
 	return m
 }
@@ -132,24 +128,17 @@ func sha256Hex(b []byte) string {
 }
 
 // rowFacts reads what a save needs to know of the row first: the
-// contents:sha256 of its newest stored version ("" when none) and whether
-// it holds a fetch record in the old form (a fetch:url cell, which every
-// old-form record and old-form queued row has), in one read.
-func (w *WebTable) rowFacts(ctx context.Context, key string) (newest string, form rowForm, err error) {
+// contents:sha256 of its newest stored version ("" when none).
+func (w *WebTable) rowFacts(ctx context.Context, key string) (newest string, err error) {
 	row, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.ChainFilters(
-		bigtable.InterleaveFilters(column(FamilyContents, colSHA256), column(FamilyFetch, colURL)),
-		bigtable.LatestNFilter(1))))
+		column(FamilyContents, colSHA256), bigtable.LatestNFilter(1))))
 	if err != nil {
-		return "", rowAnyForm, fmt.Errorf("webtable: reading the newest version of %q: %w", key, err)
-	}
-	form = rowCurrent
-	if len(row[FamilyFetch]) > 0 {
-		form = rowAnyForm
+		return "", fmt.Errorf("webtable: reading the newest version of %q: %w", key, err)
 	}
 	if items := row[FamilyContents]; len(items) > 0 {
 		newest = string(items[0].Value)
 	}
-	return newest, form, nil
+	return newest, nil
 }
 
 // SetState sets the frontier state of a URL's row at time t (whole

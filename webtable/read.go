@@ -10,11 +10,13 @@ import (
 	"strings"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/internal/keyspace"
 	"github.com/webtable/webtable/urlkey"
 )
 
-// MaxKeyLen is the longest row key, in bytes.
-const MaxKeyLen = 4096
+// MaxKeyLen is the longest row key, in bytes: 4096, as [urlkey.MaxKeyLen]
+// and the store's limit.
+const MaxKeyLen = keyspace.MaxKeyLen
 
 // RowKey turns a command-line argument into a row key: an argument holding
 // "://" is a URL and goes through urlkey.Key; anything else is taken as a
@@ -201,12 +203,6 @@ func (w *WebTable) Versions(ctx context.Context, key string) ([]Version, error) 
 				return nil, fmt.Errorf("webtable: row %q contents:meta holds %q: %w", key, it.Value, err)
 			}
 			v.Status, _ = strconv.Atoi(string(mc.get(colStatus)))
-		case "status":
-			n, err := strconv.Atoi(string(it.Value))
-			if err != nil {
-				return nil, fmt.Errorf("webtable: row %q contents:status holds %q: %w", key, it.Value, err)
-			}
-			v.Status = n
 		}
 	}
 	slices.SortFunc(out, func(a, b Version) int { return cmp.Compare(b.Timestamp, a.Timestamp) })

@@ -89,13 +89,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 		if srcKey, err = urlkey.Key(f.Source.Fetch.URL); err != nil {
 			return NoBody, nil, fmt.Errorf("webtable: storing fetch: %w", err)
 		}
-		// NB: the source's form is read (one read) rather than assumed
-		// old: 13 column deletes cost an iterator each.
-		_, form, err := w.rowFacts(ctx, srcKey)
-		if err != nil {
-			return NoBody, nil, err
-		}
-		b.add(srcKey, pageMutation(f.Source, "", form))
+		b.add(srcKey, pageMutation(f.Source, "", rowCurrent))
 	}
 	key, err := urlkey.Key(f.Page.Fetch.URL)
 	if err != nil {
@@ -107,7 +101,8 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 	// mutation.
 	newest, form := "", rowFresh
 	if !f.NewRow {
-		if newest, form, err = w.rowFacts(ctx, key); err != nil {
+		form = rowCurrent
+		if newest, err = w.rowFacts(ctx, key); err != nil {
 			return NoBody, nil, err
 		}
 	}
@@ -248,8 +243,7 @@ func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []State
 		}
 	}
 	if len(f.Frontier) > 0 {
-		// NB: a row delete, which Cloud Bigtable does without a read,
-		// and which takes an entry of either form (see parseEntry).
+		// NB: a row delete, which Cloud Bigtable does without a read.
 		b := entryDeletes(f.Frontier, deleteRow)
 		if err := w.applyBatch(ctx, &b); err != nil {
 			return NoBody, nil, fmt.Errorf("webtable: deleting the frontier entry of %s: %w", f.Page.Fetch.URL, err)

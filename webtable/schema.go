@@ -108,12 +108,17 @@ type WebTable struct {
 // and every family's GC policy is set (what the crawler does); without it
 // nothing is created and a store without the table gives ErrNoWebTable
 // (what readers do). Closing the WebTable closes store.
+//
+// A store whose [FormatVersion] is newer than [FormatNewest] is refused
+// with a [*FormatError] before anything is written; so, without create, is
+// one older than [FormatOldestReadable]. A table created here is in
+// FormatNewest; an older one is migrated by [WebTable.Migrate].
 func New(ctx context.Context, store Store, tbl Table, create bool, opts Options) (*WebTable, error) {
 	var err error
 	if create {
-		err = ensureSchema(ctx, store, opts)
-	} else {
-		err = checkSchema(ctx, store, opts.table())
+		err = ensureSchema(ctx, store, tbl, opts)
+	} else if err = checkSchema(ctx, store, opts.table()); err == nil {
+		_, err = checkFormat(ctx, tbl, true)
 	}
 	if err != nil {
 		store.Close()
@@ -135,18 +140,27 @@ func checkSchema(ctx context.Context, store Store, table string) error {
 }
 
 // ensureSchema creates the table and families that are missing and sets
-// every family's GC policy.
-func ensureSchema(ctx context.Context, db Store, opts Options) error {
+// every family's GC policy. An existing table's format version is checked
+// first (one too new is refused before anything is written); a table
+// created here is given FormatNewest.
+func ensureSchema(ctx context.Context, db Store, tbl Table, opts Options) error {
 	tables, err := db.Tables(ctx)
 	if err != nil {
 		return fmt.Errorf("webtable: listing tables: %w", err)
 	}
 	table := opts.table()
-	if !slices.Contains(tables, table) {
+	created := false
+	if slices.Contains(tables, table) {
+		if _, err := checkFormat(ctx, tbl, false); err != nil {
+			return err
+		}
+	} else {
 		// Another crawler (a shard) may create it at the same moment.
-		if err := db.CreateTable(ctx, table); err != nil && !errors.Is(err, bigtable.ErrExists) {
+		err := db.CreateTable(ctx, table)
+		if err != nil && !errors.Is(err, bigtable.ErrExists) {
 			return fmt.Errorf("webtable: creating table: %w", err)
 		}
+		created = err == nil
 	}
 	versions := opts.Versions
 	if versions <= 0 {
@@ -182,6 +196,9 @@ func ensureSchema(ctx context.Context, db Store, opts Options) error {
 		if err := db.SetGCPolicy(ctx, table, fam, policies[fam]); err != nil {
 			return fmt.Errorf("webtable: setting GC policy of %s: %w", fam, err)
 		}
+	}
+	if created {
+		return writeFormat(ctx, tbl, FormatNewest)
 	}
 	return nil
 }

@@ -16,8 +16,9 @@ import (
 // oldStore makes a store as the code before the frontier had rows of its
 // own left it: page 0 done, pages 1..3 queued in their rows only (fetch:url,
 // depth and state at webtable.FrontierTime, what Enqueue wrote then), and
-// one queued row whose depth does not parse. Extra rows are written raw
-// with extra, when not nil.
+// one queued row whose depth does not parse, and no format version row
+// (webtable.FormatOriginal). Extra rows are written raw with extra, when
+// not nil.
 func oldStore(t *testing.T, dir, base string, extra func(tbl *bigtable.Table)) {
 	t.Helper()
 	ctx := context.Background()
@@ -52,6 +53,11 @@ func oldStore(t *testing.T, dir, base string, extra func(tbl *bigtable.Table)) {
 		row(fmt.Sprintf("%s/p/%d", base, i), "1", "queued", webtable.FrontierTime)
 	}
 	row(base+"/p/9", "x", "queued", webtable.FrontierTime)
+	m := bigtable.NewMutation()
+	m.DeleteRow()
+	if err := tbl.Apply(ctx, webtable.FormatKey, m); err != nil {
+		t.Fatal(err)
+	}
 	if extra != nil {
 		extra(tbl)
 	}

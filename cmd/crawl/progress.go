@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -171,43 +172,32 @@ func sum[K comparable](m map[K]int64) int64 {
 	return n
 }
 
+// retryLabels name the causes of retries for people.
+var retryLabels = map[crawler.RetryCause]string{
+	crawler.RetryTooMany:     "after 429",
+	crawler.RetryServerError: "after 5xx",
+	crawler.RetryRobots:      "robots.txt unavailable",
+	crawler.RetryOtherScheme: "through the other scheme after 502/504",
+}
+
 // retryLabel names a retry cause for people.
-func retryLabel(c crawler.RetryCause) string {
-	switch c {
-	case crawler.RetryTooMany:
-		return "after 429"
-	case crawler.RetryServerError:
-		return "after 5xx"
-	case crawler.RetryRobots:
-		return "robots.txt unavailable"
-	case crawler.RetryOtherScheme:
-		return "through the other scheme after 502/504"
-	}
-	return string(c)
+func retryLabel(c crawler.RetryCause) string { return cmp.Or(retryLabels[c], string(c)) }
+
+// failureLabels name the kinds of requests without a response for people.
+var failureLabels = map[crawler.FailureKind]string{
+	crawler.FailDNS:      "unknown host",
+	crawler.FailRefused:  "connection refused",
+	crawler.FailConnect:  "proxy refused CONNECT",
+	crawler.FailTLS:      "TLS failure",
+	crawler.FailReset:    "connection reset",
+	crawler.FailTimeout:  "timeout",
+	crawler.FailProxy:    "proxy unreachable",
+	crawler.FailPrivate:  "private address refused",
+	crawler.FailTransfer: "other",
 }
 
 // failureLabel names a kind of request failure for people.
-func failureLabel(k crawler.FailureKind) string {
-	switch k {
-	case crawler.FailDNS:
-		return "unknown host"
-	case crawler.FailRefused:
-		return "connection refused"
-	case crawler.FailConnect:
-		return "proxy refused CONNECT"
-	case crawler.FailTLS:
-		return "TLS failure"
-	case crawler.FailReset:
-		return "connection reset"
-	case crawler.FailTimeout:
-		return "timeout"
-	case crawler.FailProxy:
-		return "proxy unreachable"
-	case crawler.FailPrivate:
-		return "private address refused"
-	}
-	return "other"
-}
+func failureLabel(k crawler.FailureKind) string { return cmp.Or(failureLabels[k], string(k)) }
 
 // kindLabel names an error kind for people.
 func kindLabel(k crawler.ErrorKind) string {

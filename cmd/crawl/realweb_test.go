@@ -198,6 +198,9 @@ func TestRealWebKilled(t *testing.T) {
 		timer := time.AfterFunc(at, func() { cmd.Process.Kill() })
 		cmd.Wait()
 		timer.Stop()
+		if w.TotalPageRequests() == 0 {
+			continue // killed before its store or its first request: nothing to check yet
+		}
 		if now := readTable(t, db); len(now.broken) > 0 {
 			t.Fatalf("after the kill at %v of run %d, torn rows: %v", at, run, now.broken)
 		}

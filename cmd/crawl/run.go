@@ -252,17 +252,22 @@ func openStore(ctx context.Context, o *options, stderr io.Writer) (*webtable.Web
 	}
 }
 
-// migrate gives a store written before the frontier had rows of its own
-// those rows, once; a queued row that cannot be read is named and left.
+// migrate brings a store of an older format version to the newest, once,
+// in steps (webtable.Migrate; a stopped migration resumes); a row that
+// cannot be read is named and left.
 func migrate(ctx context.Context, w *webtable.WebTable, db string, stderr io.Writer) error {
-	n, err := w.MigrateFrontier(ctx, func(b webtable.BadEntry) {
-		fmt.Fprintf(stderr, "crawl: skipping a queued row that cannot be read: %v\n", b)
+	from, err := w.Migrate(ctx, func(s webtable.MigrateStep) {
+		if s.To == webtable.FormatFrontierRows && s.Rows > 0 {
+			fmt.Fprintf(stderr, "moved %d queued pages of %s to its frontier\n", s.Rows, db)
+		}
+	}, func(b webtable.BadEntry) {
+		fmt.Fprintf(stderr, "crawl: skipping a row that cannot be read: %v\n", b)
 	})
 	if err != nil {
-		return fail(exitStoreFailed, "moving the queued pages of %s to its frontier: %v", db, err)
+		return fail(exitStoreFailed, "migrating %s to format version %d: %v (running crawl again resumes)", db, webtable.FormatNewest, err)
 	}
-	if n > 0 {
-		fmt.Fprintf(stderr, "moved %d queued pages of %s to its frontier\n", n, db)
+	if from < webtable.FormatNewest {
+		fmt.Fprintf(stderr, "migrated %s from format version %d to %d\n", db, from, webtable.FormatNewest)
 	}
 	return nil
 }

@@ -183,6 +183,8 @@ func openStore(ctx context.Context, dir string) (*webtable.WebTable, error) {
 		return nil, fmt.Errorf("%w (crawl first, e.g. go run ./cmd/crawl --demo, or name the store with --db)", err)
 	case errors.Is(err, webtable.ErrNoWebTable):
 		return nil, err
+	case errors.Is(err, webtable.ErrFormatTooOld):
+		return nil, fmt.Errorf("%w: %v: run crawl --db %s once to migrate it (in steps; a stopped migration resumes)", errSetup, err, dir)
 	default:
 		return nil, fmt.Errorf("%w: %v", errSetup, err)
 	}

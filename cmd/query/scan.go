@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/webtable/webtable/internal/keyspace"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -140,7 +141,7 @@ func scanRanges(domain, host, prefix, start, end string) ([]urlkey.Range, error)
 			}
 			return []urlkey.Range{r}, nil
 		}
-		return []urlkey.Range{{Start: prefix, End: prefixEnd(prefix)}}, nil
+		return []urlkey.Range{{Start: prefix, End: keyspace.PrefixEnd(prefix)}}, nil
 	case start != "" || end != "":
 		if end != "" && start >= end {
 			return nil, usagef("--start %q must sort before --end %q", start, end)
@@ -148,17 +149,4 @@ func scanRanges(domain, host, prefix, start, end string) ([]urlkey.Range, error)
 		return []urlkey.Range{{Start: start, End: end}}, nil
 	}
 	return nil, nil
-}
-
-// prefixEnd is the first key after every key starting with prefix ("" when
-// there is none: the prefix is all 0xFF bytes).
-func prefixEnd(prefix string) string {
-	b := []byte(prefix)
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] < 0xFF {
-			b[i]++
-			return string(b[:i+1])
-		}
-	}
-	return ""
 }

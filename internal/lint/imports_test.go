@@ -108,6 +108,10 @@ var rules = map[string]rule{
 		forbidden:       concat(storage, crawling, terminal),
 		forbiddenDirect: []string{"net/http", "flag"},
 	},
+	"internal/keyspace": {
+		forbidden:       concat(storage, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag", "os"},
+	},
 	"internal/demoweb": {
 		forbidden: concat(storage, crawling, terminal),
 	},
@@ -171,6 +175,12 @@ var rules = map[string]rule{
 		forbiddenDirect: programsMustNotImport,
 	},
 }
+
+// anywhere lists the module packages that every package may depend on: leaf
+// packages that themselves depend on nothing of the module. internal/keyspace
+// holds the row key limit and prefix successor that urlkey and bigtable, which
+// must not know each other, both need.
+var anywhere = []string{"internal/keyspace"}
 
 // programsMustNotImport are the store packages the programs reach only
 // through webtable and internal/stores: the store itself, the Cloud Bigtable
@@ -263,7 +273,7 @@ func violations(pkgs []listedPackage) []string {
 		}
 		for _, dep := range p.Deps {
 			if depRel, internal := strings.CutPrefix(dep, module+"/"); internal {
-				if depRel == name || strings.HasPrefix(depRel, name+"/") || slices.ContainsFunc(r.internal, func(a string) bool {
+				if depRel == name || strings.HasPrefix(depRel, name+"/") || slices.Contains(anywhere, depRel) || slices.ContainsFunc(r.internal, func(a string) bool {
 					return depRel == a || strings.HasPrefix(depRel, a+"/")
 				}) {
 					continue
@@ -323,6 +333,8 @@ func TestViolationsDetected(t *testing.T) {
 		{"programs may link the server through internal/stores", listedPackage{ImportPath: module + "/cmd/crawl", Imports: []string{module + "/internal/stores"}, Deps: []string{module + "/internal/stores", module + "/bigtable/server", module + "/bigtable/internal/wire"}}, ""},
 		{"programs serve the store through internal/stores", listedPackage{ImportPath: module + "/cmd/crawl", Imports: []string{module + "/bigtable/server"}}, "cmd/crawl imports " + module + "/bigtable/server directly"},
 		{"programs never speak the protocol themselves", listedPackage{ImportPath: module + "/cmd/query", Imports: []string{module + "/bigtable/internal/wire"}}, "cmd/query imports " + module + "/bigtable/internal/wire directly"},
+		{"every package may use internal/keyspace", listedPackage{ImportPath: module + "/urlkey", Deps: []string{module + "/internal/keyspace"}}, ""},
+		{"internal/keyspace must stay a leaf", listedPackage{ImportPath: module + "/internal/keyspace", Deps: []string{module + "/urlkey"}}, "internal/keyspace depends on urlkey"},
 		{"unknown package needs a rule", listedPackage{ImportPath: module + "/newpkg"}, "has no import rule"},
 	}
 	for _, tc := range tests {
