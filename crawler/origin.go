@@ -155,6 +155,10 @@ func classify(err error) (FailureKind, bool) {
 		return FailProxy, true
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return FailRefused, true
+	// NB: net/http has no error types for a connection closed before the
+	// response ("http: server closed idle connection") or for most TLS
+	// handshake failures, so their text is matched; anything else is
+	// FailTransfer, counted against its origin all the same.
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, syscall.EPIPE), strings.Contains(err.Error(), "server closed"):
 		return FailReset, true
