@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -45,8 +46,10 @@ func (r *run) robotsUnavailable(e Entry, u *url.URL, host string, err error) {
 	if errors.As(err, &se) && se.status != http.StatusBadGateway && se.status != http.StatusGatewayTimeout {
 		reason = HoldRobots
 	}
-	if r.sched.hold(u.Scheme, host, reason, errText(err), farFuture) {
-		r.logOrigin(u.Scheme+"://"+host, reason, errText(err), time.Time{})
+	// NB: the reason says "robots.txt unavailable" already.
+	detail := strings.TrimPrefix(errText(err), errRobotsUnavailable.Error()+": ")
+	if r.sched.hold(u.Scheme, host, reason, detail, farFuture) {
+		r.logOrigin(u.Scheme+"://"+host, reason, detail, time.Time{})
 	}
 	r.sched.retry(host, e)
 }
