@@ -23,7 +23,7 @@ func TestPrivateAddressesRefused(t *testing.T) {
 	var inside atomic.Int64
 	ln, err := net.Listen("tcp", "127.0.0.2:0")
 	if err != nil {
-		t.Skipf("cannot listen on 127.0.0.2: %v", err)
+		t.Fatalf("cannot listen on 127.0.0.2 (Linux routes all of 127.0.0.0/8 to loopback): %v", err)
 	}
 	private := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		inside.Add(1)
@@ -109,7 +109,7 @@ func TestPrivateSeedAllowedAcrossRuns(t *testing.T) {
 	var other atomic.Int64
 	ln, err := net.Listen("tcp", "127.0.0.2:0")
 	if err != nil {
-		t.Skipf("cannot listen on 127.0.0.2: %v", err)
+		t.Fatalf("cannot listen on 127.0.0.2 (Linux routes all of 127.0.0.0/8 to loopback): %v", err)
 	}
 	elsewhere := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { other.Add(1) }))
 	elsewhere.Listener.Close()

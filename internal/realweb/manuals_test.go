@@ -66,11 +66,6 @@ func TestManualsOracle(t *testing.T) {
 			t.Errorf("Reachable() has %s, not in Pages()", u)
 		}
 	}
-	if raceEnabled {
-		// NB: the walk is sequential, so the race detector has nothing
-		// to find in it; it would only make it 10 s instead of 1.
-		t.Skip("the BFS of a whole manual is left to go test without -race")
-	}
 	// NB: links read by scanLinks, not by the tokenizer as in
 	// TestOracleMatchesBFS; TestScanLinksManuals checks the two agree.
 	pages, dead := bfs(t, w, c, scanLinks)
