@@ -1,13 +1,12 @@
 package main
 
 import (
+	"github.com/webtable/webtable/internal/clidoc"
+
 	"bytes"
 	"context"
 	"flag"
-	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -34,37 +33,5 @@ func TestCLIDoc(t *testing.T) {
 	b.WriteString("```text\n")
 	b.Write(out.Bytes())
 	b.WriteString("```\n")
-	got := b.Bytes()
-
-	if *update {
-		if err := os.WriteFile(cliDocPath, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(cliDocPath)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd/crawl -run TestCLIDoc -update writes it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is stale: it differs from crawl --help (go test ./cmd/crawl -run TestCLIDoc -update rewrites it)\n%s", cliDocPath, firstDiff(got, want))
-	}
-}
-
-// firstDiff describes the first line where got and want differ.
-func firstDiff(got, want []byte) string {
-	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl || i >= len(g) || i >= len(w) {
-			return fmt.Sprintf("line %d:\n  help prints: %q\n  the file has: %q", i+1, gl, wl)
-		}
-	}
-	return "the files differ"
+	clidoc.Check(t, cliDocPath, "./cmd/crawl", b.Bytes(), *update)
 }

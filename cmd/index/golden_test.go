@@ -1,10 +1,11 @@
 package main
 
 import (
+	"github.com/webtable/webtable/internal/clidoc"
+
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -34,18 +35,5 @@ func TestCLIDoc(t *testing.T) {
 	b.WriteString("`index` runs the indexing jobs over a WebTable. See [the indexing jobs](../index-jobs.md)\n")
 	b.WriteString("for how they work and what they measured; this page is the program's own help.\n\n")
 	b.WriteString("```text\n" + help + "```\n")
-	got := b.Bytes()
-	if *update {
-		if err := os.WriteFile(cliDocPath, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(cliDocPath)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd/index -run TestCLIDoc -update writes it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is stale: it differs from index --help (go test ./cmd/index -run TestCLIDoc -update rewrites it)", cliDocPath)
-	}
+	clidoc.Check(t, cliDocPath, "./cmd/index", b.Bytes(), *update)
 }

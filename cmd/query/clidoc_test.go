@@ -1,11 +1,11 @@
 package main
 
 import (
+	"github.com/webtable/webtable/internal/clidoc"
+
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -39,37 +39,5 @@ func TestCLIDoc(t *testing.T) {
 	for _, c := range commands {
 		section("query "+c.name, c.name, "--help")
 	}
-	got := b.Bytes()
-
-	if *update {
-		if err := os.WriteFile(cliDocPath, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(cliDocPath)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd/query -run TestCLIDoc -update writes it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is stale: it differs from the program's help (go test ./cmd/query -run TestCLIDoc -update rewrites it)\n%s", cliDocPath, firstDiff(got, want))
-	}
-}
-
-// firstDiff describes the first line where got and want differ.
-func firstDiff(got, want []byte) string {
-	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl || i >= len(g) || i >= len(w) {
-			return fmt.Sprintf("line %d:\n  help prints: %q\n  the file has: %q", i+1, gl, wl)
-		}
-	}
-	return "the files differ"
+	clidoc.Check(t, cliDocPath, "./cmd/query", b.Bytes(), *update)
 }
