@@ -41,7 +41,7 @@ var (
 
 // rules is the layout of CONTRIBUTING.md:
 //
-//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2
+//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2, sitemap
 //	                      \-> extract --> x/net/html (links, text; no colly)
 //	    |     \-> seeds
 //	    \-------> webtable --> bigtable --> badger/v4
@@ -95,9 +95,14 @@ var rules = map[string]rule{
 		forbiddenDirect: []string{"net/http", "flag", "os"},
 	},
 	"crawler": {
-		internal:        []string{"urlkey", "extract"},
+		internal:        []string{"urlkey", "extract", "sitemap"},
 		forbidden:       concat(storage, terminal),
 		forbiddenDirect: []string{"flag"},
+	},
+	// Sitemap files (issue 35): a parser, no I/O of its own.
+	"sitemap": {
+		forbidden:       concat(storage, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag", "os"},
 	},
 	"archive": {
 		forbidden:       concat(storage, crawling, terminal),
@@ -144,7 +149,7 @@ var rules = map[string]rule{
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit"},
+		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.
