@@ -127,6 +127,14 @@ type Config struct {
 	// package documentation, "Shards", for when a shard's run ends.
 	// The default values are 0 and 0.
 	Shard, Shards int
+	// Sitemaps lists sitemap files to read at the start of the run
+	// (--sitemap), beside those robots.txt names; their URLs are queued as
+	// a seed's links. Their hosts are allowed as a seed's are. The default
+	// value is nil.
+	Sitemaps []string
+	// NoSitemaps turns sitemaps off: neither robots.txt Sitemap lines nor
+	// Sitemaps are read (--no-sitemaps). The default value is false.
+	NoSitemaps bool
 	// Progress, when set, is called with a snapshot of the statistics after
 	// every page and when the run ends. It must return quickly and is
 	// called from many goroutines, never concurrently. Not a flag.

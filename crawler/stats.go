@@ -58,6 +58,8 @@ type Stats struct {
 	// zero means that whenever enough hosts were due, every worker was
 	// busy; the rest of Idle is workers with no host to fetch from.
 	Idle, IdleReady time.Duration
+	// Sitemaps counts what was read of sitemaps.
+	Sitemaps SitemapStats
 	// Elapsed is the time since Run started.
 	Elapsed time.Duration
 	// Done is true in the last snapshot of a run.

@@ -178,6 +178,9 @@ type Entry struct {
 	// Frontier is the entry's position in the store's frontier, set by the
 	// store; "" when it is not there.
 	Frontier string
+	// Sitemap is what a sitemap said of URL, when it was queued from one
+	// in this run (Listed); the store need not keep it in its frontier.
+	Sitemap SitemapHint
 
 	tries   int  // fetches retried in this run (429, 5xx)
 	swapped bool // tried through the other scheme after gateway errors (otherScheme)

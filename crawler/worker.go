@@ -78,7 +78,7 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 		e.URL, e.Key = u.String(), urlkey.KeyOf(u)
 	}
 	start := time.Now()
-	p := &Page{URL: e.URL, Key: e.Key, Frontier: e.Frontier, FinalURL: e.URL, Depth: e.Depth,
+	p := &Page{URL: e.URL, Key: e.Key, Frontier: e.Frontier, FinalURL: e.URL, Depth: e.Depth, Sitemap: e.Sitemap,
 		Time: start.Truncate(time.Millisecond), Requeue: r.requeue}
 	r.stats.start()
 	defer r.stats.end()
@@ -161,6 +161,7 @@ func (r *run) robotsAllow(ctx context.Context, e Entry, u *url.URL, host string,
 	err := r.c.rob.allowed(ctx, u)
 	switch {
 	case err == nil:
+		r.sitemapsOfOrigin(u)
 		return true
 	case ctx.Err() != nil:
 		// stopped before fetching: stays queued

@@ -52,6 +52,10 @@ type Fetch struct {
 	LinksKept    int       // how many of them were stored as anchors (at most the crawl's --max-links)
 	State        State     // frontier state
 
+	// Sitemap is what a sitemap said of the page when it was queued from
+	// one (its lastmod, changefreq and priority); nil when it was not.
+	Sitemap *SitemapHint
+
 	// SHA256 is the contents:sha256 of the newest stored version of the
 	// page ("" when none) and MIME its mime:type. They are not part of the
 	// fetch family; LastFetch fills them in for conditional recrawls.
@@ -122,6 +126,20 @@ type fetchRecord struct {
 	Depth        int    `json:"depth,omitempty"`
 	Links        int    `json:"links,omitempty"`
 	LinksKept    int    `json:"links_kept,omitempty"`
+	// Sitemap hints (Fetch.Sitemap), absent when the page was not queued
+	// from a sitemap.
+	SitemapLastMod string   `json:"sitemap_lastmod,omitempty"` // formatTime
+	ChangeFreq     string   `json:"changefreq,omitempty"`
+	Priority       *float64 `json:"priority,omitempty"`
+	Listed         bool     `json:"sitemap,omitempty"`
+}
+
+// SitemapHint is what a sitemap said of a page: stored in its fetch
+// record as sitemap, sitemap_lastmod, changefreq and priority.
+type SitemapHint struct {
+	LastMod    time.Time // zero when the sitemap did not say
+	ChangeFreq string    // "" when the sitemap did not say
+	Priority   float64   // -1 when the sitemap did not say
 }
 
 // encodeFetchRecord is the value of fetch:record for f: a JSON object, for
@@ -142,6 +160,15 @@ func encodeFetchRecord(f Fetch) []byte {
 	}
 	if !f.Time.IsZero() {
 		r.Time = formatTime(f.Time)
+	}
+	if h := f.Sitemap; h != nil {
+		r.Listed, r.ChangeFreq = true, h.ChangeFreq
+		if !h.LastMod.IsZero() {
+			r.SitemapLastMod = formatTime(h.LastMod)
+		}
+		if h.Priority >= 0 {
+			r.Priority = &h.Priority
+		}
 	}
 	var b bytes.Buffer
 	b.Grow(len(f.URL) + len(f.Charset) + len(f.ETag) + len(f.LastModified) + len(f.Redirect) + len(f.Error) + 160)
@@ -180,6 +207,19 @@ func decodeFetchRecord(f *Fetch, v []byte) error {
 		URL: r.URL, Status: r.Status, Time: t, Length: r.Length, Charset: r.Charset, ETag: r.ETag,
 		LastModified: r.LastModified, Redirect: r.Redirect, Error: r.Error, Truncated: r.Truncated,
 		Depth: r.Depth, Links: r.Links, LinksKept: r.LinksKept, State: f.State, SHA256: f.SHA256, MIME: f.MIME,
+	}
+	if r.Listed {
+		h := &SitemapHint{ChangeFreq: r.ChangeFreq, Priority: -1}
+		if r.Priority != nil {
+			h.Priority = *r.Priority
+		}
+		if r.SitemapLastMod != "" {
+			var err error
+			if h.LastMod, err = time.Parse(time.RFC3339Nano, r.SitemapLastMod); err != nil {
+				return err
+			}
+		}
+		f.Sitemap = h
 	}
 	return nil
 }

@@ -141,6 +141,14 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	fs.IntVar(&c.SeenCache, "seen-cache", c.SeenCache, "remember `N` links per run as already known, to spare the store reading them again (0 = off; the store decides)")
 	fs.IntVar(&c.MaxLinks, "max-links", c.MaxLinks, "keep at most `N` links of a page, the first in the page (how many it had is recorded in fetch:record as links)")
 	fs.BoolVar(&c.Recrawl, "recrawl", false, "fetch pages already stored again (conditional requests; a new version only when changed)")
+	fs.Func("sitemap", "also read the sitemap at this `URL` (repeatable; e.g. https://example.org/sitemap.xml, a sitemap index or .xml.gz too) and queue the pages it lists; the Sitemap lines of robots.txt are read anyway", func(s string) error {
+		if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
+			return fmt.Errorf("%q is not an http(s) URL (want e.g. https://example.org/sitemap.xml)", s)
+		}
+		c.Sitemaps = append(c.Sitemaps, s)
+		return nil
+	})
+	fs.BoolVar(&c.NoSitemaps, "no-sitemaps", false, "read no sitemaps: neither --sitemap nor the Sitemap lines of robots.txt")
 	fs.BoolVar(&c.StoreAll, "store-all", false, "keep the bodies of non-HTML responses too")
 	fs.Func("shard", "crawl only the hosts of shard `I/N` (0 <= I < N) of a crawl split between N crawlers sharing one --db", func(v string) error {
 		i, n, err := parseShard(v)

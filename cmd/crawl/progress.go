@@ -109,6 +109,13 @@ func summary(label string, s crawler.Stats) string {
 	if s.Traps > 0 {
 		fmt.Fprintf(&b, "  traps         %d links refused (too long, or a path repeating itself)\n", s.Traps)
 	}
+	if sm := s.Sitemaps; sm.Files > 0 || sm.Bad > 0 {
+		fmt.Fprintf(&b, "  sitemaps      %d read, %d URLs listed (%d new)", sm.Files, sm.Listed, sm.New)
+		if sm.Bad > 0 || sm.Outside > 0 || sm.Skipped > 0 || sm.Cut > 0 {
+			fmt.Fprintf(&b, "; %d unreadable (named above), %d URLs off their host, %d past 50,000 a file, %d files cut at 50 MB", sm.Bad, sm.Outside, sm.Skipped, sm.Cut)
+		}
+		b.WriteString("\n")
+	}
 	if s.BadEntries > 0 {
 		fmt.Fprintf(&b, "  skipped       %d frontier entries that cannot be read (named above)\n", s.BadEntries)
 	}

@@ -130,7 +130,7 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 		fmt.Fprintf(stderr, "the crawl is over; ")
 		return serveUntilStopped(ctx, stderr)
 	}
-	if len(seedURLs) == 0 {
+	if len(seedURLs) == 0 && (len(o.cfg.Sitemaps) == 0 || o.cfg.NoSitemaps) {
 		// NB: a seek from a host's hint (see webtable.FrontierHint), not a
 		// read of the entries: a frontier whose first host has many
 		// entries done walked their tombstones here before the crawl began.

@@ -260,6 +260,9 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 		// its own) is recorded on the row that answered.
 		Redirect: p.Location,
 	}
+	if h := p.Sitemap; h.Listed {
+		record.Sitemap = &webtable.SitemapHint{LastMod: h.LastMod, ChangeFreq: h.ChangeFreq, Priority: h.Priority}
+	}
 	if record.URL == "" {
 		record.URL = p.URL
 	}
