@@ -139,6 +139,8 @@ type Config struct {
 	// every page and when the run ends. It must return quickly and is
 	// called from many goroutines, never concurrently. Not a flag.
 	Progress func(Stats)
+	// Hooks are called as the run goes, for metrics. Not flags.
+	Hooks Hooks
 	// Log, when set, is called with one line for each thing the crawl
 	// skipped and the user should know of (a frontier entry that cannot be
 	// read). It may be called from many goroutines at once. Not a flag.

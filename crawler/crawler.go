@@ -40,6 +40,7 @@ type Crawler struct {
 	colly *colly.Collector
 
 	running sync.Mutex
+	cur     current // the run in progress or the last one (Stats)
 
 	// retryBase is the first backoff before fetching again after a 429 or
 	// 5xx without Retry-After; it doubles with each attempt.
@@ -173,6 +174,7 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 			r.readSitemapLater(s, 0)
 		}
 	}
+	c.cur.Store(r)
 	c.domainsMu.Lock()
 	c.domains, c.runStart = r.domains, r.start
 	c.domainsMu.Unlock()

@@ -117,6 +117,7 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 	defer r.c.tr.unregister(id)
 	defer r.c.sched.unclaim(capt)
 	hdr.Set(fetchIDHeader, id)
+	sent := time.Now()
 	err = r.c.colly.Request(http.MethodGet, p.URL, nil, nil, hdr)
 	fetchOver()
 	if err != nil && r.stopped(ctx, err) {
@@ -128,6 +129,7 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 		return false // moved to the other scheme, or set aside: stays queued
 	}
 	r.fill(p, e, u, capt, err)
+	r.c.cfg.Hooks.fetched(time.Since(sent), p.Status)
 	// NB: the host's next entry waits until the answer's pause or give-up
 	// (a 429, a 5xx) is in place: freed before, another worker could
 	// fetch from a host that had just asked to be left alone.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/metrics"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -38,6 +39,10 @@ type options struct {
 	// not serve); allowRemote lets it be off loopback.
 	serve       string
 	allowRemote bool
+	// metricsAddr is where --metrics serves Prometheus metrics ("": not
+	// served); metrics is set by startMetrics, not a flag.
+	metricsAddr string
+	metrics     *metrics.Crawl
 	// shardTimeout is how long a shard waits for a silent shard.
 	shardTimeout time.Duration
 }
@@ -162,6 +167,7 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		return nil
 	})
 	fs.StringVar(&o.serve, "serve", "", "while crawling, serve the store on `ADDR` (e.g. 127.0.0.1:8086; port 0 picks one) over Cloud Bigtable's API, so that query, cbt and Bigtable clients (BIGTABLE_EMULATOR_HOST=ADDR) can read it; keep serving after the crawl until Ctrl-C")
+	fs.StringVar(&o.metricsAddr, "metrics", "", "serve Prometheus metrics on `ADDR` at /metrics while crawling (e.g. 127.0.0.1:9464; port 0 picks one): fetches by status and error, bytes, latencies, frontier, hosts, memory")
 	fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --serve listen on an address other machines can reach (the protocol has no authentication: anyone who reaches it can read and change the store)")
 	fs.BoolVar(&o.demo, "demo", false, "crawl a built-in sample web (www.cnn.com, cnnsi.com, my.look.ca on 127.0.0.1) 3 times into "+defaultDemoDB)
 

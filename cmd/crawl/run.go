@@ -108,6 +108,11 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 	if err != nil {
 		return err
 	}
+	stopMetrics, err := startMetrics(o, stderr)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	var w *webtable.WebTable
 	stopServing := func() {}
 	if o.cfg.Shards > 1 && o.serve == "" {
@@ -169,6 +174,7 @@ func serveUntilStopped(ctx context.Context, stderr io.Writer) error {
 func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
 	p := newProgress(stderr, label)
 	cfg := o.cfg
+	p.max = cfg.MaxPages
 	cfg.Progress = p.update
 	var logMu sync.Mutex
 	cfg.Log = func(line string) {
@@ -178,11 +184,12 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	}
 	s := newStore(w)
 	defer s.cutOffAfter(ctx, o.deps.storeGrace)()
-	c, err := crawler.New(cfg, s)
+	c, err := crawler.New(withMetrics(o, cfg), s)
 	if err != nil {
 		return crawler.Stats{}, fail(exitUsage, "%v", err)
 	}
 	defer c.Close()
+	watch(o, c)
 	st, err := c.Run(ctx, seedURLs)
 	if ferr := s.flushDeletes(); ferr != nil {
 		// NB: nothing is lost: the entries of pages already done are

@@ -109,11 +109,12 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 	cfg.Log = func(line string) {
 		fmt.Fprintf(stderr, "crawl: %s%s\n", s.label, line)
 	}
-	c, err := crawler.New(cfg, s.counts)
+	c, err := crawler.New(withMetrics(s.o, cfg), s.counts)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	defer c.Close()
+	watch(s.o, c)
 
 	beatCtx, stopBeats := context.WithCancel(context.WithoutCancel(ctx))
 	beating := make(chan struct{})

@@ -37,6 +37,8 @@ var (
 	cloud    = []string{"cloud.google.com/go/bigtable", "google.golang.org/grpc"}
 	crawling = []string{"github.com/gocolly/colly", "github.com/temoto/robotstxt"}
 	terminal = []string{"github.com/schollz/progressbar"}
+	// prometheus is linked by internal/metrics and the crawl program only.
+	prometheus = []string{"github.com/prometheus"}
 )
 
 // rules is the layout of CONTRIBUTING.md:
@@ -96,7 +98,7 @@ var rules = map[string]rule{
 	},
 	"crawler": {
 		internal:        []string{"urlkey", "extract", "sitemap"},
-		forbidden:       concat(storage, terminal),
+		forbidden:       concat(storage, terminal, prometheus),
 		forbiddenDirect: []string{"flag"},
 	},
 	// Sitemap files (issue 35): a parser, no I/O of its own.
@@ -141,6 +143,13 @@ var rules = map[string]rule{
 		internal:  []string{},
 		forbidden: concat(storage, cloud, crawling, terminal),
 	},
+	// Prometheus metrics of a crawl (issue 35): fed by the crawler's
+	// statistics and hooks, so that crawler itself links no Prometheus.
+	"internal/metrics": {
+		internal:        []string{"crawler", "urlkey", "extract", "sitemap"},
+		forbidden:       concat(storage, cloud, terminal),
+		forbiddenDirect: []string{"flag"},
+	},
 	// The Go memory limit a crawl sets, from its cgroup's.
 	"internal/memlimit": {
 		forbidden:       concat(storage, cloud, crawling, terminal),
@@ -149,7 +158,7 @@ var rules = map[string]rule{
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap"},
+		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap", "internal/metrics"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.
