@@ -150,6 +150,13 @@ var rules = map[string]rule{
 		forbidden:       concat(storage, cloud, terminal),
 		forbiddenDirect: []string{"flag"},
 	},
+	// A simulated web for recrawl policies (issue 35): it runs the
+	// crawler's scheduling policy, nothing of its fetching or storage.
+	"internal/freshsim": {
+		internal:        []string{"crawler", "urlkey", "extract", "sitemap"},
+		forbidden:       concat(storage, cloud, terminal, prometheus),
+		forbiddenDirect: []string{"flag", "net/http"},
+	},
 	// The Go memory limit a crawl sets, from its cgroup's.
 	"internal/memlimit": {
 		forbidden:       concat(storage, cloud, crawling, terminal),
