@@ -19,7 +19,7 @@ import (
 // warcStats counts what an import did.
 type warcStats struct {
 	captures, versions, unchanged, noBody, failed int
-	revisits                                      int
+	revisits, resolved                            int // revisit records; those read back as versions
 	skipped                                       map[string]int
 }
 
@@ -56,7 +56,10 @@ func importWARCs(ctx context.Context, o *options, stdout, stderr io.Writer) (err
 // reportImport writes the summary of an import.
 func reportImport(stderr io.Writer, st *warcStats) {
 	fmt.Fprintf(stderr, "read %d captures: %d new versions, %d unchanged, %d without a body to keep, %d failed (HTTP status 400 or more); %d revisits add no version",
-		st.captures, st.versions, st.unchanged, st.noBody, st.failed, st.revisits)
+		st.captures, st.versions, st.unchanged, st.noBody, st.failed, st.revisits-st.resolved)
+	if st.resolved > 0 {
+		fmt.Fprintf(stderr, "; %d revisits read as versions of their rows (identical-payload-digest)", st.resolved)
+	}
 	if len(st.skipped) > 0 {
 		var parts []string
 		for _, k := range slices.Sorted(maps.Keys(st.skipped)) {
@@ -75,6 +78,7 @@ const importAhead = 16
 // what stopped the reading (io.EOF at the end).
 type read struct {
 	c   *webtable.Capture
+	rev *archive.Capture // a revisit record, resolved against the store
 	err error
 }
 
@@ -87,6 +91,7 @@ func importWARC(ctx context.Context, w *webtable.WebTable, name string, o *optio
 		return err
 	}
 	r.OnSkip = func(e *archive.Error) { fmt.Fprintf(stderr, "crawl: skipping %v\n", e) }
+	r.Revisits = true
 	reads := make(chan read, importAhead)
 	stop := make(chan struct{})
 	var counts archive.Counts
@@ -96,9 +101,12 @@ func importWARC(ctx context.Context, w *webtable.WebTable, name string, o *optio
 		for {
 			c, err := r.Next()
 			var next read
-			if err != nil {
+			switch {
+			case err != nil:
 				next.err = err
-			} else {
+			case c.Revisit:
+				next.rev = c
+			default:
 				next.c = toWebtable(c, o.cfg.StoreAll)
 			}
 			select {
@@ -131,6 +139,18 @@ func importWARC(ctx context.Context, w *webtable.WebTable, name string, o *optio
 			return next.err
 		}
 		c := next.c
+		if next.rev != nil {
+			full, ok, err := resolveRevisit(ctx, w, next.rev)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				st.skipped["revisit of a record not stored"]++
+				continue
+			}
+			st.resolved++
+			c = toWebtable(full, o.cfg.StoreAll)
+		}
 		if _, err := urlkey.Key(c.URL); err != nil {
 			// NB: one odd URL in a large archive does not stop the import.
 			st.skipped["capture with a URL the WebTable cannot key"]++
