@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -76,7 +77,7 @@ type checkedStore struct {
 	answered atomic.Int64 // LastFetch calls answered from memory
 }
 
-func (c *checkedStore) LastFetch(ctx context.Context, url string) (crawler.Fetch, bool, error) {
+func (c *checkedStore) LastFetch(ctx context.Context, url string) (crawlstore.Fetch, bool, error) {
 	k, _ := urlkey.Key(url)
 	if c.fresh.fresh(k) {
 		c.answered.Add(1)
@@ -89,7 +90,7 @@ func (c *checkedStore) LastFetch(ctx context.Context, url string) (crawler.Fetch
 	return f, ok, err
 }
 
-func (c *checkedStore) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResult, error) {
+func (c *checkedStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore.SaveResult, error) {
 	res, err := c.store.SavePage(ctx, p)
 	if err == nil {
 		if _, ok, _ := c.LastFetch(ctx, p.URL); !ok {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -72,7 +73,7 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 	// The heartbeat, the crawler's workers and the loop all write to it.
 	stderr = &lockedWriter{w: stderr}
 	// The links to other shards' hosts are noted in their inboxes, which
-	// their rounds read as they go (crawler.HostFeed).
+	// their rounds read as they go (crawlstore.HostFeed).
 	if err := w.SetShard(o.cfg.Shard, o.cfg.Shards); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -530,7 +531,7 @@ func addStats(a, b crawler.Stats) crawler.Stats {
 	if len(b.ErrorsByKind) > 0 {
 		m := maps.Clone(a.ErrorsByKind)
 		if m == nil {
-			m = map[crawler.ErrorKind]int64{}
+			m = map[crawlstore.ErrorKind]int64{}
 		}
 		for k, v := range b.ErrorsByKind {
 			m[k] += v

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // countingStore counts, for the shard's record, the frontier entries the
@@ -31,10 +31,10 @@ func (c *countingStore) giveBack(q, f int64) {
 	c.finished += f
 }
 
-func (c *countingStore) add(states []crawler.State, finished int64) {
+func (c *countingStore) add(states []crawlstore.State, finished int64) {
 	var q int64
 	for _, st := range states {
-		if st == crawler.StateNone {
+		if st == crawlstore.StateNone {
 			q++
 		}
 	}
@@ -44,8 +44,8 @@ func (c *countingStore) add(states []crawler.State, finished int64) {
 	c.finished += finished
 }
 
-// Enqueue implements crawler.Store.
-func (c *countingStore) Enqueue(ctx context.Context, entries []crawler.Entry, rq crawler.Requeue) ([]crawler.State, error) {
+// Enqueue implements crawlstore.Store.
+func (c *countingStore) Enqueue(ctx context.Context, entries []crawlstore.Entry, rq crawlstore.Requeue) ([]crawlstore.State, error) {
 	states, err := c.store.Enqueue(ctx, entries, rq)
 	if err == nil {
 		c.add(states, 0)
@@ -53,8 +53,8 @@ func (c *countingStore) Enqueue(ctx context.Context, entries []crawler.Entry, rq
 	return states, err
 }
 
-// SavePage implements crawler.Store.
-func (c *countingStore) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResult, error) {
+// SavePage implements crawlstore.Store.
+func (c *countingStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore.SaveResult, error) {
 	res, err := c.store.SavePage(ctx, p)
 	if err == nil {
 		c.add(res.States, 1)

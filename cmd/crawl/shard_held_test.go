@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -40,12 +40,12 @@ func TestShardTakesEntryQueuedAfterEmptyRound(t *testing.T) {
 	emulator(t)
 	const shards = 2
 	web := newManyHostWeb(t, 1, 1) // the seed only: h0000/p/0
-	owner := crawler.ShardOf(web.host(0), shards)
+	owner := crawlstore.ShardOf(web.host(0), shards)
 	other := 1 - owner
 	// A host of the other shard that no page links to: only the entry
 	// queued below leads to it.
 	k := 1
-	for crawler.ShardOf(web.host(k), shards) != other {
+	for crawlstore.ShardOf(web.host(k), shards) != other {
 		k++
 	}
 	web.unlinked = k
@@ -58,7 +58,7 @@ func TestShardTakesEntryQueuedAfterEmptyRound(t *testing.T) {
 				return
 			}
 			once.Do(func() {
-				if _, err := newStore(w).Enqueue(ctx, []crawler.Entry{{URL: late, Depth: 1}}, crawler.Requeue{}); err != nil {
+				if _, err := newStore(w).Enqueue(ctx, []crawlstore.Entry{{URL: late, Depth: 1}}, crawlstore.Requeue{}); err != nil {
 					t.Errorf("queuing %s: %v", late, err)
 				}
 			})

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -27,9 +27,9 @@ type store struct {
 }
 
 var (
-	_ crawler.Store          = (*store)(nil)
-	_ crawler.FrontierHinter = (*store)(nil)
-	_ crawler.HostFeed       = (*store)(nil)
+	_ crawlstore.Store          = (*store)(nil)
+	_ crawlstore.FrontierHinter = (*store)(nil)
+	_ crawlstore.HostFeed       = (*store)(nil)
 )
 
 func newStore(w *webtable.WebTable) *store {
@@ -117,7 +117,7 @@ type cutOnly struct {
 func (c cutOnly) Done() <-chan struct{} { return c.cut.Done() }
 func (c cutOnly) Err() error            { return c.cut.Err() }
 
-// Hosts implements crawler.Store: a seek per host over the buckets of the
+// Hosts implements crawlstore.Store: a seek per host over the buckets of the
 // shard.
 func (s *store) Hosts(ctx context.Context, shard, shards int, fn func(string) bool) (err error) {
 	ctx, done := s.bound(ctx)
@@ -126,26 +126,26 @@ func (s *store) Hosts(ctx context.Context, shard, shards int, fn func(string) bo
 	return s.w.FrontierHosts(ctx, lo, hi, fn, nil)
 }
 
-// HostPages implements crawler.Store.
+// HostPages implements crawlstore.Store.
 func (s *store) HostPages(ctx context.Context, host string, limit int) (_ int, err error) {
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
 	return s.w.HostPages(ctx, host, limit)
 }
 
-// Next implements crawler.Store.
-func (s *store) Next(ctx context.Context, host, from string, n int) (_ crawler.FrontierBatch, err error) {
+// Next implements crawlstore.Store.
+func (s *store) Next(ctx context.Context, host, from string, n int) (_ crawlstore.FrontierBatch, err error) {
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
 	// NB: a row this process queued as new and has not stored since is
 	// still to be fetched: its state is not read.
 	p, err := s.w.FrontierNextKnowing(ctx, host, from, n, s.fresh.fresh)
 	if err != nil {
-		return crawler.FrontierBatch{}, err
+		return crawlstore.FrontierBatch{}, err
 	}
-	b := crawler.FrontierBatch{Next: p.Next, More: p.More, Entries: make([]crawler.Entry, len(p.Entries))}
+	b := crawlstore.FrontierBatch{Next: p.Next, More: p.More, Entries: make([]crawlstore.Entry, len(p.Entries))}
 	for i, e := range p.Entries {
-		b.Entries[i] = crawler.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier}
+		b.Entries[i] = crawlstore.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier}
 	}
 	for _, bad := range p.Bad {
 		b.Bad = append(b.Bad, bad.Error())
@@ -153,7 +153,7 @@ func (s *store) Next(ctx context.Context, host, from string, n int) (_ crawler.F
 	return b, nil
 }
 
-// FrontierHint implements crawler.FrontierHinter: the hint the WebTable
+// FrontierHint implements crawlstore.FrontierHinter: the hint the WebTable
 // keeps of where host's live entries start.
 func (s *store) FrontierHint(ctx context.Context, host string) (_ string, err error) {
 	ctx, done := s.bound(ctx)
@@ -161,7 +161,7 @@ func (s *store) FrontierHint(ctx context.Context, host string) (_ string, err er
 	return s.w.FrontierHint(ctx, host)
 }
 
-// FedHosts implements crawler.HostFeed: the hosts in the shard's inbox
+// FedHosts implements crawlstore.HostFeed: the hosts in the shard's inbox
 // (webtable.WebTable.SetShard).
 func (s *store) FedHosts(ctx context.Context, shard, shards int, fn func(host string)) (err error) {
 	ctx, done := s.bound(ctx)
@@ -169,58 +169,43 @@ func (s *store) FedHosts(ctx context.Context, shard, shards int, fn func(host st
 	return s.w.FedHosts(ctx, shard, shards, fn)
 }
 
-// LastFetch implements crawler.Store: only a fetch that was made counts,
+// LastFetch implements crawlstore.Store: only a fetch that was made counts,
 // not a frontier entry.
-func (s *store) LastFetch(ctx context.Context, url string) (_ crawler.Fetch, _ bool, err error) {
+func (s *store) LastFetch(ctx context.Context, url string) (_ crawlstore.Fetch, _ bool, err error) {
 	if k, kerr := urlkey.Key(url); kerr == nil && s.fresh.fresh(k) {
-		return crawler.Fetch{}, false, nil // queued here as new, not fetched since
+		return crawlstore.Fetch{}, false, nil // queued here as new, not fetched since
 	}
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
 	f, ok, err := s.w.LastFetch(ctx, url)
 	if err != nil || !ok || !f.Fetched() {
-		return crawler.Fetch{}, false, err
+		return crawlstore.Fetch{}, false, err
 	}
-	return crawler.Fetch{
-		URL:          f.URL,
-		State:        crawler.ParseState(string(f.State)),
-		Depth:        f.Depth,
-		Status:       f.Status,
-		Time:         f.Time,
-		ETag:         f.ETag,
-		LastModified: f.LastModified,
-		SHA256:       f.SHA256,
-		MediaType:    f.MIME,
-		Charset:      f.Charset,
-	}, true, nil
+	return f, true, nil
 }
 
-// Content implements crawler.Store.
+// Content implements crawlstore.Store.
 func (s *store) Content(ctx context.Context, url string) (_ []byte, _ bool, err error) {
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
 	return s.w.Content(ctx, url)
 }
 
-// Enqueue implements crawler.Store.
-func (s *store) Enqueue(ctx context.Context, entries []crawler.Entry, rq crawler.Requeue) (_ []crawler.State, err error) {
+// Enqueue implements crawlstore.Store.
+func (s *store) Enqueue(ctx context.Context, entries []crawlstore.Entry, rq crawlstore.Requeue) (_ []crawlstore.State, err error) {
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
-	es := toEntries(entries)
 	since := s.fresh.start()
-	states, err := s.w.EnqueueAgain(ctx, es, webtable.Requeue(rq))
-	for i := range es {
-		entries[i].Frontier = es[i].Frontier
-	}
+	states, err := s.w.EnqueueAgain(ctx, entries, rq)
 	if err == nil {
-		s.fresh.add(since, newlyQueued(es, states))
+		s.fresh.add(since, newlyQueued(entries, states))
 	}
-	return toStates(states), err
+	return states, err
 }
 
-// SavePage implements crawler.Store: the page's rows, then its links and
+// SavePage implements crawlstore.Store: the page's rows, then its links and
 // discovered entries, then its state, in that order (webtable.Save).
-func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveResult, err error) {
+func (s *store) SavePage(ctx context.Context, p *crawlstore.Page) (_ crawlstore.SaveResult, err error) {
 	// The rows this save writes a fetch record to stop being fresh now,
 	// and stay out of the set until it is over (see freshRows).
 	rows := []string{p.Key}
@@ -229,7 +214,7 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 		// leave the row fresh.
 		k, kerr := urlkey.Key(p.URL)
 		if kerr != nil {
-			return crawler.SaveResult{}, fmt.Errorf("storing %s: %w", p.URL, kerr)
+			return crawlstore.SaveResult{}, fmt.Errorf("storing %s: %w", p.URL, kerr)
 		}
 		rows[0] = k
 	}
@@ -243,7 +228,7 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 	since := s.fresh.start()
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
-	record := webtable.Fetch{
+	record := crawlstore.Fetch{
 		URL:          p.FinalURL,
 		Status:       p.Status,
 		Time:         p.Time,
@@ -266,11 +251,11 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 	f := &webtable.Fetched{
 		// The crawler's hash of the body, not computed again.
 		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body, SHA256: p.SHA256, Headers: p.Header},
-		Discovered: toEntries(p.Discovered),
+		Discovered: p.Discovered,
 		AnchorTime: webtable.TimestampOf(p.Time).TruncateToMilliseconds(),
-		State:      webtable.State(p.State().String()),
+		State:      p.State(),
 		StateTime:  webtable.TimestampOf(s.now()).TruncateToMilliseconds(),
-		Requeue:    webtable.Requeue(p.Requeue),
+		Requeue:    p.Requeue,
 		// A row queued here as new and not stored since holds no content:
 		// no need to read its newest version.
 		NewRow: fresh,
@@ -280,7 +265,7 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 	}
 	if p.Redirected {
 		// The source row records only the fetch and where it led.
-		f.Source = &webtable.Page{Fetch: webtable.Fetch{URL: p.URL, Status: p.Status, Time: p.Time, Redirect: p.FinalURL, Depth: p.Depth, Error: p.Err}}
+		f.Source = &webtable.Page{Fetch: crawlstore.Fetch{URL: p.URL, Status: p.Status, Time: p.Time, Redirect: p.FinalURL, Depth: p.Depth, Error: p.Err}}
 	}
 	f.Anchors = make([]webtable.Anchor, len(p.Links))
 	for i, l := range p.Links {
@@ -288,39 +273,20 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 	}
 	stored, states, err := s.w.Save(ctx, f)
 	if err != nil {
-		return crawler.SaveResult{}, err
-	}
-	for i := range f.Discovered {
-		p.Discovered[i].Frontier = f.Discovered[i].Frontier
+		return crawlstore.SaveResult{}, err
 	}
 	s.fresh.add(since, newlyQueued(f.Discovered, states))
-	return crawler.SaveResult{States: toStates(states), NewVersion: stored == webtable.NewVersion}, nil
-}
-
-func toEntries(es []crawler.Entry) []webtable.Entry {
-	out := make([]webtable.Entry, len(es))
-	for i, e := range es {
-		out[i] = webtable.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain}
-	}
-	return out
+	return crawlstore.SaveResult{States: states, NewVersion: stored == webtable.NewVersion}, nil
 }
 
 // newlyQueued returns the keys of the entries a call queued that the table
 // did not know before it (state unknown, Frontier set).
-func newlyQueued(es []webtable.Entry, states []webtable.State) []string {
+func newlyQueued(es []crawlstore.Entry, states []crawlstore.State) []string {
 	var keys []string
 	for i, e := range es {
-		if i < len(states) && states[i] == webtable.StateUnknown && e.Frontier != "" && e.Key != "" {
+		if i < len(states) && states[i] == crawlstore.StateNone && e.Frontier != "" && e.Key != "" {
 			keys = append(keys, e.Key)
 		}
 	}
 	return keys
-}
-
-func toStates(ss []webtable.State) []crawler.State {
-	out := make([]crawler.State, len(ss))
-	for i, s := range ss {
-		out[i] = crawler.ParseState(string(s))
-	}
-	return out
 }

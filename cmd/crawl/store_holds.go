@@ -3,14 +3,14 @@ package main
 import (
 	"context"
 
-	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/webtable"
 )
 
-var _ crawler.HoldRecorder = (*store)(nil)
+var _ crawlstore.HoldRecorder = (*store)(nil)
 
-// RecordHeldBack implements crawler.HoldRecorder.
-func (s *store) RecordHeldBack(ctx context.Context, shard, shards int, held []crawler.HeldBack) (err error) {
+// RecordHeldBack implements crawlstore.HoldRecorder.
+func (s *store) RecordHeldBack(ctx context.Context, shard, shards int, held []crawlstore.HeldBack) (err error) {
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
 	now := s.now()
@@ -21,37 +21,37 @@ func (s *store) RecordHeldBack(ctx context.Context, shard, shards int, held []cr
 	}
 	var mine func(string) bool
 	if shards > 1 {
-		mine = func(host string) bool { return crawler.ShardOf(host, shards) == shard }
+		mine = func(host string) bool { return crawlstore.ShardOf(host, shards) == shard }
 	}
 	return s.w.SetOriginHolds(ctx, holds, mine)
 }
 
-// HeldBack implements crawler.HoldRecorder.
-func (s *store) HeldBack(ctx context.Context) (_ []crawler.HeldBack, err error) {
+// HeldBack implements crawlstore.HoldRecorder.
+func (s *store) HeldBack(ctx context.Context) (_ []crawlstore.HeldBack, err error) {
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
 	holds, err := s.w.OriginHolds(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]crawler.HeldBack, len(holds))
+	out := make([]crawlstore.HeldBack, len(holds))
 	for i, h := range holds {
-		out[i] = crawler.HeldBack{Origin: h.Origin, Reason: crawler.HoldReason(h.Reason), Detail: h.Detail,
+		out[i] = crawlstore.HeldBack{Origin: h.Origin, Reason: crawlstore.HoldReason(h.Reason), Detail: h.Detail,
 			Until: h.Until, Entries: h.Entries}
 	}
 	return out, nil
 }
 
-var _ crawler.PrivateSeeder = (*store)(nil)
+var _ crawlstore.PrivateSeeder = (*store)(nil)
 
-// PrivateSeeds implements crawler.PrivateSeeder.
+// PrivateSeeds implements crawlstore.PrivateSeeder.
 func (s *store) PrivateSeeds(ctx context.Context) (_ []string, _ bool, err error) {
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
 	return s.w.PrivateSeeds(ctx)
 }
 
-// AddPrivateSeeds implements crawler.PrivateSeeder.
+// AddPrivateSeeds implements crawlstore.PrivateSeeder.
 func (s *store) AddPrivateSeeds(ctx context.Context, addrs []string) (err error) {
 	ctx, done := s.bound(ctx)
 	defer func() { err = done(err) }()
