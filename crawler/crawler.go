@@ -34,7 +34,7 @@ var (
 // robots.txt cache and connections.
 type Crawler struct {
 	cfg   Config
-	store crawlstore.Store
+	store *boundStore // cut off Config.StoreGrace after a run's interrupt
 	sched *scheduler
 	tr    *transport
 	rob   *robots
@@ -60,7 +60,7 @@ func New(cfg Config, store crawlstore.Store) (*Crawler, error) {
 		return nil, err
 	}
 	cfg.AllowDomains = normDomains(cfg.AllowDomains)
-	c := &Crawler{cfg: cfg, store: store, retryBase: time.Second}
+	c := &Crawler{cfg: cfg, store: &boundStore{s: store}, retryBase: time.Second}
 	c.sched = newScheduler(cfg.PerHost, cfg.Delay, cfg.MaxPages)
 	tr, err := newTransport(&c.cfg, c.sched)
 	if err != nil {
@@ -132,6 +132,9 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 		return Stats{}, ErrRunning
 	}
 	defer c.running.Unlock()
+	cut, release := CutOff(ctx, c.cfg.StoreGrace)
+	defer release()
+	c.store.cut = cut
 
 	seedURLs, domains, err := c.seedsAndDomains(seeds)
 	if err != nil {

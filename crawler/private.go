@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
-
-	"github.com/webtable/webtable/crawlstore"
 )
 
 // Private addresses. A page in scope can redirect, or link under
@@ -26,7 +24,7 @@ import (
 // robots.txt, each redirect hop), unless Config.AllowPrivate is set. A
 // seed that names such an address itself (http://10.0.0.5/, http://localhost:8080/:
 // a crawl of one's own intranet or machine) may be fetched from, and only
-// that address: the store remembers it ([PrivateSeeder]), so a resumed
+// that address: the store remembers it ([crawlstore.PrivateSeeder]), so a resumed
 // crawl, which has no seeds, may too. A fetch through a proxy dials the
 // proxy, which is the user's choice; where the proxy connects is its
 // business.
@@ -137,7 +135,7 @@ func (r *run) allowSeeds(ctx context.Context, seeds []*url.URL) error {
 	for _, a := range addrs {
 		allowed[a] = true
 	}
-	if ps, ok := r.c.store.(crawlstore.PrivateSeeder); ok {
+	if ps, ok := r.c.store.privateSeeds(); ok {
 		old, recorded, err := ps.PrivateSeeds(ctx)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrStore, err)
@@ -182,7 +180,7 @@ func (r *run) allowLegacyHost(ctx context.Context, host string) error {
 		allowed[a] = true
 	}
 	g.seeds.Store(&allowed)
-	if ps, ok := r.c.store.(crawlstore.PrivateSeeder); ok {
+	if ps, ok := r.c.store.privateSeeds(); ok {
 		if err := ps.AddPrivateSeeds(ctx, addrs); err != nil {
 			return fmt.Errorf("%w: %w", ErrStore, err)
 		}

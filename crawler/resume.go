@@ -5,8 +5,6 @@ import (
 	"net/url"
 	"sync"
 	"time"
-
-	"github.com/webtable/webtable/crawlstore"
 )
 
 // startAt returns where the run's first read of host's frontier starts:
@@ -14,7 +12,7 @@ import (
 // at the host's first entry (from == ""); then the entries before the hint
 // are read in the background. Otherwise it returns from.
 func (r *run) startAt(host, from string) string {
-	hs, ok := r.c.store.(crawlstore.FrontierHinter)
+	hs, ok := r.c.store.hinter()
 	if !ok || from != "" {
 		return from
 	}
@@ -91,7 +89,7 @@ func (r *run) readBehind(host, hint string) {
 // scheduler, which reads them from where it stopped; and once its own
 // work is done it goes on looking for feedLinger before it ends.
 //
-// A look asks a [HostFeed] store for the hosts other shards queued
+// A look asks a [crawlstore.HostFeed] store for the hosts other shards queued
 // entries for since the last look (one short read), every feedMin; any
 // other store lists the shard's hosts again (Store.Hosts: a read per host
 // with entries), waiting feedCost times as long as the last look took
@@ -126,7 +124,7 @@ func (r *run) feed() (stop func()) {
 	}
 	done := make(chan struct{})
 	look := func() error {
-		if hf, ok := r.c.store.(crawlstore.HostFeed); ok {
+		if hf, ok := r.c.store.feed(); ok {
 			return hf.FedHosts(r.storeCtx, shard, shards, take)
 		}
 		return r.c.store.Hosts(r.storeCtx, shard, shards, func(host string) bool {
@@ -139,7 +137,7 @@ func (r *run) feed() (stop func()) {
 			}
 		})
 	}
-	_, cheap := r.c.store.(crawlstore.HostFeed)
+	_, cheap := r.c.store.feed()
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {

@@ -33,9 +33,8 @@ func BenchmarkCrawlIntoWebTable(b *testing.B) {
 		defer w.Close()
 		cfg := crawler.DefaultConfig()
 		cfg.Delay, cfg.Concurrency, cfg.PerHost, cfg.Depth = 0, conc, conc, 10
-		s := newStore(w)
-		defer s.cutOffAfter(context.Background(), storeGrace)() // as crawlOnce does
-		c, err := crawler.New(cfg, s)
+		cfg.StoreGrace = storeGrace // as crawlOnce does
+		c, err := crawler.New(cfg, w.CrawlStore())
 		if err != nil {
 			return 0, err
 		}
@@ -81,7 +80,7 @@ func BenchmarkCrawlCPU(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			n := crawl(b, newStore(w))
+			n := crawl(b, w.CrawlStore())
 			if err := w.Close(); err != nil {
 				b.Fatal(err)
 			}
@@ -160,7 +159,7 @@ func BenchmarkCrawlWhileScanned(b *testing.B) {
 		}
 		cfg := crawler.DefaultConfig()
 		cfg.Delay, cfg.Concurrency, cfg.PerHost, cfg.Depth = 0, conc, conc, 10
-		c, err := crawler.New(cfg, newStore(s.WebTable))
+		c, err := crawler.New(cfg, s.WebTable.CrawlStore())
 		if err != nil {
 			b.Fatal(err)
 		}

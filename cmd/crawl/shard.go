@@ -77,18 +77,18 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 	if err := w.SetShard(o.cfg.Shard, o.cfg.Shards); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	st := newStore(w)
-	// After Ctrl-C the pages in flight are stored, within storeGrace.
-	defer st.cutOffAfter(ctx, o.deps.storeGrace)()
+	st := w.CrawlStore()
 	s := &shard{
 		o: o, w: w, stderr: stderr,
 		label:  fmt.Sprintf("shard %d/%d: ", o.cfg.Shard, o.cfg.Shards),
 		poll:   shardPoll(o.shardTimeout),
 		now:    time.Now,
-		counts: &countingStore{store: st},
+		counts: &countingStore{CrawlStore: st},
 		held:   -1,
 	}
 	cfg := o.cfg
+	// After Ctrl-C the pages in flight are stored, within storeGrace.
+	cfg.StoreGrace = o.deps.storeGrace
 	if len(cfg.AllowDomains) == 0 {
 		// Every round allows the seeds' domains, not only those of the
 		// entries it happens to find queued.

@@ -5,13 +5,14 @@ import (
 	"sync"
 
 	"github.com/webtable/webtable/crawlstore"
+	"github.com/webtable/webtable/webtable"
 )
 
 // countingStore counts, for the shard's record, the frontier entries the
 // crawler queued and the pages it finished. It keeps the optional powers
 // of the store it wraps (the crawler asks for them).
 type countingStore struct {
-	*store
+	*webtable.CrawlStore
 	mu               sync.Mutex
 	queued, finished int64
 }
@@ -46,7 +47,7 @@ func (c *countingStore) add(states []crawlstore.State, finished int64) {
 
 // Enqueue implements crawlstore.Store.
 func (c *countingStore) Enqueue(ctx context.Context, entries []crawlstore.Entry, rq crawlstore.Requeue) ([]crawlstore.State, error) {
-	states, err := c.store.Enqueue(ctx, entries, rq)
+	states, err := c.CrawlStore.Enqueue(ctx, entries, rq)
 	if err == nil {
 		c.add(states, 0)
 	}
@@ -55,7 +56,7 @@ func (c *countingStore) Enqueue(ctx context.Context, entries []crawlstore.Entry,
 
 // SavePage implements crawlstore.Store.
 func (c *countingStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore.SaveResult, error) {
-	res, err := c.store.SavePage(ctx, p)
+	res, err := c.CrawlStore.SavePage(ctx, p)
 	if err == nil {
 		c.add(res.States, 1)
 	}

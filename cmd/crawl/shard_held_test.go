@@ -58,7 +58,7 @@ func TestShardTakesEntryQueuedAfterEmptyRound(t *testing.T) {
 				return
 			}
 			once.Do(func() {
-				if _, err := newStore(w).Enqueue(ctx, []crawlstore.Entry{{URL: late, Depth: 1}}, crawlstore.Requeue{}); err != nil {
+				if _, err := w.CrawlStore().Enqueue(ctx, []crawlstore.Entry{{URL: late, Depth: 1}}, crawlstore.Requeue{}); err != nil {
 					t.Errorf("queuing %s: %v", late, err)
 				}
 			})

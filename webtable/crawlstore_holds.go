@@ -1,22 +1,17 @@
-package main
+package webtable
 
 import (
 	"context"
 
 	"github.com/webtable/webtable/crawlstore"
-	"github.com/webtable/webtable/webtable"
 )
 
-var _ crawlstore.HoldRecorder = (*store)(nil)
-
 // RecordHeldBack implements crawlstore.HoldRecorder.
-func (s *store) RecordHeldBack(ctx context.Context, shard, shards int, held []crawlstore.HeldBack) (err error) {
-	ctx, done := s.bound(ctx)
-	defer func() { err = done(err) }()
+func (s *CrawlStore) RecordHeldBack(ctx context.Context, shard, shards int, held []crawlstore.HeldBack) error {
 	now := s.now()
-	holds := make([]webtable.OriginHold, len(held))
+	holds := make([]OriginHold, len(held))
 	for i, h := range held {
-		holds[i] = webtable.OriginHold{Origin: h.Origin, Reason: string(h.Reason), Detail: h.Detail,
+		holds[i] = OriginHold{Origin: h.Origin, Reason: string(h.Reason), Detail: h.Detail,
 			Until: h.Until, Entries: h.Entries, Time: now}
 	}
 	var mine func(string) bool
@@ -27,9 +22,7 @@ func (s *store) RecordHeldBack(ctx context.Context, shard, shards int, held []cr
 }
 
 // HeldBack implements crawlstore.HoldRecorder.
-func (s *store) HeldBack(ctx context.Context) (_ []crawlstore.HeldBack, err error) {
-	ctx, done := s.bound(ctx)
-	defer func() { err = done(err) }()
+func (s *CrawlStore) HeldBack(ctx context.Context) ([]crawlstore.HeldBack, error) {
 	holds, err := s.w.OriginHolds(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -42,18 +35,12 @@ func (s *store) HeldBack(ctx context.Context) (_ []crawlstore.HeldBack, err erro
 	return out, nil
 }
 
-var _ crawlstore.PrivateSeeder = (*store)(nil)
-
 // PrivateSeeds implements crawlstore.PrivateSeeder.
-func (s *store) PrivateSeeds(ctx context.Context) (_ []string, _ bool, err error) {
-	ctx, done := s.bound(ctx)
-	defer func() { err = done(err) }()
+func (s *CrawlStore) PrivateSeeds(ctx context.Context) ([]string, bool, error) {
 	return s.w.PrivateSeeds(ctx)
 }
 
 // AddPrivateSeeds implements crawlstore.PrivateSeeder.
-func (s *store) AddPrivateSeeds(ctx context.Context, addrs []string) (err error) {
-	ctx, done := s.bound(ctx)
-	defer func() { err = done(err) }()
+func (s *CrawlStore) AddPrivateSeeds(ctx context.Context, addrs []string) error {
 	return s.w.AddPrivateSeeds(ctx, addrs)
 }

@@ -1,4 +1,4 @@
-package main
+package webtable_test
 
 import (
 	"context"
@@ -25,9 +25,9 @@ func openTestTable(t *testing.T) *webtable.WebTable {
 }
 
 // TestStoreContract runs the crawler's Store contract against the WebTable
-// adapter, the same suite the in-memory store passes.
+// (CrawlStore), the same suite the in-memory store passes.
 func TestStoreContract(t *testing.T) {
-	crawlertest.StoreContract(t, func(t *testing.T) crawlstore.Store { return newStore(openTestTable(t)) })
+	crawlertest.StoreContract(t, func(t *testing.T) crawlstore.Store { return openTestTable(t).CrawlStore() })
 }
 
 // TestSavePageWritesAnchorsAndRedirects checks what the contract cannot
@@ -37,7 +37,7 @@ func TestStoreContract(t *testing.T) {
 func TestSavePageWritesAnchorsAndRedirects(t *testing.T) {
 	ctx := context.Background()
 	w := openTestTable(t)
-	s := newStore(w)
+	s := w.CrawlStore()
 	at := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
 	body := []byte("<a href=http://www.cnn.com/>CNN</a>")
 	p := &crawlstore.Page{
@@ -90,7 +90,7 @@ func TestSavePageWritesAnchorsAndRedirects(t *testing.T) {
 func TestUnfollowedRedirectIsRecorded(t *testing.T) {
 	ctx := context.Background()
 	w := openTestTable(t)
-	s := newStore(w)
+	s := w.CrawlStore()
 	at := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
 	p := &crawlstore.Page{URL: "http://www.cnn.com/old", FinalURL: "http://www.cnn.com/old", Location: "http://www.cnn.com/new", Time: at, Status: 301}
 	if _, err := s.SavePage(ctx, p); err != nil {
@@ -105,14 +105,10 @@ func TestUnfollowedRedirectIsRecorded(t *testing.T) {
 	}
 }
 
-// emulator starts Google's in-process Bigtable emulator and points
-// BIGTABLE_EMULATOR_HOST at it.
-func emulator(t *testing.T) { emulatorpkg.Start(t) }
-
 // TestStoreContractOnCloudBigtable runs the same contract with the
 // WebTable on Cloud Bigtable (Google's emulator).
 func TestStoreContractOnCloudBigtable(t *testing.T) {
-	emulator(t)
+	emulatorpkg.Start(t)
 	n := 0
 	crawlertest.StoreContract(t, func(t *testing.T) crawlstore.Store {
 		n++
@@ -121,7 +117,7 @@ func TestStoreContractOnCloudBigtable(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { w.Close() })
-		return newStore(w)
+		return w.CrawlStore()
 	})
 }
 
@@ -131,7 +127,7 @@ func TestStoreContractOnCloudBigtable(t *testing.T) {
 func TestSavePageRecordsLinksFoundAndKept(t *testing.T) {
 	ctx := context.Background()
 	w := openTestTable(t)
-	s := newStore(w)
+	s := w.CrawlStore()
 	body := []byte("<a href=/a>a</a><a href=/b>b</a><a href=/c>c</a>")
 	p := &crawlstore.Page{
 		URL: "http://www.cnn.com/", FinalURL: "http://www.cnn.com/", Time: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC),
