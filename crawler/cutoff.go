@@ -91,8 +91,7 @@ func (c cutOnly) Err() error            { return c.cut.Err() }
 
 // boundStore is the crawler's store with every call bounded by the cut-off
 // of the current run (Config.StoreGrace). Its optional powers are reached
-// through hinter, feed, holds and privateSeeds, which say whether the
-// store has them.
+// through has, which says whether the store has them.
 type boundStore struct {
 	s crawlstore.Store
 	// cut is the current run's cut-off; nil before the first run. It is

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // Private addresses. A page in scope can redirect, or link under
@@ -135,7 +137,7 @@ func (r *run) allowSeeds(ctx context.Context, seeds []*url.URL) error {
 	for _, a := range addrs {
 		allowed[a] = true
 	}
-	if ps, ok := r.c.store.privateSeeds(); ok {
+	if ps, ok := has[crawlstore.PrivateSeeder](r.c.store); ok {
 		old, recorded, err := ps.PrivateSeeds(ctx)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrStore, err)
@@ -180,7 +182,7 @@ func (r *run) allowLegacyHost(ctx context.Context, host string) error {
 		allowed[a] = true
 	}
 	g.seeds.Store(&allowed)
-	if ps, ok := r.c.store.privateSeeds(); ok {
+	if ps, ok := has[crawlstore.PrivateSeeder](r.c.store); ok {
 		if err := ps.AddPrivateSeeds(ctx, addrs); err != nil {
 			return fmt.Errorf("%w: %w", ErrStore, err)
 		}

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // startAt returns where the run's first read of host's frontier starts:
@@ -12,7 +14,7 @@ import (
 // at the host's first entry (from == ""); then the entries before the hint
 // are read in the background. Otherwise it returns from.
 func (r *run) startAt(host, from string) string {
-	hs, ok := r.c.store.hinter()
+	hs, ok := has[crawlstore.FrontierHinter](r.c.store)
 	if !ok || from != "" {
 		return from
 	}
@@ -124,7 +126,7 @@ func (r *run) feed() (stop func()) {
 	}
 	done := make(chan struct{})
 	look := func() error {
-		if hf, ok := r.c.store.feed(); ok {
+		if hf, ok := has[crawlstore.HostFeed](r.c.store); ok {
 			return hf.FedHosts(r.storeCtx, shard, shards, take)
 		}
 		return r.c.store.Hosts(r.storeCtx, shard, shards, func(host string) bool {
@@ -137,7 +139,7 @@ func (r *run) feed() (stop func()) {
 			}
 		})
 	}
-	_, cheap := r.c.store.feed()
+	_, cheap := has[crawlstore.HostFeed](r.c.store)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {

@@ -128,7 +128,7 @@ func (r *run) logOrigin(origin string, reason crawlstore.HoldReason, detail stri
 // loadHolds holds back again, at the start of a run, the origins whose
 // server asked an earlier run to wait until a time still ahead.
 func (r *run) loadHolds(ctx context.Context) error {
-	hr, ok := r.c.store.holds()
+	hr, ok := has[crawlstore.HoldRecorder](r.c.store)
 	if !ok {
 		return nil
 	}
@@ -152,7 +152,7 @@ func (r *run) loadHolds(ctx context.Context) error {
 // recordHolds hands the run's held-back origins to the store, if it keeps
 // them.
 func (r *run) recordHolds(held []crawlstore.HeldBack) error {
-	hr, ok := r.c.store.holds()
+	hr, ok := has[crawlstore.HoldRecorder](r.c.store)
 	if !ok {
 		return nil
 	}

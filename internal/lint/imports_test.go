@@ -149,10 +149,18 @@ var rules = map[string]rule{
 		forbidden:       concat(storage, cloud, crawling, terminal),
 		forbiddenDirect: []string{"net/http", "flag"},
 	},
+	// One shard of a crawl split between processes (crawl --shard): the
+	// crawler over the WebTable, as the program runs it; like the
+	// programs it speaks webtable, never bigtable itself.
+	"shardrun": {
+		internal:        []string{"crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey"},
+		forbidden:       concat(cloud, terminal),
+		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
+	},
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit"},
+		internal:        []string{"crawler", "shardrun", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.
@@ -333,6 +341,8 @@ func TestViolationsDetected(t *testing.T) {
 		{"crawlstore must not know the crawler", listedPackage{ImportPath: module + "/crawlstore", Deps: []string{module + "/urlkey", module + "/crawler"}}, "crawlstore depends on crawler"},
 		{"crawlstore must not know the store", listedPackage{ImportPath: module + "/crawlstore", Deps: []string{module + "/webtable"}}, "crawlstore depends on webtable"},
 		{"webtable must not know the crawler", listedPackage{ImportPath: module + "/webtable", Deps: []string{module + "/crawlstore", module + "/crawler"}}, "webtable depends on crawler"},
+		{"shardrun speaks webtable, not bigtable", listedPackage{ImportPath: module + "/shardrun", Imports: []string{module + "/bigtable"}}, "shardrun imports " + module + "/bigtable directly"},
+		{"shardrun must not know terminals", listedPackage{ImportPath: module + "/shardrun", Deps: []string{"github.com/schollz/progressbar/v3"}}, "shardrun depends on github.com/schollz/progressbar/v3"},
 		{"crawler must not know storage", listedPackage{ImportPath: module + "/crawler", Deps: []string{module + "/urlkey", module + "/webtable"}}, "crawler depends on webtable"},
 		{"crawler must not reach badger indirectly", listedPackage{ImportPath: module + "/crawler", Deps: []string{"github.com/dgraph-io/badger/v4"}}, "crawler depends on github.com/dgraph-io/badger/v4"},
 		{"urlkey must not do HTTP", listedPackage{ImportPath: module + "/urlkey", Imports: []string{"net/http"}}, "urlkey imports net/http directly"},
