@@ -1,7 +1,8 @@
 // Package crawlertest checks implementations of [crawlstore.Store] against
-// the contract written on that interface. Every Store runs the same suite:
-// crawlertest.MemStore in this repository's tests, the WebTable adapter of
-// cmd/crawl in its own.
+// the contract written on that interface, and holds [MemStore], the
+// in-memory Store the crawler's tests use. Every Store runs the same
+// suite: MemStore in this package's tests, webtable.CrawlStore (on the
+// embedded store and on Cloud Bigtable's emulator) in webtable's.
 //
 //	func TestStore(t *testing.T) {
 //		crawlertest.StoreContract(t, func(t *testing.T) crawlstore.Store { return open(t) })

@@ -41,10 +41,12 @@ var (
 
 // rules is the layout of CONTRIBUTING.md:
 //
+//	            crawler --> crawlstore <-- webtable       crawlstore --> urlkey (only)
 //	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2
-//	                      \-> extract --> x/net/html (links, text; no colly)
+//	    |                 \-> extract --> x/net/html (links, text; no colly)
 //	    |     \-> seeds
 //	    \-------> webtable --> bigtable --> badger/v4
+//	    \-------> shardrun, warcimport --> crawler, webtable (and archive)
 //	cmd/query --> webtable, urlkey            internal/demoweb <-- cmd/crawl, tests
 //	    \-------> internal/webui --> webtable, urlkey, extract (query serve)
 //	cmd/crawl, cmd/query --> archive --> gowarc (WARC files; no storage, no crawling)
