@@ -119,8 +119,8 @@ func (b *boundStore) HostPages(ctx context.Context, host string, limit int) (n i
 	return n, err
 }
 
-func (b *boundStore) LastFetch(ctx context.Context, url string) (f crawlstore.Fetch, ok bool, err error) {
-	err = b.call(ctx, func(ctx context.Context) error { f, ok, err = b.s.LastFetch(ctx, url); return err })
+func (b *boundStore) LastFetch(ctx context.Context, key string) (f crawlstore.Fetch, ok bool, err error) {
+	err = b.call(ctx, func(ctx context.Context) error { f, ok, err = b.s.LastFetch(ctx, key); return err })
 	return f, ok, err
 }
 
@@ -129,8 +129,8 @@ func (b *boundStore) Enqueue(ctx context.Context, entries []crawlstore.Entry, rq
 	return st, err
 }
 
-func (b *boundStore) Content(ctx context.Context, url string) (body []byte, ok bool, err error) {
-	err = b.call(ctx, func(ctx context.Context) error { body, ok, err = b.s.Content(ctx, url); return err })
+func (b *boundStore) Content(ctx context.Context, key string) (body []byte, ok bool, err error) {
+	err = b.call(ctx, func(ctx context.Context) error { body, ok, err = b.s.Content(ctx, key); return err })
 	return body, ok, err
 }
 

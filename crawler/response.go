@@ -25,7 +25,7 @@ func (r *run) notModified(p *crawlstore.Page, e entry, last crawlstore.Fetch) bo
 	if !isHTML(p.MediaType) || p.Redirected {
 		return true
 	}
-	body, ok, err := r.c.store.Content(r.storeCtx, p.URL)
+	body, ok, err := r.c.store.Content(r.storeCtx, p.Key)
 	if err != nil {
 		r.fail(fmt.Errorf("%w: content of %s: %w", ErrStore, p.URL, err))
 		return false

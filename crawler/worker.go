@@ -81,12 +81,17 @@ func (r *run) process(ctx context.Context, e entry, fetchOver func()) bool {
 	start := time.Now()
 	p := &crawlstore.Page{URL: e.URL, Key: e.Key, Frontier: e.Frontier, FinalURL: e.URL, Depth: e.Depth,
 		Time: start.Truncate(time.Millisecond), Requeue: r.requeue}
+	if p.Key == "" {
+		// NB: the store sets it on every entry it hands out; an entry
+		// queued without one is keyed here, once.
+		p.Key, _ = urlkey.Key(p.URL)
+	}
 	r.stats.start()
 	defer r.stats.end()
 	// The store decides whether the URL is still to be fetched: an entry
 	// queued twice (two pages saved at once) or reached meanwhile through
 	// a redirect is not fetched again.
-	last, ok, err := r.c.store.LastFetch(r.storeCtx, p.URL)
+	last, ok, err := r.c.store.LastFetch(r.storeCtx, p.Key)
 	if err != nil {
 		r.fail(fmt.Errorf("%w: last fetch of %s: %w", ErrStore, p.URL, err))
 		return false

@@ -75,11 +75,11 @@ type Store interface {
 	// counting there). --max-pages-per-host reads it once per host and run.
 	HostPages(ctx context.Context, host string, limit int) (int, error)
 
-	// LastFetch returns the facts of the last recorded fetch of the URL
-	// (any scheme of the same row key); ok is false when the URL was never
-	// fetched (it may still be queued). The crawler uses it for conditional
-	// requests when recrawling.
-	LastFetch(ctx context.Context, url string) (f Fetch, ok bool, err error)
+	// LastFetch returns the facts of the last recorded fetch of the row
+	// key (Entry.Key, Page.Key: one for every scheme of a URL); ok is
+	// false when the URL was never fetched (it may still be queued). The
+	// crawler uses it for conditional requests when recrawling.
+	LastFetch(ctx context.Context, key string) (f Fetch, ok bool, err error)
 
 	// Enqueue records each entry as StateQueued unless its URL is already
 	// known (or rq asks for it again), and returns the state each URL had
@@ -89,9 +89,9 @@ type Store interface {
 	Enqueue(ctx context.Context, entries []Entry, rq Requeue) ([]State, error)
 
 	// Content returns the latest stored content (Page.Body of the newest
-	// version) of the URL's row; ok is false when none is stored. The
+	// version) of the row key's row; ok is false when none is stored. The
 	// crawler reads it after a 304 to follow the links of an unchanged page.
-	Content(ctx context.Context, url string) (body []byte, ok bool, err error)
+	Content(ctx context.Context, key string) (body []byte, ok bool, err error)
 
 	// SavePage stores one fetch and what it produced, in the order above,
 	// and reports the states the URLs of p.Discovered had before the call

@@ -81,11 +81,11 @@ func (s *CrawlStore) FedHosts(ctx context.Context, shard, shards int, fn func(ho
 
 // LastFetch implements crawlstore.Store: only a fetch that was made
 // counts, not a frontier entry.
-func (s *CrawlStore) LastFetch(ctx context.Context, url string) (crawlstore.Fetch, bool, error) {
-	if k, kerr := urlkey.Key(url); kerr == nil && s.fresh.fresh(k) {
+func (s *CrawlStore) LastFetch(ctx context.Context, key string) (crawlstore.Fetch, bool, error) {
+	if s.fresh.fresh(key) {
 		return crawlstore.Fetch{}, false, nil // queued here as new, not fetched since
 	}
-	f, ok, err := s.w.LastFetch(ctx, url)
+	f, ok, err := s.w.lastFetch(ctx, key)
 	if err != nil || !ok || !f.Fetched() {
 		return crawlstore.Fetch{}, false, err
 	}
@@ -93,8 +93,8 @@ func (s *CrawlStore) LastFetch(ctx context.Context, url string) (crawlstore.Fetc
 }
 
 // Content implements crawlstore.Store.
-func (s *CrawlStore) Content(ctx context.Context, url string) ([]byte, bool, error) {
-	return s.w.Content(ctx, url)
+func (s *CrawlStore) Content(ctx context.Context, key string) ([]byte, bool, error) {
+	return s.w.content(ctx, key)
 }
 
 // Enqueue implements crawlstore.Store.

@@ -8,7 +8,6 @@ import (
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/crawler/crawlertest"
 	"github.com/webtable/webtable/crawlstore"
-	"github.com/webtable/webtable/urlkey"
 )
 
 // TestFreshRows checks when freshRows says a row holds no fetch: only
@@ -78,15 +77,14 @@ type checkedStore struct {
 	answered atomic.Int64 // LastFetch calls answered from memory
 }
 
-func (c *checkedStore) LastFetch(ctx context.Context, url string) (crawlstore.Fetch, bool, error) {
-	k, _ := urlkey.Key(url)
-	if c.fresh.fresh(k) {
+func (c *checkedStore) LastFetch(ctx context.Context, key string) (crawlstore.Fetch, bool, error) {
+	if c.fresh.fresh(key) {
 		c.answered.Add(1)
 	}
-	f, ok, err := c.CrawlStore.LastFetch(ctx, url)
-	pf, pok, perr := c.plain.LastFetch(ctx, url)
+	f, ok, err := c.CrawlStore.LastFetch(ctx, key)
+	pf, pok, perr := c.plain.LastFetch(ctx, key)
 	if ok != pok || f != pf || (err == nil) != (perr == nil) {
-		c.t.Errorf("LastFetch(%s) = %+v, %v, %v; the store says %+v, %v, %v", url, f, ok, err, pf, pok, perr)
+		c.t.Errorf("LastFetch(%s) = %+v, %v, %v; the store says %+v, %v, %v", key, f, ok, err, pf, pok, perr)
 	}
 	return f, ok, err
 }
@@ -94,7 +92,7 @@ func (c *checkedStore) LastFetch(ctx context.Context, url string) (crawlstore.Fe
 func (c *checkedStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore.SaveResult, error) {
 	res, err := c.CrawlStore.SavePage(ctx, p)
 	if err == nil {
-		if _, ok, _ := c.LastFetch(ctx, p.URL); !ok {
+		if _, ok, _ := c.LastFetch(ctx, p.Key); !ok {
 			c.t.Errorf("LastFetch(%s) after its save: not fetched", p.URL)
 		}
 	}

@@ -165,13 +165,18 @@ func (w *WebTable) LastFetch(ctx context.Context, rawURL string) (f crawlstore.F
 	if err != nil {
 		return crawlstore.Fetch{}, false, fmt.Errorf("webtable: reading fetch record: %w", err)
 	}
+	return w.lastFetch(ctx, key)
+}
+
+// lastFetch is LastFetch of the row key.
+func (w *WebTable) lastFetch(ctx context.Context, key string) (f crawlstore.Fetch, ok bool, err error) {
 	row, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.InterleaveFilters(
 		bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), bigtable.LatestNFilter(1)),
 		bigtable.ChainFilters(bigtable.FamilyFilter(FamilyContents), bigtable.ColumnFilter("sha256"), bigtable.LatestNFilter(1)),
 		bigtable.ChainFilters(bigtable.FamilyFilter(FamilyMIME), bigtable.ColumnFilter("type"), bigtable.LatestNFilter(1)),
 	)))
 	if err != nil {
-		return crawlstore.Fetch{}, false, fmt.Errorf("webtable: reading fetch record of %s: %w", rawURL, err)
+		return crawlstore.Fetch{}, false, fmt.Errorf("webtable: reading fetch record of row %q: %w", key, err)
 	}
 	if len(row[FamilyFetch]) == 0 {
 		return crawlstore.Fetch{}, false, nil
@@ -196,6 +201,11 @@ func (w *WebTable) Content(ctx context.Context, rawURL string) (body []byte, ok 
 	if err != nil {
 		return nil, false, fmt.Errorf("webtable: reading content: %w", err)
 	}
+	return w.content(ctx, key)
+}
+
+// content is Content of the row key.
+func (w *WebTable) content(ctx context.Context, key string) (body []byte, ok bool, err error) {
 	row, err := w.Get(ctx, key, Query{Column: FamilyContents + ":html"})
 	if err != nil || len(row.Cells) == 0 {
 		return nil, false, err

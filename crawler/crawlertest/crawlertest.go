@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawlstore"
+	"github.com/webtable/webtable/urlkey"
 )
 
 // StoreContract runs the Store contract suite, each case on a fresh store
@@ -100,7 +101,7 @@ func save(t *testing.T, s crawlstore.Store, p *crawlstore.Page) crawlstore.SaveR
 
 func last(t *testing.T, s crawlstore.Store, url string) (crawlstore.Fetch, bool) {
 	t.Helper()
-	f, ok, err := s.LastFetch(ctx, url)
+	f, ok, err := s.LastFetch(ctx, keyOf(t, url))
 	if err != nil {
 		t.Fatalf("LastFetch(%s): %v", url, err)
 	}
@@ -359,7 +360,7 @@ func testNotModified(t *testing.T, s crawlstore.Store) {
 
 func content(t *testing.T, s crawlstore.Store, url string) (string, bool) {
 	t.Helper()
-	b, ok, err := s.Content(ctx, url)
+	b, ok, err := s.Content(ctx, keyOf(t, url))
 	if err != nil {
 		t.Fatalf("Content(%s): %v", url, err)
 	}
@@ -515,4 +516,15 @@ func testHostPages(t *testing.T, s crawlstore.Store) {
 			t.Errorf("HostPages(%s, %d) = %d, %v; want %d", tc.host, tc.limit, n, err, tc.want)
 		}
 	}
+}
+
+// keyOf is the row key of url, as the crawler hands it to LastFetch and
+// Content.
+func keyOf(t *testing.T, url string) string {
+	t.Helper()
+	k, err := urlkey.Key(url)
+	if err != nil {
+		t.Fatalf("urlkey.Key(%s): %v", url, err)
+	}
+	return k
 }

@@ -221,14 +221,10 @@ func (m *MemStore) deleteEntry(host, pos string) {
 }
 
 // LastFetch implements Store.
-func (m *MemStore) LastFetch(ctx context.Context, rawURL string) (crawlstore.Fetch, bool, error) {
-	u, err := urlkey.Canonical(rawURL)
-	if err != nil {
-		return crawlstore.Fetch{}, false, fmt.Errorf("crawler: memstore: %w", err)
-	}
+func (m *MemStore) LastFetch(ctx context.Context, key string) (crawlstore.Fetch, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	r := m.rows[urlkey.KeyOf(u)]
+	r := m.rows[key]
 	if r == nil || r.Fetch.Time.IsZero() {
 		return crawlstore.Fetch{}, false, nil
 	}
@@ -238,11 +234,7 @@ func (m *MemStore) LastFetch(ctx context.Context, rawURL string) (crawlstore.Fet
 }
 
 // Content implements Store.
-func (m *MemStore) Content(ctx context.Context, rawURL string) ([]byte, bool, error) {
-	key, err := urlkey.Key(rawURL)
-	if err != nil {
-		return nil, false, fmt.Errorf("crawler: memstore: %w", err)
-	}
+func (m *MemStore) Content(ctx context.Context, key string) ([]byte, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r := m.rows[key]
