@@ -125,7 +125,7 @@ func Run(ctx context.Context, w *webtable.WebTable, seedURLs []string, o Options
 // loop runs rounds, and watches the store between them, until the run
 // ends (see Run); total adds up the rounds' statistics.
 func (s *shard) loop(ctx context.Context, c *crawler.Crawler, seedURLs []string, total *crawler.Stats, totalMu *sync.Mutex) error {
-	o, w, stderr := s.o, s.w, s.stderr
+	o := s.o
 	watch := webtable.NewShardWatch(o.Crawl.Shards, o.Timeout)
 	seeds := seedURLs
 	rounds := 0
@@ -156,33 +156,12 @@ func (s *shard) loop(ctx context.Context, c *crawler.Crawler, seedURLs []string,
 		case err == nil:
 			seeds = nil
 			rounds++
-			if hook := o.RoundDone; hook != nil {
-				hook(ctx, o.Crawl.Shard, w)
+			more, err := s.roundOver(ctx, rounds, st, before)
+			if err != nil {
+				return err
 			}
-			if st.Fetched+st.Errors > 0 {
-				o.Report.Round(rounds, st)
-				s.held = -1
-				// NB: work that came during the round (the other shards
-				// queue links to our hosts all the time) starts the next
-				// round now, not a poll later: a crawl whose links cross
-				// shards goes a hop per round.
-				var more bool
-				if err := s.retry(ctx, "looking for work", func(ctx context.Context) error {
-					var err error
-					more, err = s.takeable(ctx)
-					return err
-				}); err != nil {
-					return err
-				}
-				if more {
-					continue
-				}
-			} else if err := s.retry(ctx, "counting the entries left queued", func(ctx context.Context) error {
-				q, err := s.w.QueuedOf(ctx, s.o.Crawl.Shard, s.o.Crawl.Shards)
-				s.held = leftQueued(before, q)
-				return err
-			}); err != nil {
-				return err
+			if more {
+				continue
 			}
 		case errors.Is(err, crawler.ErrSeed) || errors.Is(err, crawler.ErrConfig):
 			return errorf(Usage, "%v", err)
@@ -217,10 +196,38 @@ func (s *shard) loop(ctx context.Context, c *crawler.Crawler, seedURLs []string,
 				return err
 			}
 			o.Report.Finish(*total)
-			fmt.Fprint(stderr, crawlTotals(done, rounds))
+			fmt.Fprint(s.stderr, crawlTotals(done, rounds))
 			return nil
 		}
 	}
+}
+
+// roundOver is what follows round n when it ended without error (st its
+// statistics, before the count of entries queued when it began): more
+// is whether the shard has work for another round at once. A round that
+// took nothing notes what it left queued on purpose (see leftQueued).
+func (s *shard) roundOver(ctx context.Context, n int, st crawler.Stats, before int64) (more bool, err error) {
+	if hook := s.o.RoundDone; hook != nil {
+		hook(ctx, s.o.Crawl.Shard, s.w)
+	}
+	if st.Fetched+st.Errors == 0 {
+		return false, s.retry(ctx, "counting the entries left queued", func(ctx context.Context) error {
+			q, err := s.w.QueuedOf(ctx, s.o.Crawl.Shard, s.o.Crawl.Shards)
+			s.held = leftQueued(before, q)
+			return err
+		})
+	}
+	s.o.Report.Round(n, st)
+	s.held = -1
+	// NB: work that came during the round (the other shards queue links to
+	// our hosts all the time) starts the next round now, not a poll later:
+	// a crawl whose links cross shards goes a hop per round.
+	err = s.retry(ctx, "looking for work", func(ctx context.Context) error {
+		var err error
+		more, err = s.takeable(ctx)
+		return err
+	})
+	return more, err
 }
 
 // round crawls this shard's part of the frontier once, within its share
