@@ -87,25 +87,18 @@ func (h *hostState) has(key string) bool {
 // fetch is to be tried again: call it before done. It goes to the back of
 // the host's window (nothing if the host was given up); its store entry
 // is still there, so a crash loses nothing.
-func (s *scheduler) retry(host string, e entry) {
-	s.lock()
-	defer s.mu.Unlock()
-	h := s.host(host)
-	if s.closed || !s.place(h, &e, time.Now()) {
-		s.update(h)
-		return
-	}
-	h.push(e)
-	s.inWindow++
-	s.update(h)
-	s.signal()
-}
+func (s *scheduler) retry(host string, e entry) { s.readd(host, e, false) }
 
 // putBack returns e, handed out by pop and not fetched, to the front of
 // its host's window, for a worker to take when the host's turn comes
 // (rather than one waiting for it now): call it before done. Nothing
 // happens if the host was given up.
-func (s *scheduler) putBack(host string, e entry) {
+func (s *scheduler) putBack(host string, e entry) { s.readd(host, e, true) }
+
+// readd puts e, handed out by pop, back in its host's window: at the
+// front (putBack), or at the back with a worker woken for it (retry);
+// nothing happens if the host was given up.
+func (s *scheduler) readd(host string, e entry, front bool) {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
@@ -113,14 +106,20 @@ func (s *scheduler) putBack(host string, e entry) {
 		s.update(h)
 		return
 	}
-	if h.head > 0 {
+	switch {
+	case !front:
+		h.push(e)
+	case h.head > 0:
 		h.head--
 		h.window[h.head] = e
-	} else {
+	default:
 		h.window = slices.Insert(h.window, 0, e)
 	}
 	s.inWindow++
 	s.update(h)
+	if !front {
+		s.signal()
+	}
 }
 
 // fetching is the number of h's entries held by workers whose fetch is not
