@@ -4,6 +4,8 @@ import (
 	"maps"
 	"sync/atomic"
 	"time"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // Hooks are called as a run goes, for metrics. They are called from many
@@ -36,7 +38,7 @@ type Gauges struct {
 	Hosts int64
 	// HeldBack counts, by reason, the origins whose entries were set aside
 	// in this run (HeldBack in the last snapshot lists them).
-	HeldBack map[HoldReason]int64
+	HeldBack map[crawlstore.HoldReason]int64
 	// Robots is the number of robots.txt files cached.
 	Robots int64
 }
@@ -60,10 +62,10 @@ func (c *Crawler) Stats() (s Stats, g Gauges, ok bool) {
 }
 
 // gauges counts the hosts with work and the origins set aside by reason.
-func (s *scheduler) gauges() (hosts int64, held map[HoldReason]int64) {
+func (s *scheduler) gauges() (hosts int64, held map[crawlstore.HoldReason]int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	held = make(map[HoldReason]int64)
+	held = make(map[crawlstore.HoldReason]int64)
 	for k := range maps.Keys(s.aside) {
 		held[k.reason]++
 	}

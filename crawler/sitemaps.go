@@ -7,27 +7,11 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
-	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/sitemap"
 	"github.com/webtable/webtable/urlkey"
 )
-
-// SitemapHint is what a sitemap said of a URL it listed. It rides with the
-// queued entry to the fetch and is stored with the fetch record.
-type SitemapHint struct {
-	// LastMod is when the page last changed, by the sitemap; zero when
-	// it did not say.
-	LastMod time.Time
-	// ChangeFreq is the sitemap's changefreq (daily, weekly, ...); "" when
-	// it did not say.
-	ChangeFreq string
-	// Priority is the sitemap's priority, 0 to 1; -1 when it did not say.
-	// A zero SitemapHint (Listed false) has no priority either.
-	Priority float64
-	// Listed is true when the URL was queued from a sitemap.
-	Listed bool
-}
 
 // maxSitemapNesting is how deep sitemap indexes may nest: the protocol
 // allows none (an index lists sitemaps of URLs); one more level is read
@@ -171,7 +155,7 @@ func (r *run) queueListed(su *url.URL, s string, listed []sitemap.URL) {
 	if r.c.cfg.Depth < 1 {
 		return
 	}
-	var entries []Entry
+	var entries []crawlstore.Entry
 	outside, first := 0, ""
 	for _, l := range listed {
 		lu, err := urlkey.Canonical(l.Loc)
@@ -192,8 +176,8 @@ func (r *run) queueListed(su *url.URL, s string, listed []sitemap.URL) {
 			}
 			continue
 		}
-		entries = append(entries, Entry{URL: ls, Key: urlkey.KeyOf(lu), Depth: 1,
-			Sitemap: SitemapHint{LastMod: l.LastMod, ChangeFreq: l.ChangeFreq, Priority: l.Priority, Listed: true}})
+		entries = append(entries, crawlstore.Entry{URL: ls, Key: urlkey.KeyOf(lu), Depth: 1,
+			Sitemap: crawlstore.SitemapHint{LastMod: l.LastMod, ChangeFreq: l.ChangeFreq, Priority: l.Priority, Listed: true}})
 	}
 	if outside > 0 {
 		r.stats.sitemapOutside(r.c.cfg.Log, s, first, outside)
@@ -210,7 +194,7 @@ func (r *run) queueListed(su *url.URL, s string, listed []sitemap.URL) {
 
 // enqueueListed hands entries to the store and the new ones of this
 // shard to the scheduler.
-func (r *run) enqueueListed(entries []Entry) error {
+func (r *run) enqueueListed(entries []crawlstore.Entry) error {
 	states, err := r.c.store.Enqueue(r.storeCtx, entries, r.requeue)
 	if err != nil {
 		return fmt.Errorf("%w: queueing sitemap URLs: %w", ErrStore, err)
@@ -221,11 +205,11 @@ func (r *run) enqueueListed(entries []Entry) error {
 	keys := make([]string, 0, len(entries))
 	for i, e := range entries {
 		keys = append(keys, e.Key)
-		r.stats.sitemapURL(states[i] == StateNone)
+		r.stats.sitemapURL(states[i] == crawlstore.StateNone)
 		if e.Frontier == "" {
 			continue
 		}
-		if host := hostOf(e.URL); r.c.mine(host) {
+		if host := crawlstore.HostOf(e.URL); r.c.mine(host) {
 			r.sched.enqueued(host, e)
 		}
 	}

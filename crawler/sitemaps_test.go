@@ -12,18 +12,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/sitemap"
 )
 
 // sitemapStore is a MemStore that remembers the sitemap hint of each page
 // saved.
 type sitemapStore struct {
-	*MemStore
+	*crawlertest.MemStore
 	mu    sync.Mutex
-	hints map[string]SitemapHint
+	hints map[string]crawlstore.SitemapHint
 }
 
-func (s *sitemapStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
+func (s *sitemapStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore.SaveResult, error) {
 	s.mu.Lock()
 	s.hints[p.URL] = p.Sitemap
 	s.mu.Unlock()
@@ -98,7 +100,7 @@ func TestSitemapsFromRobots(t *testing.T) {
 	var logged []string
 	cfg := w.config()
 	cfg.Log = func(l string) { mu.Lock(); logged = append(logged, l); mu.Unlock() }
-	store := &sitemapStore{MemStore: NewMemStore(), hints: map[string]SitemapHint{}}
+	store := &sitemapStore{MemStore: crawlertest.NewMemStore(), hints: map[string]crawlstore.SitemapHint{}}
 	st := crawl(t, cfg, store, "http://a.test/")
 
 	got := w.paths("a.test")
@@ -155,7 +157,7 @@ func TestBadSitemaps(t *testing.T) {
 			cfg.Log = func(l string) { mu.Lock(); logged = append(logged, l); mu.Unlock() }
 			cfg.Sitemaps = []string{"http://a.test/notxml.xml", "http://a.test/truncated.xml", "http://a.test/html.xml", "http://a.test/missing.xml", "http://a.test/notxml.xml"}
 			cfg.NoSitemaps = off
-			st := crawl(t, cfg, NewMemStore(), "http://a.test/")
+			st := crawl(t, cfg, crawlertest.NewMemStore(), "http://a.test/")
 			if off {
 				if st.Sitemaps != (SitemapStats{}) || st.Fetched != 1 {
 					t.Errorf("--no-sitemaps: Sitemaps = %+v, Fetched %d; want none, 1", st.Sitemaps, st.Fetched)

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // TestCollect: the counters and levels are the source's figures, the
@@ -18,9 +19,9 @@ import (
 func TestCollect(t *testing.T) {
 	m := New()
 	s := crawler.Stats{Fetched: 7, NewVersions: 5, Unchanged: 2, Errors: 3, Bytes: 1234, Queued: 9,
-		ErrorsByKind: map[crawler.ErrorKind]int64{crawler.KindRobots: 3}}
+		ErrorsByKind: map[crawlstore.ErrorKind]int64{crawlstore.KindRobots: 3}}
 	s.ByStatusClass[2], s.ByStatusClass[0] = 7, 3
-	g := crawler.Gauges{Hosts: 4, Robots: 2, HeldBack: map[crawler.HoldReason]int64{crawler.HoldRetryAfter: 1}}
+	g := crawler.Gauges{Hosts: 4, Robots: 2, HeldBack: map[crawlstore.HoldReason]int64{crawlstore.HoldRetryAfter: 1}}
 	m.SetSource(func() (crawler.Stats, crawler.Gauges, bool) { return s, g, true })
 	h := m.Hooks()
 	h.Fetch(20*time.Millisecond, 200)
@@ -55,20 +56,20 @@ func TestCollect(t *testing.T) {
 		return out
 	}
 	want := map[string]float64{
-		"webtable_crawl_pages_total,result=new_version":                           5,
-		"webtable_crawl_pages_total,result=error":                                 3,
-		"webtable_crawl_fetches_total,class=2xx":                                  7,
-		"webtable_crawl_fetches_total,class=none":                                 3,
-		"webtable_crawl_errors_total,kind=" + string(crawler.KindRobots):          3,
-		"webtable_crawl_bytes_total":                                              1234,
-		"webtable_crawl_frontier_entries":                                         9,
-		"webtable_crawl_hosts_active":                                             4,
-		"webtable_crawl_hosts_held_back,reason=" + string(crawler.HoldRetryAfter): 1,
-		"webtable_crawl_robots_cached":                                            2,
-		"webtable_crawl_fetch_seconds,class=2xx":                                  1,
-		"webtable_crawl_fetch_seconds,class=none":                                 1,
-		"webtable_crawl_store_write_seconds":                                      1,
-		"webtable_crawl_running":                                                  1,
+		"webtable_crawl_pages_total,result=new_version":                              5,
+		"webtable_crawl_pages_total,result=error":                                    3,
+		"webtable_crawl_fetches_total,class=2xx":                                     7,
+		"webtable_crawl_fetches_total,class=none":                                    3,
+		"webtable_crawl_errors_total,kind=" + string(crawlstore.KindRobots):          3,
+		"webtable_crawl_bytes_total":                                                 1234,
+		"webtable_crawl_frontier_entries":                                            9,
+		"webtable_crawl_hosts_active":                                                4,
+		"webtable_crawl_hosts_held_back,reason=" + string(crawlstore.HoldRetryAfter): 1,
+		"webtable_crawl_robots_cached":                                               2,
+		"webtable_crawl_fetch_seconds,class=2xx":                                     1,
+		"webtable_crawl_fetch_seconds,class=none":                                    1,
+		"webtable_crawl_store_write_seconds":                                         1,
+		"webtable_crawl_running":                                                     1,
 	}
 	got := scrape()
 	for k, v := range want {
