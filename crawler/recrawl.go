@@ -37,6 +37,13 @@ type ChangeEstimate struct {
 	// Span is the time those visits covered: from the first fetch to the
 	// last.
 	Span time.Duration
+	// Dated counts the fetches whose Last-Modified date agreed with the
+	// content (FirstModified, ObserveModified), the first fetch included;
+	// DatedChanges the changes they dated; Quiet the time they saw the
+	// page go without changing. When every fetch is dated, Rate is
+	// DatedChanges/Quiet.
+	Dated, DatedChanges int
+	Quiet               time.Duration
 }
 
 // Observe adds one visit, interval after the last one, that found the
@@ -74,8 +81,14 @@ func EstimateOf(visits []Visit) (e ChangeEstimate, ok bool) {
 }
 
 // Rate is the estimated rate of change, in changes per second; ok is
-// false with fewer than minVisits visits (too little to go by).
+// false with fewer than minVisits visits (too little to go by). When every
+// fetch, the first included, carried a Last-Modified date that agreed with
+// the content, the rate is the one those dates give (DatedChanges/Quiet),
+// and the first fetch counts as a visit.
 func (e ChangeEstimate) Rate(minVisits int) (rate float64, ok bool) {
+	if r, ok := e.datedRate(minVisits); ok {
+		return r, true
+	}
 	if e.Visits < max(minVisits, 1) || e.Span <= 0 {
 		return 0, false
 	}

@@ -10,7 +10,7 @@ import (
 type Uniform struct{ Interval time.Duration }
 
 // Visited returns the interval.
-func (u *Uniform) Visited(int, time.Duration, bool) time.Duration { return u.Interval }
+func (u *Uniform) Visited(int, time.Duration, bool, time.Duration) time.Duration { return u.Interval }
 
 // Tick does nothing.
 func (u *Uniform) Tick(time.Duration) {}
@@ -24,7 +24,7 @@ type Nutch struct {
 }
 
 // Visited moves the page's interval and returns it.
-func (n *Nutch) Visited(i int, _ time.Duration, changed bool) time.Duration {
+func (n *Nutch) Visited(i int, _ time.Duration, changed bool, _ time.Duration) time.Duration {
 	if n.interval == nil {
 		n.interval = map[int]time.Duration{}
 	}
@@ -64,18 +64,24 @@ type ByChangeRate struct {
 	policy crawler.Policy
 }
 
-// Visited adds the visit to the page's estimate and returns its interval.
-func (b *ByChangeRate) Visited(i int, now time.Duration, changed bool) time.Duration {
+// Visited adds the visit to the page's estimate (dated by its
+// Last-Modified age when it sends one) and returns its interval.
+func (b *ByChangeRate) Visited(i int, now time.Duration, changed bool, age time.Duration) time.Duration {
 	if b.est == nil {
 		b.est, b.last = map[int]crawler.ChangeEstimate{}, map[int]time.Duration{}
 	}
-	if last, ok := b.last[i]; ok {
-		if e, ok := b.est[i].Observe(now-last, changed); ok {
-			b.est[i] = e
-		}
+	e := b.est[i]
+	last, seen := b.last[i]
+	switch {
+	case !seen && age >= 0:
+		e, _ = crawler.FirstModified(age)
+	case seen && age >= 0:
+		e, _ = e.ObserveModified(now-last, age, changed)
+	case seen:
+		e, _ = e.Observe(now-last, changed)
 	}
-	b.last[i] = now
-	r, ok := b.est[i].Rate(b.MinVisits)
+	b.est[i], b.last[i] = e, now
+	r, ok := e.Rate(b.MinVisits)
 	if b.Oracle != nil {
 		r, ok = b.Oracle[i], true
 	}
