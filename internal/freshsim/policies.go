@@ -55,6 +55,8 @@ type ByChangeRate struct {
 	Min, Max time.Duration
 	// MinVisits is how many visits an estimate needs.
 	MinVisits int
+	// Probe is crawler.Policy's Probe.
+	Probe float64
 	// Oracle, when set, are the true rates, used in place of the
 	// estimates: the bound the estimates are measured against.
 	Oracle []float64
@@ -81,14 +83,13 @@ func (b *ByChangeRate) Visited(i int, now time.Duration, changed bool, age time.
 		e, _ = e.Observe(now-last, changed)
 	}
 	b.est[i], b.last[i] = e, now
-	r, ok := e.Rate(b.MinVisits)
 	if b.Oracle != nil {
-		r, ok = b.Oracle[i], true
+		if b.policy.Mu == 0 {
+			return b.Start
+		}
+		return b.policy.Interval(b.Oracle[i])
 	}
-	if !ok || b.policy.Mu == 0 {
-		return b.Start
-	}
-	return b.policy.Interval(r)
+	return b.policy.Next(e, b.MinVisits, b.Start)
 }
 
 // Tick solves mu for the rates estimated so far, leaving the budget the
@@ -99,7 +100,7 @@ func (b *ByChangeRate) Tick(time.Duration) {
 	for i, e := range b.est {
 		if b.Oracle != nil {
 			rates = append(rates, b.Oracle[i])
-		} else if r, ok := e.Rate(b.MinVisits); ok {
+		} else if r, ok := b.policy.RateOf(e, b.MinVisits); ok {
 			rates = append(rates, r)
 		} else {
 			unknown++
@@ -109,5 +110,5 @@ func (b *ByChangeRate) Tick(time.Duration) {
 	if len(rates) == 0 || left <= 0 {
 		return
 	}
-	b.policy = crawler.Policy{Min: b.Min, Max: b.Max, Mu: crawler.SolveMu(rates, left, b.Min, b.Max)}
+	b.policy = crawler.Policy{Min: b.Min, Max: b.Max, Probe: b.Probe, Mu: crawler.SolveMu(rates, left, b.Min, b.Max)}
 }
