@@ -43,7 +43,7 @@ type ChangeEstimate struct {
 	// content (FirstModified, ObserveModified), the first fetch included;
 	// DatedChanges the changes they dated; Quiet the time they saw the
 	// page go without changing. When every fetch is dated, Rate is
-	// DatedChanges/Quiet.
+	// (DatedChanges-1)/Quiet (0.5/Quiet for one change).
 	Dated, DatedChanges int
 	Quiet               time.Duration
 }
@@ -101,8 +101,8 @@ func EstimateOf(visits []Visit) (e ChangeEstimate, ok bool) {
 // Rate is the estimated rate of change, in changes per second; ok is
 // false with fewer than minVisits visits (too little to go by). When every
 // fetch, the first included, carried a Last-Modified date that agreed with
-// the content, the rate is the one those dates give (DatedChanges/Quiet),
-// and the first fetch counts as a visit.
+// the content, the rate is the one those dates give ((DatedChanges-1)/Quiet,
+// see FirstModified), and the first fetch counts as a visit.
 func (e ChangeEstimate) Rate(minVisits int) (rate float64, ok bool) {
 	if r, ok := e.datedRate(minVisits); ok {
 		return r, true

@@ -20,11 +20,13 @@ func TestEstimateOfLastModified(t *testing.T) {
 		rate   float64 // changes a day
 	}{
 		// Quiet 1 day before the first fetch, 0.5 before the second
-		// (changed at 1.5), 1 day up to the third: 2 changes in 2.5 days.
-		{"dated", []Visit{v(2*day, "a", day), v(3*day, "b", 5*day/2), v(4*day, "b", 5*day/2)}, true, 0.8},
+		// (changed at 1.5), 1 day up to the third: 2 changes in 2.5 days,
+		// (2-1)/2.5.
+		{"dated", []Visit{v(2*day, "a", day), v(3*day, "b", 5*day/2), v(4*day, "b", 5*day/2)}, true, 0.4},
 		// Cho's estimator would say ln 5 a day; the dates say 3 changes
-		// in 3 hours (the content changed an hour before each fetch).
-		{"changed an hour before every fetch", []Visit{v(day, "a", day-time.Hour), v(2*day, "b", 2*day-time.Hour), v(3*day, "c", 3*day-time.Hour)}, true, 24},
+		// in 3 hours (the content changed an hour before each fetch):
+		// (3-1)/3h.
+		{"changed an hour before every fetch", []Visit{v(day, "a", day-time.Hour), v(2*day, "b", 2*day-time.Hour), v(3*day, "c", 3*day-time.Hour)}, true, 16},
 		// A server that sends the time of the request: the date says
 		// changed, the content does not; Cho's estimator, 0 changes.
 		{"date of the request", []Visit{v(0, "a", 0), v(day, "a", day), v(2*day, "a", 2*day)}, false, 0},
@@ -86,56 +88,4 @@ func TestObserveModified(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestPolicyProbe(t *testing.T) {
-	day := 24 * time.Hour
-	start := 7 * day
-	p := Policy{Min: time.Hour, Max: 30 * day, Mu: 86400, Probe: 0.1}
-	changedEvery := func(n int) ChangeEstimate {
-		var e ChangeEstimate
-		for range n {
-			e, _ = e.Observe(start, true)
-		}
-		return e
-	}
-	if got, want := p.Next(changedEvery(2), 2, start), 144*time.Minute; got != want {
-		t.Errorf("Next(changed at both visits) = %v, want the probe, 0.1 Mu = %v", got, want)
-	}
-	probed, _ := changedEvery(2).Observe(144*time.Minute, true)
-	if r, ok := p.RateOf(probed, 2); !ok || r != TooFast {
-		t.Errorf("RateOf(changed at the probe too) = %v, %v; want TooFast", r, ok)
-	}
-	if got := p.Next(probed, 2, start); got != p.Max {
-		t.Errorf("Next(changed at the probe too) = %v, want Max %v", got, p.Max)
-	}
-	calm, _ := changedEvery(2).Observe(144*time.Minute, false)
-	if r, _ := p.RateOf(calm, 2); r == TooFast {
-		t.Errorf("RateOf(unchanged at the probe) = TooFast, want its estimate")
-	}
-	if got, want := p.Next(calm, 2, start), p.Interval(mustRate(t, calm)); got != want {
-		t.Errorf("Next(unchanged at the probe) = %v, want Interval(Rate) %v", got, want)
-	}
-	noProbe := Policy{Min: p.Min, Max: p.Max, Mu: p.Mu}
-	if got, want := noProbe.Next(changedEvery(2), 2, start), noProbe.Interval(mustRate(t, changedEvery(2))); got != want {
-		t.Errorf("Next without Probe = %v, want Interval(Rate) %v", got, want)
-	}
-	dated, _ := FirstModified(day)
-	dated, _ = dated.ObserveModified(start, time.Hour, true)
-	dated, _ = dated.ObserveModified(start, time.Hour, true)
-	if got := p.Next(dated, 2, start); got == 144*time.Minute {
-		t.Errorf("Next(dated page) = the probe, want none: its dates give its rate")
-	}
-	if got := p.Next(ChangeEstimate{}, 2, start); got != start {
-		t.Errorf("Next(no visits) = %v, want start %v", got, start)
-	}
-}
-
-func mustRate(t *testing.T, e ChangeEstimate) float64 {
-	t.Helper()
-	r, ok := e.Rate(2)
-	if !ok {
-		t.Fatalf("Rate(%+v) not ok", e)
-	}
-	return r
 }

@@ -57,7 +57,7 @@ func logResults(t *testing.T, label string, got map[string]Result) {
 
 // TestFreshness: on a small simulated web, the crawl's policy keeps pages
 // fresher than uniform revisits and than Nutch's: by 12% when 70% of the
-// pages send Last-Modified and pages without it are probed (1.15x
+// pages send Last-Modified and pages without it are probed (1.16x
 // measured; 1.11x without the probe, 1.00x without the dates), by any
 // margin when none does and none is probed (on 40 days the probe does not
 // pay: 1.00x); with the true rates (the oracle) at least 1.15 times as
