@@ -136,6 +136,7 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 	if retried {
 		return false // queued again; nothing stored yet
 	}
+	r.renderPage(p, e) // render_page.go: --render
 	if p.NotModified {
 		if !r.notModified(p, e, last) {
 			return false
