@@ -36,12 +36,16 @@ var (
 	// only uses the embedded store stays free of them.
 	cloud    = []string{"cloud.google.com/go/bigtable", "google.golang.org/grpc"}
 	crawling = []string{"github.com/gocolly/colly", "github.com/temoto/robotstxt"}
+	// browser is the Chrome DevTools client: only render (and the
+	// programs through it) links it, so the crawler builds without it.
+	browser  = []string{"github.com/chromedp"}
 	terminal = []string{"github.com/schollz/progressbar"}
 )
 
 // rules is the layout of CONTRIBUTING.md:
 //
 //	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2
+//	    \-------> render --> crawler, chromedp (pages in headless Chromium)
 //	                      \-> extract --> x/net/html (links, text; no colly)
 //	    |     \-> seeds
 //	    \-------> webtable --> bigtable --> badger/v4
@@ -96,8 +100,19 @@ var rules = map[string]rule{
 	},
 	"crawler": {
 		internal:        []string{"urlkey", "extract"},
+		forbidden:       concat(storage, terminal, browser),
+		forbiddenDirect: []string{"flag"},
+	},
+	// Rendering pages in headless Chromium for the crawler: it implements
+	// crawler.Renderer and knows no storage.
+	"render": {
+		internal:        []string{"crawler", "urlkey", "extract"},
 		forbidden:       concat(storage, terminal),
 		forbiddenDirect: []string{"flag"},
+	},
+	// The generated single-page-application site of the render tests.
+	"internal/spaweb": {
+		forbidden: concat(storage, crawling, terminal, browser),
 	},
 	"archive": {
 		forbidden:       concat(storage, crawling, terminal),
@@ -144,7 +159,7 @@ var rules = map[string]rule{
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit"},
+		internal:        []string{"crawler", "render", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.

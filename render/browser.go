@@ -1,0 +1,197 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+)
+
+// deadProxy is the proxy the browser is given: nothing listens on the
+// discard port, so a request that escapes the interception fails.
+const deadProxy = "127.0.0.1:9"
+
+// chromeBrowser is one browser process and its process group.
+type chromeBrowser struct {
+	ctx     context.Context // chromedp's browser context
+	cancel  func()
+	dir     string // user data directory
+	pgid    int
+	watcher *os.File // write end of the watcher's pipe: closed, the watcher kills the group
+	started time.Time
+
+	// Guarded by Pool.mu.
+	users    int  // renders using the browser
+	draining bool // replaced: killed when the last user leaves
+	gen      int
+}
+
+// startBrowser starts chromium for opts in its own process group, with a
+// watcher that kills the group when this process dies.
+func startBrowser(opts Options, gen int) (*chromeBrowser, error) {
+	dir, err := os.MkdirTemp("", "webtable-render-")
+	if err != nil {
+		return nil, fmt.Errorf("render: user data directory: %w", err)
+	}
+	aopts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(opts.Exec), chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck, chromedp.NoSandbox, chromedp.UserDataDir(dir),
+		chromedp.WindowSize(opts.Width, opts.Height),
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-extensions", true), chromedp.Flag("mute-audio", true),
+		chromedp.Flag("disable-features", "Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider"),
+		chromedp.Flag("proxy-server", deadProxy), chromedp.Flag("proxy-bypass-list", "<-loopback>"),
+		chromedp.Flag("js-flags", "--max-old-space-size=512"),
+		chromedp.ModifyCmdFunc(func(cmd *exec.Cmd) {
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		}),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), aopts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	b := &chromeBrowser{ctx: bctx, dir: dir, gen: gen, started: time.Now()}
+	b.cancel = func() { cancelBrowser(); cancelAlloc() }
+	// NB: the first Do starts the browser and ties it to its context: a
+	// context of its own would end it with the start.
+	if err := chromedp.Do(bctx); err != nil {
+		b.cancel()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("render: starting %s: %w", opts.Exec, err)
+	}
+	proc := chromedp.FromContext(bctx).Browser.Process()
+	if proc == nil {
+		b.cancel()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("render: %s started without a process", opts.Exec)
+	}
+	b.pgid = proc.Pid
+	if err := b.watch(); err != nil {
+		b.kill()
+		return nil, err
+	}
+	return b, nil
+}
+
+// watch starts the watcher: a shell that waits for the end of a pipe
+// whose only writer is this process, then kills the browser's group. The
+// kernel closes the pipe however this process ends, SIGKILL included.
+func (b *chromeBrowser) watch() error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("render: watcher pipe: %w", err)
+	}
+	cmd := exec.Command("/bin/sh", "-c", "read x; kill -KILL -- -"+strconv.Itoa(b.pgid))
+	cmd.Stdin = r
+	// NB: its own group, so that Ctrl-C (SIGINT to the terminal's group)
+	// leaves it to do its job after the crawler's own shutdown.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return fmt.Errorf("render: starting the watcher: %w", err)
+	}
+	r.Close()
+	go cmd.Wait()
+	b.watcher = w
+	return nil
+}
+
+// kill ends the browser: its whole process group at once, then chromedp's
+// side, and removes its user data directory.
+func (b *chromeBrowser) kill() {
+	if b.pgid > 0 {
+		syscall.Kill(-b.pgid, syscall.SIGKILL)
+	}
+	if b.watcher != nil {
+		b.watcher.Close() // the watcher's kill finds nothing left
+	}
+	b.cancel()
+	os.RemoveAll(b.dir)
+}
+
+// alive reports whether the browser answers a command within d.
+func (b *chromeBrowser) alive(d time.Duration) bool {
+	ctx, cancel := context.WithTimeout(b.ctx, d)
+	defer cancel()
+	_, err := chromedp.CallBrowser(ctx, browser.GetVersion, cdp.Empty{})
+	return err == nil
+}
+
+// rss returns the resident memory of the browser's process group, in
+// bytes, read from /proc.
+func (b *chromeBrowser) rss() int64 {
+	return GroupRSS(b.pgid)
+}
+
+// GroupRSS returns the resident memory, in bytes, of the processes of
+// process group pgid, from /proc/<pid>/stat; 0 when there are none (or no
+// /proc).
+func GroupRSS(pgid int) int64 {
+	var total int64
+	for _, p := range groupProcs(pgid) {
+		total += p.rss
+	}
+	return total
+}
+
+// GroupProcs returns the ids of the processes of process group pgid.
+func GroupProcs(pgid int) []int {
+	var pids []int
+	for _, p := range groupProcs(pgid) {
+		pids = append(pids, p.pid)
+	}
+	return pids
+}
+
+type procInfo struct {
+	pid int
+	rss int64
+}
+
+// groupProcs reads /proc for the processes of group pgid.
+func groupProcs(pgid int) []procInfo {
+	entries, err := os.ReadDir("/proc")
+	if err != nil || pgid <= 0 {
+		return nil
+	}
+	page := int64(os.Getpagesize())
+	var out []procInfo
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// NB: the command name, in parentheses, may hold spaces: fields
+		// are counted after its closing parenthesis.
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		f := bytes.Fields(stat[i+1:])
+		// f[0] is field 3 (state), f[2] field 5 (pgrp), f[21] field 24 (rss).
+		if len(f) < 22 {
+			continue
+		}
+		if g, _ := strconv.Atoi(string(f[2])); g != pgid {
+			continue
+		}
+		if string(f[0]) == "Z" {
+			continue // a zombie holds no memory and is no process left running
+		}
+		rss, _ := strconv.ParseInt(string(f[21]), 10, 64)
+		out = append(out, procInfo{pid, rss * page})
+	}
+	return out
+}

@@ -1,0 +1,36 @@
+package render
+
+// pageScript runs in every document before its own scripts. It counts the
+// pending timers of up to 2 s (a link added after a timer is waited for;
+// an endless timer chain runs into the timeout), notes when the document
+// last changed, and refuses popups and dialogs. window.__webtable()
+// returns {timers, idle}: pending timers, and milliseconds since the last
+// change. It also scrolls to the bottom when asked, to start lazy loads.
+const pageScript = `(() => {
+  if (window.__webtable) return;
+  const ids = new Set();
+  let last = Date.now();
+  const st = window.setTimeout.bind(window), ct = window.clearTimeout.bind(window);
+  window.setTimeout = function (fn, ms, ...args) {
+    const d = Number(ms) || 0;
+    if (typeof fn !== "function" || d > 2000) return st(fn, ms, ...args);
+    const id = st(function () { ids.delete(id); fn.apply(this, args); }, d);
+    ids.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { ids.delete(id); return ct(id); };
+  window.open = function () { return null; };
+  window.alert = function () {};
+  window.confirm = function () { return false; };
+  window.prompt = function () { return null; };
+  new MutationObserver(() => { last = Date.now(); }).observe(document,
+    {subtree: true, childList: true, attributes: true, characterData: true});
+  Object.defineProperty(window, "__webtable", {value: (scroll) => {
+    if (scroll && document.scrollingElement) window.scrollTo(0, document.scrollingElement.scrollHeight);
+    return {timers: ids.size, idle: Date.now() - last};
+  }});
+})();`
+
+// domScript serialises the document: its doctype, then its root element.
+const domScript = `(document.doctype ? new XMLSerializer().serializeToString(document.doctype) + "\n" : "") +
+  (document.documentElement ? document.documentElement.outerHTML : "")`
