@@ -37,20 +37,22 @@ const FetchRecordColumn = FamilyFetch + ":" + colRecord
 // Fetch is the record of the latest fetch of a URL and its frontier state:
 // the fetch family of its row.
 type Fetch struct {
-	URL          string    // full URL with scheme (the final one after same-row redirects)
-	Status       int       // HTTP status; 0 when no response came
-	Time         time.Time // when the fetch was made (whole milliseconds, UTC)
-	Length       int64     // body bytes received (after any cut at the size limit)
-	Charset      string    // charset named by the response, if any
-	ETag         string    // ETag response header
-	LastModified string    // Last-Modified response header
-	Redirect     string    // target URL when the page redirected to another row
-	Error        string    // why the fetch failed; "" on success
-	Truncated    bool      // the body was cut at the size limit
-	Depth        int       // link hops from a seed
-	Links        int       // distinct http(s) targets the page linked to
-	LinksKept    int       // how many of them were stored as anchors (at most the crawl's --max-links)
-	State        State     // frontier state
+	URL          string        // full URL with scheme (the final one after same-row redirects)
+	Status       int           // HTTP status; 0 when no response came
+	Time         time.Time     // when the fetch was made (whole milliseconds, UTC)
+	Length       int64         // body bytes received (after any cut at the size limit)
+	Charset      string        // charset named by the response, if any
+	ETag         string        // ETag response header
+	LastModified string        // Last-Modified response header
+	Redirect     string        // target URL when the page redirected to another row
+	Error        string        // why the fetch failed; "" on success
+	Truncated    bool          // the body was cut at the size limit
+	Depth        int           // link hops from a seed
+	Links        int           // distinct http(s) targets the page linked to
+	LinksKept    int           // how many of them were stored as anchors (at most the crawl's --max-links)
+	Rendered     bool          // the page was loaded in a browser (crawl --render); its DOM is in contents:rendered
+	RenderTime   time.Duration // how long the render took, whole milliseconds
+	State        State         // frontier state
 
 	// SHA256 is the contents:sha256 of the newest stored version of the
 	// page ("" when none) and MIME its mime:type. They are not part of the
@@ -122,12 +124,16 @@ type fetchRecord struct {
 	Depth        int    `json:"depth,omitempty"`
 	Links        int    `json:"links,omitempty"`
 	LinksKept    int    `json:"links_kept,omitempty"`
+	Rendered     bool   `json:"rendered,omitempty"`
+	RenderMS     int64  `json:"render_ms,omitempty"`
 }
 
 // encodeFetchRecord is the value of fetch:record for f: a JSON object, for
 // example
 //
 //	{"url":"http://www.cnn.com/","status":200,"time":"2026-12-02T04:01:59.123Z","length":5120,"charset":"utf-8","depth":1,"links":12,"links_kept":12}
+//
+// and for a rendered page (crawl --render) also "rendered":true,"render_ms":180.
 //
 // Strings are stored as UTF-8: a byte that is not (in a header value or an
 // error) becomes U+FFFD.
@@ -139,6 +145,7 @@ func encodeFetchRecord(f Fetch) []byte {
 		URL: f.URL, Status: f.Status, Length: f.Length, Charset: f.Charset, ETag: f.ETag,
 		LastModified: f.LastModified, Redirect: f.Redirect, Error: f.Error, Truncated: f.Truncated,
 		Depth: f.Depth, Links: f.Links, LinksKept: f.LinksKept,
+		Rendered: f.Rendered, RenderMS: f.RenderTime.Milliseconds(),
 	}
 	if !f.Time.IsZero() {
 		r.Time = formatTime(f.Time)
@@ -180,6 +187,7 @@ func decodeFetchRecord(f *Fetch, v []byte) error {
 		URL: r.URL, Status: r.Status, Time: t, Length: r.Length, Charset: r.Charset, ETag: r.ETag,
 		LastModified: r.LastModified, Redirect: r.Redirect, Error: r.Error, Truncated: r.Truncated,
 		Depth: r.Depth, Links: r.Links, LinksKept: r.LinksKept, State: f.State, SHA256: f.SHA256, MIME: f.MIME,
+		Rendered: r.Rendered, RenderTime: time.Duration(r.RenderMS) * time.Millisecond,
 	}
 	return nil
 }
