@@ -176,6 +176,11 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 		defer logMu.Unlock()
 		fmt.Fprintf(stderr, "crawl: %s%s\n", label, line)
 	}
+	closeRenderer, err := startRenderer(ctx, o, w, &cfg, stderr) // render.go
+	if err != nil {
+		return crawler.Stats{}, err
+	}
+	defer closeRenderer()
 	s := newStore(w)
 	defer s.cutOffAfter(ctx, o.deps.storeGrace)()
 	c, err := crawler.New(cfg, s)

@@ -256,6 +256,8 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 		Depth:        p.Depth,
 		Links:        p.LinksFound,
 		LinksKept:    len(p.Links),
+		Rendered:     p.Rendered != nil,
+		RenderTime:   p.RenderTime,
 		// A redirect the crawler did not follow (its target is fetched on
 		// its own) is recorded on the row that answered.
 		Redirect: p.Location,
@@ -265,7 +267,8 @@ func (s *store) SavePage(ctx context.Context, p *crawler.Page) (_ crawler.SaveRe
 	}
 	f := &webtable.Fetched{
 		// The crawler's hash of the body, not computed again.
-		Page:       &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body, SHA256: p.SHA256, Headers: p.Header},
+		Page: &webtable.Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body, SHA256: p.SHA256, Headers: p.Header,
+			Rendered: p.Rendered, Screenshot: p.Screenshot},
 		Discovered: toEntries(p.Discovered),
 		AnchorTime: webtable.TimestampOf(p.Time).TruncateToMilliseconds(),
 		State:      webtable.State(p.State().String()),
