@@ -15,34 +15,39 @@ import (
 // renderPage loads a fetched HTML page in the browser when the render mode
 // asks for it: the rendered DOM and screenshot go on p, and its links are
 // those of the served HTML and of the rendered DOM together. A render that
-// fails records the page failed (kind render) with its served bytes.
-func (r *run) renderPage(p *Page, e Entry) {
+// fails records the page failed (kind render) with its served bytes. It
+// returns false when the run stopped (ctx) during the render: the page is
+// not stored and stays queued, so that a resumed crawl renders it again.
+func (r *run) renderPage(ctx context.Context, p *Page, e Entry) bool {
 	cfg := &r.c.cfg
 	if cfg.Render == RenderNever || cfg.Renderer == nil || p.Body == nil || p.Err != "" ||
 		p.Status < 200 || p.Status >= 300 || !isHTML(p.MediaType) {
-		return
+		return true
 	}
 	ct := p.MediaType
 	if p.Charset != "" {
 		ct += "; charset=" + p.Charset
 	}
 	if cfg.Render == RenderAuto && !extract.LooksLikeShell(p.Body, ct) {
-		return
+		return true
 	}
 	final, err := url.Parse(p.FinalURL)
 	if err != nil {
-		return
+		return true
 	}
 	start := time.Now()
-	// NB: the store's context, not the run's: a page being rendered at
-	// Ctrl-C is finished and stored like a page being fetched.
-	res, err := cfg.Renderer.Render(r.storeCtx, RenderJob{
+	// NB: the run's context: Ctrl-C cuts a render short (a page that
+	// never goes quiet would hold the stop for --render-timeout).
+	res, err := cfg.Renderer.Render(ctx, RenderJob{
 		URL: p.FinalURL, Body: p.Body, ContentType: ct, Fetch: r.subFetch, Screenshot: cfg.Screenshots,
 	})
 	p.RenderTime = time.Since(start).Round(renderTimeQuantum)
+	if ctx.Err() != nil {
+		return false
+	}
 	if err != nil {
 		p.Err, p.ErrKind = "render: "+err.Error(), KindRender
-		return
+		return true
 	}
 	p.Rendered, p.Screenshot = res.DOM, res.Screenshot
 	ex := extract.Extract(p.Body, ct)
@@ -51,6 +56,7 @@ func (r *run) renderPage(p *Page, e Entry) {
 	ex.MetaNoFollow = ex.MetaNoFollow || dom.MetaNoFollow
 	p.Links, p.Discovered, p.LinksFound = nil, nil, 0
 	r.links(p, e, final, ex)
+	return true
 }
 
 // subFetch fetches one request of a page being rendered through the

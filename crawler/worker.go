@@ -136,7 +136,9 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 	if retried {
 		return false // queued again; nothing stored yet
 	}
-	r.renderPage(p, e) // render_page.go: --render
+	if !r.renderPage(ctx, p, e) { // render_page.go: --render
+		return false // stopped while rendering: stays queued
+	}
 	if p.NotModified {
 		if !r.notModified(p, e, last) {
 			return false

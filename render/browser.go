@@ -88,7 +88,8 @@ func (b *chromeBrowser) watch() error {
 	if err != nil {
 		return fmt.Errorf("render: watcher pipe: %w", err)
 	}
-	cmd := exec.Command("/bin/sh", "-c", "read x; kill -KILL -- -"+strconv.Itoa(b.pgid))
+	// NB: dash takes no "--" and reads "-s KILL -N" as options: "-9 -N".
+	cmd := exec.Command("/bin/sh", "-c", "read x; kill -9 -"+strconv.Itoa(b.pgid))
 	cmd.Stdin = r
 	// NB: its own group, so that Ctrl-C (SIGINT to the terminal's group)
 	// leaves it to do its job after the crawler's own shutdown.

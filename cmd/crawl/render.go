@@ -17,7 +17,7 @@ import (
 type renderFlags struct {
 	tabs    int
 	timeout time.Duration
-	exec    string // the browser program; not a flag (tests may set it)
+	exec    string // the browser program
 }
 
 // addRenderFlags declares --render, --render-tabs, --render-timeout and
@@ -34,6 +34,7 @@ func addRenderFlags(fs *flag.FlagSet, o *options) {
 	})
 	fs.IntVar(&o.render.tabs, "render-tabs", render.DefaultTabs, "with --render: render at most `N` pages at once, each in its own tab of one browser")
 	fs.DurationVar(&o.render.timeout, "render-timeout", render.DefaultTimeout, "with --render: stop waiting for a page to go quiet after `DUR` and keep its document as it is then")
+	fs.StringVar(&o.render.exec, "render-browser", render.DefaultExec, "with --render: the chromium `PROGRAM` to run (Debian's by default; never downloaded)")
 	fs.BoolVar(&c.Screenshots, "screenshots", false, "with --render: store a PNG of each rendered page's first screen (1280x800), shown by query serve")
 }
 

@@ -34,7 +34,8 @@ func needChromium(t testing.TB) {
 // never: rendering finds every page (the misbehaving ones cut where they
 // must be, the looping one failed with kind render), the plain crawl only
 // the shell of the first; what a page asks of another host or of a path
-// robots.txt disallows is never fetched.
+// robots.txt disallows is never fetched (--allow-private: the scope,
+// not the guard of private addresses, keeps the other host out).
 func TestRenderCrawl(t *testing.T) {
 	needChromium(t)
 	site := spaweb.Start(7)
@@ -42,7 +43,7 @@ func TestRenderCrawl(t *testing.T) {
 	ctx := context.Background()
 	const depth = 4
 	args := func(db string, more ...string) []string {
-		return append([]string{"--db", db, "--delay", "0", "--depth", "4", "--render-timeout", "1500ms", site.URL + "/"}, more...)
+		return append([]string{"--db", db, "--delay", "0", "--depth", "4", "--render-timeout", "1500ms", "--allow-private", site.URL + "/"}, more...)
 	}
 
 	never := filepath.Join(t.TempDir(), "never")

@@ -41,13 +41,14 @@ type Site struct {
 
 	srv, off *httptest.Server
 	mu       sync.Mutex
-	hits     map[string]int // path -> requests
+	hits     map[string]int           // path -> requests
+	waits    map[string]chan struct{} // path -> closed at its first request
 	offHits  int
 }
 
 // Start serves a site of pages tree pages on 127.0.0.1; Close stops it.
 func Start(pages int) *Site {
-	s := &Site{Pages: pages, hits: map[string]int{}}
+	s := &Site{Pages: pages, hits: map[string]int{}, waits: map[string]chan struct{}{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.off = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
@@ -72,6 +73,28 @@ func (s *Site) Hits(path string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.hits[path]
+}
+
+// Requested returns a channel closed once path (with its query, if it
+// has one: /api/page?path=/scroll is asked by the script of /scroll) was
+// requested.
+func (s *Site) Requested(path string) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.wait(path)
+}
+
+// wait returns the channel of path; s.mu is held.
+func (s *Site) wait(path string) chan struct{} {
+	ch, ok := s.waits[path]
+	if !ok {
+		ch = make(chan struct{})
+		s.waits[path] = ch
+		if s.hits[path] > 0 {
+			close(ch)
+		}
+	}
+	return ch
 }
 
 // OffsiteHits returns how many requests reached the other host.
@@ -123,7 +146,16 @@ func treeDepth(i int) int {
 
 func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	s.hits[r.URL.Path]++
+	for _, p := range []string{r.URL.Path, r.URL.RequestURI()} {
+		if s.hits[p]++; s.hits[p] == 1 {
+			if ch, ok := s.waits[p]; ok {
+				close(ch)
+			}
+		}
+		if r.URL.RawQuery == "" {
+			break
+		}
+	}
 	s.mu.Unlock()
 	switch p := r.URL.Path; {
 	case p == "/robots.txt":
