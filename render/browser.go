@@ -126,45 +126,46 @@ func (b *chromeBrowser) alive(d time.Duration) bool {
 	return err == nil
 }
 
-// rss returns the resident memory of the browser's process group, in
-// bytes, read from /proc.
-func (b *chromeBrowser) rss() int64 {
-	return GroupRSS(b.pgid)
-}
-
-// GroupRSS returns the resident memory, in bytes, of the processes of
-// process group pgid, from /proc/<pid>/stat; 0 when there are none (or no
-// /proc).
-func GroupRSS(pgid int) int64 {
+// memory returns the memory of the browser's process group, in bytes:
+// the sum of its processes' proportional set sizes (see PSS).
+func (b *chromeBrowser) memory() int64 {
 	var total int64
-	for _, p := range groupProcs(pgid) {
-		total += p.rss
+	for _, pid := range groupProcs(b.pgid) {
+		total += PSS(pid)
 	}
 	return total
 }
 
-// GroupProcs returns the ids of the processes of process group pgid.
-func GroupProcs(pgid int) []int {
-	var pids []int
-	for _, p := range groupProcs(pgid) {
-		pids = append(pids, p.pid)
+// PSS returns the proportional set size of process pid in bytes, from
+// /proc/<pid>/smaps_rollup: its resident memory with each page shared by
+// n processes counted 1/n, so that the PSS of several processes adds up
+// to the memory they use together (their resident sizes would count the
+// browser's shared code once per process). 0 when it cannot be read.
+func PSS(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
+	if err != nil {
+		return 0
 	}
-	return pids
+	for line := range bytes.SplitSeq(b, []byte{'\n'}) {
+		if rest, ok := bytes.CutPrefix(line, []byte("Pss:")); ok {
+			f := bytes.Fields(rest)
+			if len(f) > 0 {
+				kb, _ := strconv.ParseInt(string(f[0]), 10, 64)
+				return kb << 10
+			}
+		}
+	}
+	return 0
 }
 
-type procInfo struct {
-	pid int
-	rss int64
-}
-
-// groupProcs reads /proc for the processes of group pgid.
-func groupProcs(pgid int) []procInfo {
+// groupProcs returns the ids of the running processes of process group
+// pgid, read from /proc/<pid>/stat (zombies left out).
+func groupProcs(pgid int) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil || pgid <= 0 {
 		return nil
 	}
-	page := int64(os.Getpagesize())
-	var out []procInfo
+	var out []int
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -181,18 +182,13 @@ func groupProcs(pgid int) []procInfo {
 			continue
 		}
 		f := bytes.Fields(stat[i+1:])
-		// f[0] is field 3 (state), f[2] field 5 (pgrp), f[21] field 24 (rss).
-		if len(f) < 22 {
+		// f[0] is field 3 (state), f[2] field 5 (pgrp).
+		if len(f) < 3 || string(f[0]) == "Z" {
 			continue
 		}
-		if g, _ := strconv.Atoi(string(f[2])); g != pgid {
-			continue
+		if g, _ := strconv.Atoi(string(f[2])); g == pgid {
+			out = append(out, pid)
 		}
-		if string(f[0]) == "Z" {
-			continue // a zombie holds no memory and is no process left running
-		}
-		rss, _ := strconv.ParseInt(string(f[21]), 10, 64)
-		out = append(out, procInfo{pid, rss * page})
 	}
 	return out
 }

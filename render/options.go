@@ -35,9 +35,10 @@ type Options struct {
 	// no request in flight and no short timer pending, to be done. The
 	// default value is DefaultQuiet.
 	Quiet time.Duration
-	// MaxMemory is the most resident memory, in bytes, the browser's
-	// processes may use together before the browser is restarted. The
-	// default value is DefaultMaxMemory.
+	// MaxMemory is the most memory, in bytes, the browser's processes may
+	// use together (the sum of their proportional set sizes, see [PSS])
+	// before the browser is restarted. The default value is
+	// DefaultMaxMemory.
 	MaxMemory int64
 	// Width and Height are the screen's size in CSS pixels. The default
 	// values are 1280 and 800.

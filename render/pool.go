@@ -167,8 +167,8 @@ func (p *Pool) checkMemory(b *chromeBrowser) {
 	}
 	p.memCheck = time.Now()
 	p.mu.Unlock()
-	if rss := b.rss(); rss > p.opts.MaxMemory {
-		p.replace(b, fmt.Sprintf("its processes use %d MiB, more than %d MiB", rss>>20, p.opts.MaxMemory>>20))
+	if mem := b.memory(); mem > p.opts.MaxMemory {
+		p.replace(b, fmt.Sprintf("its processes use %d MiB, more than %d MiB", mem>>20, p.opts.MaxMemory>>20))
 	}
 }
 

@@ -50,7 +50,7 @@ func siteFetch(site *spaweb.Site) func(ctx context.Context, method, raw string, 
 }
 
 // shellOf returns the page at path of site as served.
-func shellOf(t *testing.T, site *spaweb.Site, path string) crawler.RenderJob {
+func shellOf(t testing.TB, site *spaweb.Site, path string) crawler.RenderJob {
 	t.Helper()
 	resp, err := http.Get(site.URL + path)
 	if err != nil {

@@ -2,10 +2,17 @@ package render
 
 // pageScript runs in every document before its own scripts. It counts the
 // pending timers of up to 2 s (a link added after a timer is waited for;
-// an endless timer chain runs into the timeout), notes when the document
-// last changed, and refuses popups and dialogs. window.__webtable()
-// returns {timers, idle}: pending timers, and milliseconds since the last
-// change. It also scrolls to the bottom when asked, to start lazy loads.
+// an endless timer chain runs into the timeout) and the fetch and
+// XMLHttpRequest calls in flight, notes when the document last changed or
+// a request ended, and refuses popups and dialogs. window.__webtable()
+// returns {timers, idle}: pending timers and requests, and milliseconds
+// since the last change. It also scrolls to the bottom when asked, to
+// start lazy loads.
+//
+// NB: the requests are counted here, not only where the crawler answers
+// them: a fetch a load handler starts reaches the interception some
+// milliseconds later (more on a loaded machine), and a render that looked
+// in between saw a quiet page without its content.
 const pageScript = `(() => {
   if (window.__webtable) return;
   const ids = new Set();
@@ -19,6 +26,22 @@ const pageScript = `(() => {
     return id;
   };
   window.clearTimeout = function (id) { ids.delete(id); return ct(id); };
+  let pending = 0;
+  const settle = () => { pending--; last = Date.now(); };
+  const fetch0 = window.fetch;
+  if (fetch0) window.fetch = function (...args) {
+    pending++;
+    let p;
+    try { p = fetch0.apply(this, args); } catch (e) { settle(); throw e; }
+    p.then(settle, settle);
+    return p;
+  };
+  const send0 = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    pending++;
+    this.addEventListener("loadend", settle, {once: true});
+    try { return send0.apply(this, args); } catch (e) { settle(); throw e; }
+  };
   window.open = function () { return null; };
   window.alert = function () {};
   window.confirm = function () { return false; };
@@ -27,7 +50,7 @@ const pageScript = `(() => {
     {subtree: true, childList: true, attributes: true, characterData: true});
   Object.defineProperty(window, "__webtable", {value: (scroll) => {
     if (scroll && document.scrollingElement) window.scrollTo(0, document.scrollingElement.scrollHeight);
-    return {timers: ids.size, idle: Date.now() - last};
+    return {timers: ids.size + pending, idle: Date.now() - last};
   }});
 })();`
 

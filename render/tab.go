@@ -44,13 +44,24 @@ type jobState struct {
 	lastNet   atomic.Int64 // unix ns of the last request's start or end
 	requests  atomic.Int32
 	blocked   atomic.Int32
-	loaded    chan struct{}
+	loaded    chan struct{} // closed at the load event of the page's document
 	loadOnce  sync.Once
+	loads     sync.Map     // cdp.LoaderID -> true: the documents of the tab that fired load
+	loader    atomic.Value // cdp.LoaderID of the page's document, once Page.navigate said
 	crashed   chan struct{}
 	crashOnce sync.Once
 }
 
 func (js *jobState) touch() { js.lastNet.Store(time.Now().UnixNano()) }
+
+// checkLoaded closes js.loaded once the page's document fired load.
+func (js *jobState) checkLoaded() {
+	if l, ok := js.loader.Load().(cdp.LoaderID); ok {
+		if _, fired := js.loads.Load(l); fired {
+			js.loadOnce.Do(func() { close(js.loaded) })
+		}
+	}
+}
 
 // newTab opens a tab in b, in a browser context of its own, intercepting
 // every request and running pageScript in every document.
@@ -64,6 +75,9 @@ func newTab(b *chromeBrowser) (*tab, error) {
 	defer cancel()
 	if err == nil {
 		_, err = chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}})
+	}
+	if err == nil {
+		_, err = chromedp.Call(ctx, page.SetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: true})
 	}
 	if err == nil {
 		_, err = chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: pageScript})
@@ -106,9 +120,12 @@ func (t *tab) listen(ev any) {
 		js.inflight.Add(1)
 		js.touch()
 		go t.answer(js, ev)
-	case *page.EventLoadEventFired:
-		if js != nil {
-			js.loadOnce.Do(func() { close(js.loaded) })
+	case *page.EventLifecycleEvent:
+		// NB: the load of the page's own document, by its loader: the
+		// document the tab showed before fires its events late.
+		if js != nil && ev.Name == "load" {
+			js.loads.Store(ev.LoaderID, true)
+			js.checkLoaded()
 		}
 	case *inspector.EventTargetCrashed:
 		if js != nil {
