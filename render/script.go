@@ -4,7 +4,7 @@ package render
 // pending timers of up to 2 s (a link added after a timer is waited for;
 // an endless timer chain runs into the timeout) and the fetch and
 // XMLHttpRequest calls in flight, notes when the document last changed or
-// a request ended, and refuses popups and dialogs. window.__webtable()
+// a request ended, refuses popups and dialogs, and silences the console. window.__webtable()
 // returns {timers, idle}: pending timers and requests, and milliseconds
 // since the last change. It also scrolls to the bottom when asked, to
 // start lazy loads.
@@ -46,6 +46,11 @@ const pageScript = `(() => {
   window.alert = function () {};
   window.confirm = function () { return false; };
   window.prompt = function () { return null; };
+  // NB: each console call is an event on the DevTools pipe; a page that
+  // prints thousands held the render's own commands behind them.
+  for (const k of ["log", "info", "warn", "error", "debug", "trace", "dir", "dirxml", "table", "count", "assert", "group", "groupCollapsed", "groupEnd", "time", "timeLog", "timeEnd"]) {
+    try { console[k] = function () {}; } catch (e) {}
+  }
   new MutationObserver(() => { last = Date.now(); }).observe(document,
     {subtree: true, childList: true, attributes: true, characterData: true});
   Object.defineProperty(window, "__webtable", {value: (scroll) => {

@@ -15,6 +15,7 @@ import (
 	"github.com/webtable/webtable/internal/realweb"
 	"github.com/webtable/webtable/internal/spaweb"
 	"github.com/webtable/webtable/internal/stores"
+	"github.com/webtable/webtable/render"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -24,39 +25,28 @@ import (
 //	WEBTABLE_RENDER_BENCH=1 go test -run TestRenderFigures -v -timeout 30m ./cmd/crawl/
 const renderBench = "WEBTABLE_RENDER_BENCH"
 
-// rssOf returns the resident memory, in bytes, of the processes whose
-// command line holds want (every process when want is ""), plus pid's.
-func rssOf(pid int, want string) int64 {
-	var total int64
+// memOf returns the memory, in bytes, of process pid and of the
+// processes whose command line holds want: the sum of their proportional
+// set sizes (render.PSS), what they use together.
+func memOf(pid int, want string) int64 {
+	total := render.PSS(pid)
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		p, err := strconv.Atoi(e.Name())
-		if err != nil {
+		if err != nil || p == pid {
 			continue
 		}
-		if p != pid {
-			cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-			if err != nil || want == "" || !bytes.Contains(cmdline, []byte(want)) {
-				continue
-			}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.Contains(cmdline, []byte(want)) {
+			total += render.PSS(p)
 		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(stat, ')')
-		f := bytes.Fields(stat[i+1:])
-		if len(f) < 22 {
-			continue
-		}
-		pages, _ := strconv.ParseInt(string(f[21]), 10, 64)
-		total += pages * int64(os.Getpagesize())
 	}
 	return total
 }
 
 // timedCrawl runs the crawl binary and returns its wall time and the peak
-// resident memory of it and its browser together, sampled every 50 ms.
+// memory of it and its browser together (proportional set sizes),
+// sampled every 50 ms.
 func timedCrawl(t *testing.T, bin string, args ...string) (time.Duration, int64) {
 	t.Helper()
 	tmpdir := t.TempDir()
@@ -79,7 +69,7 @@ func timedCrawl(t *testing.T, bin string, args ...string) (time.Duration, int64)
 			case <-done:
 				return
 			case <-tick.C:
-				peak = max(peak, rssOf(cmd.Process.Pid, "--user-data-dir="+tmpdir))
+				peak = max(peak, memOf(cmd.Process.Pid, "--user-data-dir="+tmpdir))
 			}
 		}
 	})
@@ -145,7 +135,7 @@ func TestRenderFigures(t *testing.T) {
 		took, peak := timedCrawl(t, bin, "--db", db, "--delay", "0", "--depth", "20", "--render", "always",
 			"--render-tabs", "2", "--concurrency", "4", site.URL+"/p/0")
 		rendered, fetched := renderedRows(t, db)
-		t.Logf("spa run %d: %d pages (%d rendered) in %v: %.1f rendered pages/s; peak RSS crawler+browser %d MiB",
+		t.Logf("spa run %d: %d pages (%d rendered) in %v: %.1f rendered pages/s; peak memory (PSS) of crawler and browser %d MiB",
 			i, fetched, rendered, took.Round(time.Millisecond), float64(rendered)/took.Seconds(), peak>>20)
 	}
 
@@ -158,7 +148,7 @@ func TestRenderFigures(t *testing.T) {
 				took, peak := timedCrawl(t, bin, "--db", db, "--proxy", w.Proxy(), "--depth", "100", "--concurrency", "8",
 					"--delay", "0s", "--render", mode, m.Seed())
 				rendered, fetched := renderedRows(t, db)
-				t.Logf("%s --render %s run %d: %d pages in %v, %d rendered, peak RSS %d MiB", m.Package, mode, i, fetched, took.Round(time.Millisecond), rendered, peak>>20)
+				t.Logf("%s --render %s run %d: %d pages in %v, %d rendered, peak PSS %d MiB", m.Package, mode, i, fetched, took.Round(time.Millisecond), rendered, peak>>20)
 				if mode == "never" {
 					plain = append(plain, took)
 				} else {

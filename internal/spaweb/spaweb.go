@@ -15,6 +15,10 @@
 //	/away    links to /away/found, then navigates to /away/gone
 //	/errors  prints 5000 console errors and links to /errors/found
 //
+// and one linked from nowhere, for the renderer's own tests:
+//
+//	/alloc   allocates memory without bound until the tab dies
+//
 // Each page also asks for /private/data.json (disallowed by robots.txt)
 // and for a script on Offsite (another host), which a crawl must refuse.
 package spaweb
@@ -181,7 +185,7 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 
 // known reports whether path is a page of the site.
 func (s *Site) known(p string) bool {
-	if p == "/" || p == "/away/gone" || p == "/popup/window" || p == "/loop/found" {
+	if p == "/" || p == "/away/gone" || p == "/popup/window" || p == "/loop/found" || p == "/alloc" {
 		return true
 	}
 	for _, q := range append(Specials[:len(Specials):len(Specials)], Found...) {
@@ -219,6 +223,8 @@ func (s *Site) pageData(path string) pageData {
 				d.Links = append(d.Links, "/p/"+strconv.Itoa(c))
 			}
 		}
+	case path == "/alloc":
+		d.Kind = "alloc"
 	default:
 		for _, sp := range Specials {
 			if path == sp {
@@ -272,6 +278,9 @@ window.addEventListener("load", async () => {
     app.innerHTML = list(d.links);
     location.href = "/away/gone";
     break;
+  case "alloc":
+    const hog = [];
+    for (;;) hog.push(new Array(1 << 20).fill(hog.length));
   case "errors":
     for (let i = 0; i < 5000; i++) console.error("error " + i);
     app.innerHTML = list(d.links);
