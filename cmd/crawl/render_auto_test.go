@@ -34,6 +34,7 @@ func TestRenderAutoRule(t *testing.T) {
 			missed = append(missed, u)
 		}
 	}
+	t.Logf("SPA site: %d of %d pages look like shells", len(site.Rendered(10))-len(missed), len(site.Rendered(10)))
 	if len(missed) > 0 {
 		t.Errorf("--render auto would not render %d of the SPA site's %d pages: %v", len(missed), len(site.Rendered(10)), missed)
 	}

@@ -43,7 +43,7 @@ func TestRenderCrawl(t *testing.T) {
 	ctx := context.Background()
 	const depth = 4
 	args := func(db string, more ...string) []string {
-		return append([]string{"--db", db, "--delay", "0", "--depth", "4", "--render-timeout", "1500ms", "--allow-private", site.URL + "/"}, more...)
+		return append([]string{"--db", db, "--delay", "0", "--depth", "4", "--render-timeout", "1s", "--allow-private", site.URL + "/"}, more...)
 	}
 
 	never := filepath.Join(t.TempDir(), "never")
