@@ -3,13 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/internal/spaweb"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/render"
@@ -131,4 +134,25 @@ func mustKey(t *testing.T, u string) string {
 		t.Fatal(err)
 	}
 	return k
+}
+
+// TestRenderFlags maps the render flags and refuses what cannot work.
+func TestRenderFlags(t *testing.T) {
+	o, err := parseFlags([]string{"--render", "auto", "--render-tabs", "3", "--render-timeout", "5s", "--screenshots", "http://a.test/"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.cfg.Render != crawler.RenderAuto || !o.cfg.Screenshots || o.render.tabs != 3 || o.render.timeout != 5*time.Second || o.render.exec != render.DefaultExec {
+		t.Errorf("render flags = mode %v screenshots %v %+v", o.cfg.Render, o.cfg.Screenshots, o.render)
+	}
+	for _, args := range [][]string{
+		{"--render", "sometimes"},
+		{"--screenshots"},
+		{"--render", "always", "--render-tabs", "0"},
+		{"--render", "always", "--render-timeout", "0s"},
+	} {
+		if _, err := parseFlags(append(args, "http://a.test/"), io.Discard); err == nil {
+			t.Errorf("parseFlags(%q) accepted it", args)
+		}
+	}
 }

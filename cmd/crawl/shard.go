@@ -109,6 +109,11 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 	cfg.Log = func(line string) {
 		fmt.Fprintf(stderr, "crawl: %s%s\n", s.label, line)
 	}
+	closeRenderer, err := startRenderer(ctx, o, w, &cfg, stderr) // render.go
+	if err != nil {
+		return err
+	}
+	defer closeRenderer()
 	c, err := crawler.New(cfg, s.counts)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
