@@ -69,7 +69,9 @@ func (p *Pool) PGID() int {
 
 // Render renders one page in a free tab, waiting for one. It fails when
 // the tab crashed or the page's scripts never let the document be read
-// (the tab is replaced), or when the browser cannot be started.
+// (the tab is replaced), or when the browser cannot be started. A page
+// whose browser died under it (it crashed, or was killed) is rendered
+// again, once, in a new browser.
 func (p *Pool) Render(ctx context.Context, job crawler.RenderJob) (crawler.RenderResult, error) {
 	var s *slot
 	select {
@@ -78,9 +80,20 @@ func (p *Pool) Render(ctx context.Context, job crawler.RenderJob) (crawler.Rende
 		return crawler.RenderResult{}, fmt.Errorf("render: waiting for a tab: %w", ctx.Err())
 	}
 	defer func() { p.slots <- s }()
+	res, browserDied, err := p.renderIn(ctx, s, job)
+	if browserDied && ctx.Err() == nil {
+		res, _, err = p.renderIn(ctx, s, job)
+	}
+	return res, err
+}
+
+// renderIn renders job in slot s of the current browser; browserDied
+// reports a failure because the browser no longer answers (it is being
+// replaced).
+func (p *Pool) renderIn(ctx context.Context, s *slot, job crawler.RenderJob) (res crawler.RenderResult, browserDied bool, err error) {
 	b, err := p.acquire()
 	if err != nil {
-		return crawler.RenderResult{}, err
+		return crawler.RenderResult{}, false, err
 	}
 	defer p.release(b)
 	if s.t != nil && s.t.b != b {
@@ -88,18 +101,24 @@ func (p *Pool) Render(ctx context.Context, job crawler.RenderJob) (crawler.Rende
 	}
 	if s.t == nil {
 		if s.t, err = newTab(b); err != nil {
-			p.check(b)
-			return crawler.RenderResult{}, err
+			return crawler.RenderResult{}, !p.check(b), err
 		}
 	}
-	res, err := s.t.render(ctx, job, p.opts)
-	if err != nil && errors.Is(err, errTabDead) {
-		s.t.close()
-		s.t = nil
-		p.check(b)
+	res, err = s.t.render(ctx, job, p.opts)
+	if err != nil {
+		// NB: any error: a browser that died under the page fails its
+		// commands with errors of every kind.
+		if alive := p.check(b); !alive {
+			s.t = nil
+			return res, true, err
+		}
+		if errors.Is(err, errTabDead) {
+			s.t.close()
+			s.t = nil
+		}
 	}
 	p.checkMemory(b)
-	return res, err
+	return res, false, err
 }
 
 // acquire returns the current browser, starting one when none runs, and
@@ -109,6 +128,11 @@ func (p *Pool) acquire() (*chromeBrowser, error) {
 	defer p.mu.Unlock()
 	if p.closed {
 		return nil, ErrClosed
+	}
+	if p.cur != nil && p.cur.ctx.Err() != nil {
+		// Its process ended (chromedp saw it): replaced at once.
+		p.cur.draining = true
+		p.cur, p.restarts = nil, p.restarts+1
 	}
 	if p.cur == nil {
 		p.gen++
@@ -150,11 +174,14 @@ func (p *Pool) replace(b *chromeBrowser, why string) {
 	}
 }
 
-// check replaces b when it no longer answers (it crashed or hangs).
-func (p *Pool) check(b *chromeBrowser) {
+// check replaces b when it no longer answers (it crashed or hangs), and
+// reports whether it answered.
+func (p *Pool) check(b *chromeBrowser) bool {
 	if !b.alive(2 * time.Second) {
 		p.replace(b, "it stopped answering")
+		return false
 	}
+	return true
 }
 
 // checkMemory replaces b when its processes use more than MaxMemory. The

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -80,6 +81,7 @@ func TestRender(t *testing.T) {
 	t.Run("after", func(t *testing.T) {
 		checkEscapes(t, site)
 		checkMemoryCap(t, pool, site)
+		checkKilled(t, pool, site)
 	})
 }
 
@@ -176,5 +178,21 @@ func checkMemoryCap(t *testing.T, pool *Pool, site *spaweb.Site) {
 		if time.Now().After(deadline) {
 			t.Fatalf("processes %v of the replaced browser still run", groupProcs(old))
 		}
+	}
+}
+
+// checkKilled kills the pool's browser from outside, as a crash would:
+// the next render is done in a new browser.
+func checkKilled(t *testing.T, pool *Pool, site *spaweb.Site) {
+	pgid, restarts := pool.PGID(), pool.Restarts()
+	if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	res, err := pool.Render(context.Background(), shellOf(t, site, "/p/1"))
+	if err != nil || !strings.Contains(string(res.DOM), "Text of /p/1") {
+		t.Fatalf("the render after the browser was killed: %v, DOM %q", err, res.DOM)
+	}
+	if pool.Restarts() != restarts+1 || pool.PGID() == pgid {
+		t.Errorf("after the browser was killed: %d restarts, group %d (was %d); want %d and a new group", pool.Restarts(), pool.PGID(), pgid, restarts+1)
 	}
 }
