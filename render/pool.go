@@ -19,6 +19,7 @@ var ErrClosed = errors.New("render: pool closed")
 type Pool struct {
 	opts  Options
 	slots chan *slot // idle tab slots; a render holds one
+	cache *cache     // subresources shared by the pages (cache.go)
 
 	mu       sync.Mutex
 	cur      *chromeBrowser // the browser new renders use; nil until started
@@ -40,7 +41,7 @@ func New(opts Options) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pool{opts: opts, slots: make(chan *slot, opts.Tabs)}
+	p := &Pool{opts: opts, slots: make(chan *slot, opts.Tabs), cache: newCache()}
 	for range opts.Tabs {
 		p.slots <- &slot{}
 	}
@@ -100,7 +101,7 @@ func (p *Pool) renderIn(ctx context.Context, s *slot, job crawler.RenderJob) (re
 		s.t = nil // its browser was replaced
 	}
 	if s.t == nil {
-		if s.t, err = newTab(b); err != nil {
+		if s.t, err = newTab(b, p.cache); err != nil {
 			return crawler.RenderResult{}, !p.check(b), err
 		}
 	}

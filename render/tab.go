@@ -28,6 +28,7 @@ var errTabDead = errors.New("render: tab lost")
 // page at a time.
 type tab struct {
 	b      *chromeBrowser
+	cache  *cache          // the pool's
 	ctx    context.Context // the tab's chromedp context
 	cancel context.CancelFunc
 	job    atomic.Pointer[jobState] // the render in progress; nil between renders
@@ -44,6 +45,7 @@ type jobState struct {
 	lastNet   atomic.Int64 // unix ns of the last request's start or end
 	requests  atomic.Int32
 	blocked   atomic.Int32
+	cached    atomic.Int32  // answered from the pool's cache
 	loaded    chan struct{} // closed at the load event of the page's document
 	loadOnce  sync.Once
 	loads     sync.Map     // cdp.LoaderID -> true: the documents of the tab that fired load
@@ -65,8 +67,8 @@ func (js *jobState) checkLoaded() {
 
 // newTab opens a tab in b, in a browser context of its own, intercepting
 // every request and running pageScript in every document.
-func newTab(b *chromeBrowser) (*tab, error) {
-	t := &tab{b: b}
+func newTab(b *chromeBrowser, c *cache) (*tab, error) {
+	t := &tab{b: b, cache: c}
 	t.ctx, t.cancel = chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(t.listen))
 	// NB: the first Do opens the tab and ties it to its context (see
 	// startBrowser).
@@ -157,6 +159,14 @@ func (t *tab) answer(js *jobState, ev *fetch.EventRequestPaused) {
 			return
 		}
 	}
+	keep := cacheable(ev.ResourceType, ev.Request.Method)
+	if keep {
+		if resp, ok := t.cache.get(ev.Request.URL); ok {
+			js.cached.Add(1)
+			t.fulfill(ev.RequestID, resp.Status, resp.Header, resp.Body)
+			return
+		}
+	}
 	hdr := http.Header{}
 	for k, v := range ev.Request.Headers {
 		if s, ok := v.(string); ok {
@@ -173,6 +183,9 @@ func (t *tab) answer(js *jobState, ev *fetch.EventRequestPaused) {
 		t.fail(ev.RequestID, network.ErrorReasonFailed)
 	default:
 		js.requests.Add(1)
+		if keep {
+			t.cache.put(ev.Request.URL, resp)
+		}
 		t.fulfill(ev.RequestID, resp.Status, resp.Header, resp.Body)
 	}
 }
