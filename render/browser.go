@@ -60,8 +60,12 @@ func startBrowser(opts Options, gen int) (*chromeBrowser, error) {
 	b := &chromeBrowser{ctx: bctx, dir: dir, gen: gen, started: time.Now()}
 	b.cancel = func() { cancelBrowser(); cancelAlloc() }
 	// NB: the first Do starts the browser and ties it to its context: a
-	// context of its own would end it with the start.
-	if err := chromedp.Do(bctx); err != nil {
+	// context of its own would end it with the start. One that does not
+	// start within 30 s is given up.
+	hung := time.AfterFunc(30*time.Second, b.cancel)
+	err = chromedp.Do(bctx)
+	hung.Stop()
+	if err != nil {
 		b.cancel()
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("render: starting %s: %w", opts.Exec, err)

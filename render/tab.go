@@ -71,8 +71,10 @@ func newTab(b *chromeBrowser, c *cache) (*tab, error) {
 	t := &tab{b: b, cache: c}
 	t.ctx, t.cancel = chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(t.listen))
 	// NB: the first Do opens the tab and ties it to its context (see
-	// startBrowser).
+	// startBrowser); a browser that hangs ends it after 10 s.
+	hung := time.AfterFunc(10*time.Second, t.cancel)
 	err := chromedp.Do(t.ctx)
+	hung.Stop()
 	ctx, cancel := context.WithTimeout(t.ctx, 10*time.Second)
 	defer cancel()
 	if err == nil {
