@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/extract"
 	"github.com/webtable/webtable/urlkey"
 )
@@ -18,7 +19,7 @@ import (
 // fails records the page failed (kind render) with its served bytes. It
 // returns false when the run stopped (ctx) during the render: the page is
 // not stored and stays queued, so that a resumed crawl renders it again.
-func (r *run) renderPage(ctx context.Context, p *Page, e Entry) bool {
+func (r *run) renderPage(ctx context.Context, p *crawlstore.Page, e entry) bool {
 	cfg := &r.c.cfg
 	if cfg.Render == RenderNever || cfg.Renderer == nil || p.Body == nil || p.Err != "" ||
 		p.Status < 200 || p.Status >= 300 || !isHTML(p.MediaType) {
@@ -46,7 +47,7 @@ func (r *run) renderPage(ctx context.Context, p *Page, e Entry) bool {
 		return false
 	}
 	if err != nil {
-		p.Err, p.ErrKind = "render: "+err.Error(), KindRender
+		p.Err, p.ErrKind = "render: "+err.Error(), crawlstore.KindRender
 		return true
 	}
 	p.Rendered, p.Screenshot = res.DOM, res.Screenshot
@@ -55,7 +56,7 @@ func (r *run) renderPage(ctx context.Context, p *Page, e Entry) bool {
 	ex.Links = append(slices.Clip(ex.Links), dom.Links...)
 	ex.MetaNoFollow = ex.MetaNoFollow || dom.MetaNoFollow
 	p.Links, p.Discovered, p.LinksFound = nil, nil, 0
-	r.links(p, e, final, ex)
+	r.links(p, e.Entry, final, ex)
 	return true
 }
 

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // fakeRenderer renders without a browser: every page's DOM is one link to
@@ -67,10 +70,10 @@ func TestRenderHook(t *testing.T) {
 			cfg := w.config()
 			fr := &fakeRenderer{fetches: map[string]error{}}
 			cfg.Render, cfg.Renderer = tc.mode, fr
-			store := NewMemStore()
+			store := crawlertest.NewMemStore()
 			crawl(t, cfg, store, "http://a.test/")
 			for _, p := range tc.wantFetched {
-				if r, ok := store.Row("http://a.test" + p); !ok || r.State != StateDone {
+				if r, ok := store.Row("http://a.test" + p); !ok || r.State != crawlstore.StateDone {
 					t.Errorf("--render %s: %s is %+v, want done", tc.mode, p, r)
 				}
 			}
@@ -89,7 +92,7 @@ func TestRenderHook(t *testing.T) {
 				t.Errorf("--render %s rendered %v, want %v", tc.mode, got, want)
 			}
 			if tc.crashIsFound {
-				if r, _ := store.Row("http://a.test/crash"); r.State != StateFailed || r.ErrKind != KindRender {
+				if r, _ := store.Row("http://a.test/crash"); r.State != crawlstore.StateFailed || r.ErrKind != crawlstore.KindRender {
 					t.Errorf("the page whose render crashed is %s (%s %q), want failed, kind render", r.State, r.ErrKind, r.Err)
 				}
 			}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // TestRendered stores a rendered page twice: contents:rendered keeps a
@@ -27,7 +29,7 @@ func TestRendered(t *testing.T) {
 	}
 	at := time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC)
 	for i, dom := range []string{`<a href="/a">a</a>`, `<a href="/b">b</a>`} {
-		p := &Page{Fetch: Fetch{URL: "http://spa.test/", Status: 200, Time: at.Add(time.Duration(i) * time.Hour), Rendered: true, RenderTime: 150 * time.Millisecond},
+		p := &Page{Fetch: crawlstore.Fetch{URL: "http://spa.test/", Status: 200, Time: at.Add(time.Duration(i) * time.Hour), Rendered: true, RenderTime: 150 * time.Millisecond},
 			MIME: "text/html", KeepBody: true, Body: []byte(`<div id="app"></div>`), Rendered: []byte(dom), Screenshot: []byte("png" + dom)}
 		if _, err := w.RecordFetch(ctx, p); err != nil {
 			t.Fatal(err)

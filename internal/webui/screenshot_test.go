@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
 )
@@ -27,9 +28,9 @@ func TestScreenshot(t *testing.T) {
 	png := "\x89PNG\r\n\x1a\nnot really"
 	at := time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC)
 	for _, p := range []*webtable.Page{
-		{Fetch: webtable.Fetch{URL: "http://spa.test/", Status: 200, Time: at, Rendered: true, RenderTime: 120 * time.Millisecond},
+		{Fetch: crawlstore.Fetch{URL: "http://spa.test/", Status: 200, Time: at, Rendered: true, RenderTime: 120 * time.Millisecond},
 			MIME: "text/html", KeepBody: true, Body: []byte(`<div id="app"></div>`), Rendered: []byte(`<div id="app"><a href="/a">a</a></div>`), Screenshot: []byte(png)},
-		{Fetch: webtable.Fetch{URL: "http://plain.test/", Status: 200, Time: at}, MIME: "text/html", KeepBody: true, Body: []byte(`<p>hi</p>`)},
+		{Fetch: crawlstore.Fetch{URL: "http://plain.test/", Status: 200, Time: at}, MIME: "text/html", KeepBody: true, Body: []byte(`<p>hi</p>`)},
 	} {
 		if _, err := w.RecordFetch(ctx, p); err != nil {
 			t.Fatal(err)
