@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/webtable/webtable/crawlstore"
@@ -47,7 +48,10 @@ func (r *run) renderPage(ctx context.Context, p *crawlstore.Page, e entry) bool 
 		return false
 	}
 	if err != nil {
-		p.Err, p.ErrKind = "render: "+err.Error(), crawlstore.KindRender
+		p.Err, p.ErrKind = err.Error(), crawlstore.KindRender
+		if !strings.HasPrefix(p.Err, "render") {
+			p.Err = "render: " + p.Err
+		}
 		return true
 	}
 	p.Rendered, p.Screenshot = res.DOM, res.Screenshot

@@ -33,7 +33,8 @@ func (t *tab) render(ctx context.Context, job crawler.RenderJob, opts Options) (
 	var res crawler.RenderResult
 	js := &jobState{job: job, loaded: make(chan struct{}), crashed: make(chan struct{})}
 	js.touch()
-	rctx, cancel := context.WithTimeout(t.ctx, opts.Timeout)
+	deadline := time.Now().Add(opts.Timeout)
+	rctx, cancel := context.WithDeadline(t.ctx, deadline)
 	defer cancel()
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()
@@ -63,7 +64,9 @@ func (t *tab) render(ctx context.Context, job crawler.RenderJob, opts Options) (
 	res.TimedOut = timedOut
 	// NB: a page still running at the timeout is read with a little grace:
 	// its document is what it was, unless a script never yields.
-	dctx, dcancel := context.WithTimeout(t.ctx, readGrace(opts.Timeout))
+	// NB: a page that went quiet keeps the rest of its timeout to be read:
+	// on a loaded machine a read took more than 2 s.
+	dctx, dcancel := context.WithDeadline(t.ctx, deadline.Add(readGrace(opts.Timeout)))
 	defer dcancel()
 	dom, err := chromedp.Run(dctx, chromedp.Evaluate[string](domScript))
 	if err != nil {
