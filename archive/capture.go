@@ -27,6 +27,12 @@ type Capture struct {
 	Body []byte
 	// Truncated says Body was cut at a size limit.
 	Truncated bool
+	// Revisit is set for a revisit record read (Reader.Revisits): its
+	// payload is that of the record of RefersTo at RefersDate, and Body
+	// is nil.
+	Revisit    bool
+	RefersTo   string
+	RefersDate time.Time
 	// Rendered, when not nil, is the page as a browser built it (UTF-8
 	// HTML), written after the response as a conversion record that
 	// refers to it (written only).

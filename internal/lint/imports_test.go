@@ -40,12 +40,14 @@ var (
 	// programs through it) links it, so the crawler builds without it.
 	browser  = []string{"github.com/chromedp"}
 	terminal = []string{"github.com/schollz/progressbar"}
+	// prometheus is linked by internal/metrics and the crawl program only.
+	prometheus = []string{"github.com/prometheus"}
 )
 
 // rules is the layout of CONTRIBUTING.md:
 //
 //	            crawler --> crawlstore <-- webtable       crawlstore --> urlkey (only)
-//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2
+//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2, sitemap
 //	    \-------> render --> crawler, chromedp (pages in headless Chromium)
 //	    |                 \-> extract --> x/net/html (links, text; no colly)
 //	    |     \-> seeds
@@ -109,20 +111,25 @@ var rules = map[string]rule{
 		forbiddenDirect: []string{"net/http", "flag", "os"},
 	},
 	"crawler": {
-		internal:        []string{"crawlstore", "urlkey", "extract"},
-		forbidden:       concat(storage, terminal, browser),
+		internal:        []string{"crawlstore", "urlkey", "extract", "sitemap"},
+		forbidden:       concat(storage, terminal, prometheus, browser),
 		forbiddenDirect: []string{"flag"},
 	},
 	// Rendering pages in headless Chromium for the crawler: it implements
 	// crawler.Renderer and knows no storage.
 	"render": {
-		internal:        []string{"crawler", "crawlstore", "urlkey", "extract"},
+		internal:        []string{"crawler", "crawlstore", "urlkey", "extract", "sitemap"},
 		forbidden:       concat(storage, terminal),
 		forbiddenDirect: []string{"flag"},
 	},
 	// The generated single-page-application site of the render tests.
 	"internal/spaweb": {
 		forbidden: concat(storage, crawling, terminal, browser),
+	},
+	// Sitemap files (issue 35): a parser, no I/O of its own.
+	"sitemap": {
+		forbidden:       concat(storage, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag", "os"},
 	},
 	"archive": {
 		forbidden:       concat(storage, crawling, terminal),
@@ -161,6 +168,20 @@ var rules = map[string]rule{
 		internal:  []string{},
 		forbidden: concat(storage, cloud, crawling, terminal),
 	},
+	// Prometheus metrics of a crawl (issue 35): fed by the crawler's
+	// statistics and hooks, so that crawler itself links no Prometheus.
+	"internal/metrics": {
+		internal:        []string{"crawler", "crawlstore", "urlkey", "extract", "sitemap"},
+		forbidden:       concat(storage, cloud, terminal),
+		forbiddenDirect: []string{"flag"},
+	},
+	// A simulated web for recrawl policies (issue 35): it runs the
+	// crawler's scheduling policy, nothing of its fetching or storage.
+	"internal/freshsim": {
+		internal:        []string{"crawler", "crawlstore", "urlkey", "extract", "sitemap"},
+		forbidden:       concat(storage, cloud, terminal, prometheus),
+		forbiddenDirect: []string{"flag", "net/http"},
+	},
 	// The Go memory limit a crawl sets, from its cgroup's.
 	"internal/memlimit": {
 		forbidden:       concat(storage, cloud, crawling, terminal),
@@ -170,21 +191,21 @@ var rules = map[string]rule{
 	// crawler over the WebTable, as the program runs it; like the
 	// programs it speaks webtable, never bigtable itself.
 	"shardrun": {
-		internal:        []string{"crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey"},
+		internal:        []string{"crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey", "sitemap"},
 		forbidden:       concat(cloud, terminal),
 		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
 	},
 	// WARC files into the WebTable by the crawler's rules (crawl
 	// --from-warc): archive reads them, webtable stores them.
 	"warcimport": {
-		internal:        []string{"archive", "crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey"},
+		internal:        []string{"archive", "crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey", "sitemap"},
 		forbidden:       concat(cloud, terminal),
 		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
 	},
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "render", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit"},
+		internal:        []string{"crawler", "render", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap", "internal/metrics"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.
