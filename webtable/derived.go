@@ -31,6 +31,11 @@ import (
 //	dup:of            the row key of the representative of the page's
 //	                  cluster of duplicates (the representative names
 //	                  itself); absent when the page has no duplicate.
+//	dup:members       in the representative's row only: the row keys of
+//	                  the cluster's members (itself included) in key
+//	                  order, one a line, at most the first 100; so that a
+//	                  page view lists a page's copies on every site with
+//	                  one read.
 const (
 	FamilyText = "text"
 	FamilyRank = "rank"
