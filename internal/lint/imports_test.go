@@ -176,7 +176,7 @@ var rules = map[string]rule{
 		forbiddenDirect: programsMustNotImport,
 	},
 	"cmd/query": {
-		internal:        []string{"webtable", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui", "internal/jsonshape"},
+		internal:        []string{"webtable", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui", "internal/jsonshape", "jobs"},
 		forbidden:       concat(crawling, terminal),
 		forbiddenDirect: programsMustNotImport,
 	},

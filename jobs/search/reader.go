@@ -1,0 +1,95 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+)
+
+// ErrNoIndex means there is no search index where one was looked for.
+var ErrNoIndex = errors.New("search: no search index")
+
+// Reader reads the shards of an index together (bleve's index alias).
+type Reader struct {
+	dir    string
+	alias  bleve.IndexAlias
+	shards map[string]bleve.Index // by index name, as hits name them
+}
+
+// OpenReader opens every shard index in dir for searching. It fails with
+// ErrNoIndex when dir holds none, and with ErrOtherForm when one is
+// damaged or of another form (run index search to rebuild it).
+func OpenReader(dir string) (*Reader, error) {
+	paths, err := shardDirs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%w in %s (build one with: index search)", ErrNoIndex, dir)
+	}
+	r := &Reader{dir: dir, shards: map[string]bleve.Index{}}
+	var list []bleve.Index
+	for _, p := range paths {
+		idx, err := openChecked(p, true)
+		if errors.Is(err, ErrBusy) {
+			r.closeAll(list)
+			return nil, err
+		}
+		if err != nil {
+			r.closeAll(list)
+			return nil, fmt.Errorf("%w at %s (%v): run index search to rebuild it", ErrOtherForm, p, errors.Unwrap(err))
+		}
+		list = append(list, idx)
+		r.shards[idx.Name()] = idx
+	}
+	r.alias = bleve.NewIndexAlias(list...)
+	return r, nil
+}
+
+func (r *Reader) closeAll(list []bleve.Index) {
+	for _, idx := range list {
+		idx.Close()
+	}
+}
+
+// Docs is how many documents (page versions) the shards hold, together;
+// a version indexed by two shards (after the plan moved) counts twice.
+func (r *Reader) Docs() (uint64, error) {
+	n, err := r.alias.DocCount()
+	if err != nil {
+		return 0, fmt.Errorf("search: %w", err)
+	}
+	return n, nil
+}
+
+// Close closes the shards.
+func (r *Reader) Close() error {
+	var first error
+	for _, idx := range r.shards {
+		if err := idx.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// meta reads the rank and representative a shard holds for key.
+func (r *Reader) meta(index, key string) (rank float64, of string) {
+	idx := r.shards[index]
+	if idx == nil {
+		return 0, ""
+	}
+	v, err := idx.GetInternal([]byte(metaPrefix + key))
+	if err != nil || v == nil {
+		return 0, ""
+	}
+	rs, of, _ := strings.Cut(string(v), " ")
+	rank, err = strconv.ParseFloat(rs, 64)
+	if err != nil {
+		rank = 0
+	}
+	return rank, of
+}
