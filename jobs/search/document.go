@@ -2,9 +2,9 @@ package search
 
 import (
 	"cmp"
-	"net"
 	"crypto/sha256"
 	"encoding/hex"
+	"net"
 	"net/url"
 	"slices"
 	"strconv"
