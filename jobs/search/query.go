@@ -81,6 +81,8 @@ func bleveQuery(m *mapping.IndexMappingImpl, q Query, f Filters) query.Query {
 	if len(not) > 0 {
 		bq.AddMustNot(not...)
 	}
+	// NB: a BooleanQuery holds one filter: AddFilter replaces it.
+	filters := []query.Query{validAt(f.At)}
 	if len(f.Sites) > 0 {
 		var d []query.Query
 		for _, s := range f.Sites {
@@ -88,14 +90,14 @@ func bleveQuery(m *mapping.IndexMappingImpl, q Query, f Filters) query.Query {
 			tq.SetField(FieldSite)
 			d = append(d, tq)
 		}
-		bq.AddFilter(query.NewDisjunctionQuery(d))
+		filters = append(filters, query.NewDisjunctionQuery(d))
 	}
 	if f.Lang != "" {
 		tq := query.NewTermQuery(strings.ToLower(f.Lang))
 		tq.SetField(FieldLang)
-		bq.AddFilter(tq)
+		filters = append(filters, tq)
 	}
-	bq.AddFilter(validAt(f.At))
+	bq.AddFilter(query.NewConjunctionQuery(filters))
 	return bq
 }
 
