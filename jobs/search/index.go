@@ -50,7 +50,7 @@ func OpenShard(dir string, i, n int, logf func(format string, args ...any)) (*Sh
 		if errors.Is(err, ErrBusy) {
 			return nil, err
 		}
-		logf("the index at %s cannot be used (%v): rebuilding it", path, err)
+		logf("%v: rebuilding it", err)
 		if err := os.RemoveAll(path); err != nil {
 			return nil, fmt.Errorf("search: removing %s: %w", path, err)
 		}
@@ -82,7 +82,7 @@ func openChecked(path string, readOnly bool) (idx bleve.Index, err error) {
 		// NB: bleve can panic on a damaged segment file; that is a
 		// damaged index, not a crash of the program.
 		if r := recover(); r != nil {
-			idx, err = nil, fmt.Errorf("%w: %v", ErrOtherForm, r)
+			idx, err = nil, fmt.Errorf("%w (%s: %v)", ErrOtherForm, path, r)
 		}
 	}()
 	idx, err = bleve.OpenUsing(path, map[string]any{"read_only": readOnly, "bolt_timeout": LockWait.String()})
@@ -90,19 +90,19 @@ func openChecked(path string, readOnly bool) (idx bleve.Index, err error) {
 		return nil, fmt.Errorf("%w (%s, waited %s)", ErrBusy, path, LockWait)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrOtherForm, err)
+		return nil, fmt.Errorf("%w (%s: %v)", ErrOtherForm, path, err)
 	}
 	form, err := idx.GetInternal(formKey)
 	if err != nil || string(form) != Form {
 		idx.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrOtherForm, err)
+			return nil, fmt.Errorf("%w (%s: %v)", ErrOtherForm, path, err)
 		}
-		return nil, fmt.Errorf("%w (form %q, this program reads %q)", ErrOtherForm, form, Form)
+		return nil, fmt.Errorf("%w (%s: form %q, this program reads %q)", ErrOtherForm, path, form, Form)
 	}
 	if _, err := idx.DocCount(); err != nil {
 		idx.Close()
-		return nil, fmt.Errorf("%w: %v", ErrOtherForm, err)
+		return nil, fmt.Errorf("%w (%s: %v)", ErrOtherForm, path, err)
 	}
 	return idx, nil
 }

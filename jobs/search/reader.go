@@ -40,7 +40,7 @@ func OpenReader(dir string) (*Reader, error) {
 		}
 		if err != nil {
 			r.closeAll(list)
-			return nil, fmt.Errorf("%w at %s (%v): run index search to rebuild it", ErrOtherForm, p, errors.Unwrap(err))
+			return nil, fmt.Errorf("%w: run index search to rebuild it", err)
 		}
 		list = append(list, idx)
 		r.shards[idx.Name()] = idx
@@ -92,4 +92,25 @@ func (r *Reader) meta(index, key string) (rank float64, of string) {
 		rank = 0
 	}
 	return rank, of
+}
+
+// Listing is one line per document ("key ts"), sorted, of every shard:
+// what a test compares between two builds of an index.
+func (r *Reader) Listing() (string, error) {
+	n, err := r.alias.DocCount()
+	if err != nil {
+		return "", fmt.Errorf("search: %w", err)
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), int(n)+1, 0, false)
+	req.SortBy([]string{"_id"})
+	res, err := r.alias.Search(req)
+	if err != nil {
+		return "", fmt.Errorf("search: %w", err)
+	}
+	var b strings.Builder
+	for _, h := range res.Hits {
+		b.WriteString(h.ID)
+		b.WriteByte('\n')
+	}
+	return b.String(), nil
 }
