@@ -12,6 +12,7 @@ import (
 
 	"github.com/webtable/webtable/internal/jsonshape"
 	"github.com/webtable/webtable/internal/stores"
+	"github.com/webtable/webtable/internal/webui"
 	"github.com/webtable/webtable/jobs/search"
 	"github.com/webtable/webtable/webtable"
 )
@@ -98,6 +99,10 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer w.Close()
 	res, err := runSearchIn(ctx, w, searchIndexDir(f.db, f.index), req)
+	var se *search.SyntaxError
+	if errors.As(err, &se) || errors.Is(err, search.ErrNoIndex) || errors.Is(err, search.ErrOtherForm) || errors.Is(err, search.ErrBusy) {
+		return usagef("%s", strings.TrimPrefix(err.Error(), "search: "))
+	}
 	if err != nil {
 		return err
 	}
@@ -128,21 +133,14 @@ func searchIndexDir(db, index string) string {
 // index keeps index --follow from writing it), and shapes the result.
 func runSearchIn(ctx context.Context, w *webtable.WebTable, dir string, req search.Request) (jsonshape.SearchResult, error) {
 	if dir == "" {
-		return jsonshape.SearchResult{}, usagef("a bigtable:// store keeps no search index: name it with --index DIR")
+		return jsonshape.SearchResult{}, fmt.Errorf("%w: a bigtable:// store keeps none; name its directory with --index DIR", search.ErrNoIndex)
 	}
 	r, err := search.OpenReader(dir)
 	if err != nil {
-		if errors.Is(err, search.ErrNoIndex) || errors.Is(err, search.ErrOtherForm) || errors.Is(err, search.ErrBusy) {
-			return jsonshape.SearchResult{}, usagef("%v", err)
-		}
 		return jsonshape.SearchResult{}, err
 	}
 	defer r.Close()
 	res, err := r.Search(ctx, w, req)
-	var se *search.SyntaxError
-	if errors.As(err, &se) {
-		return jsonshape.SearchResult{}, usagef("%v", err)
-	}
 	if err != nil {
 		return jsonshape.SearchResult{}, err
 	}
@@ -191,4 +189,25 @@ func printHits(w io.Writer, res jsonshape.SearchResult) {
 	}
 	fmt.Fprintf(w, "%d hits of %d matching versions, %s\n", len(res.Hits), res.Matches,
 		(time.Duration(res.TookMS*1000) * time.Microsecond).Round(time.Millisecond/10))
+}
+
+// searcher is the search box of query serve over the index in dir; nil
+// when there is none. Each search opens the index and closes it again, so
+// that index can update it between searches.
+func searcher(w *webtable.WebTable, dir string) webui.Searcher {
+	if dir == "" {
+		return nil
+	}
+	return func(ctx context.Context, q webui.SearchQuery) (jsonshape.SearchResult, error) {
+		req := search.Request{Query: q.Q, Limit: q.Limit, Filters: search.Filters{At: q.At}}
+		if q.Site != "" {
+			req.Sites = []string{q.Site}
+		}
+		res, err := runSearchIn(ctx, w, dir, req)
+		var se *search.SyntaxError
+		if errors.As(err, &se) || errors.Is(err, search.ErrNoIndex) {
+			return res, fmt.Errorf("%w: %s", webui.ErrBadSearch, strings.TrimPrefix(err.Error(), "search: "))
+		}
+		return res, err
+	}
 }
