@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -52,42 +53,50 @@ var Select = webtable.Select{
 // rows whose rank or cluster changed.
 func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
 	idx := j.Shard.idx
+	// NB: one batch is written while the scan fills the next, so that
+	// the scan's time hides behind bleve's analysis and persistence.
+	full := make(chan *bleve.Batch, 1)
+	written := make(chan error, 1)
+	go func() {
+		var first error
+		for b := range full {
+			if first == nil {
+				if err := idx.Batch(b); err != nil {
+					first = fmt.Errorf("search: writing to the index: %w", err)
+				}
+			}
+		}
+		written <- first
+	}()
 	b := idx.NewBatch()
-	var rows, written, unchanged, other int64
-	var werr error
-	flush := func() {
-		if b.Size() == 0 || werr != nil {
-			return
-		}
-		if err := idx.Batch(b); err != nil {
-			werr = fmt.Errorf("search: writing to the index: %w", err)
-		}
-		b.Reset()
-	}
+	var rows, changed, unchanged, other int64
+	var rerr error
 	err := env.W.ScanSelect(ctx, s.Start, s.End, Select, func(r webtable.Row) bool {
 		rows++
-		changed, hasDocs, err := j.updateRow(b, r, env.Full)
+		ch, hasDocs, err := j.updateRow(b, r, env.Full)
 		switch {
 		case err != nil:
-			werr = err
-		case changed:
-			written++
+			rerr = err
+		case ch:
+			changed++
 		case hasDocs:
 			unchanged++
 		default:
 			other++
 		}
 		if b.Size() >= BatchDocs {
-			flush()
+			full <- b
+			b = idx.NewBatch()
 		}
-		return werr == nil
+		return rerr == nil
 	})
-	flush()
-	if err == nil {
-		err = werr
+	if b.Size() > 0 {
+		full <- b
 	}
-	env.Counts.Add(rows, written, unchanged, other)
-	return err
+	close(full)
+	werr := <-written
+	env.Counts.Add(rows, changed, unchanged, other)
+	return errors.Join(err, rerr, werr)
 }
 
 // updateRow adds to b what changed in r since it was indexed.
