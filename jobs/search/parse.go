@@ -38,7 +38,7 @@ const MaxQuery = 1 << 10
 
 // Parse parses a query: words, "quoted phrases", -excluded words or
 // "phrases", and site:DOMAIN. At least one word or phrase must not be
-// excluded.
+// excluded. A word of punctuation alone (an em dash) is left out.
 //
 //	web crawler             both words
 //	"web crawler"           the phrase
@@ -104,7 +104,7 @@ func Parse(s string) (Query, error) {
 			continue
 		}
 		if !hasWord(word) {
-			return q, fail(start, fmt.Sprintf("%q has no letter or digit to search for", word))
+			continue // NB: punctuation alone ("—", "&") is no word to look for
 		}
 		if neg {
 			q.Excluded = append(q.Excluded, word)

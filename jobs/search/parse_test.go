@@ -19,6 +19,7 @@ func TestParse(t *testing.T) {
 		{`a"b c"d`, Query{Words: []string{"a", "d"}, Phrases: []string{"b c"}}},
 		{"naïve café", Query{Words: []string{"naïve", "café"}}},
 		{"x -site:y", Query{Words: []string{"x"}, Excluded: []string{"site:y"}}},
+		{"SQL — Embedded & C", Query{Words: []string{"SQL", "Embedded", "C"}}},
 	}
 	for _, tc := range tests {
 		got, err := Parse(tc.in)
@@ -42,7 +43,7 @@ func TestParseErrors(t *testing.T) {
 		{"-foo", 5, "nothing to search for"},
 		{"site:cnn.com", 13, "nothing to search for"},
 		{"", 1, "nothing to search for"},
-		{"foo ***", 5, "no letter or digit"},
+		{"*** —", 6, "nothing to search for"},
 	}
 	for _, tc := range tests {
 		_, err := Parse(tc.in)
