@@ -3,6 +3,9 @@ package crawler
 import (
 	"strings"
 	"testing"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // TestAdmit: the one admission function answers for each kind of URL.
@@ -12,13 +15,13 @@ func TestAdmit(t *testing.T) {
 	var mineHost, otherHost string
 	for i := 0; mineHost == "" || otherHost == ""; i++ {
 		h := "h" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + ".a.test"
-		if ShardOf(h, 16) == 0 {
+		if crawlstore.ShardOf(h, 16) == 0 {
 			mineHost = h
 		} else {
 			otherHost = h
 		}
 	}
-	c, err := New(cfg, NewMemStore())
+	c, err := New(cfg, crawlertest.NewMemStore())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/extract"
 	"github.com/webtable/webtable/urlkey"
 )
@@ -18,7 +19,7 @@ import (
 // response's Content-Type ("" if none). It is how pages that were not
 // fetched by the crawler, such as the captures of a WARC file, get their
 // anchors.
-func PageLinks(body []byte, contentType, pageURL string) (links []Link, charset string, err error) {
+func PageLinks(body []byte, contentType, pageURL string) (links []crawlstore.Link, charset string, err error) {
 	u, err := urlkey.Canonical(pageURL)
 	if err != nil {
 		return nil, "", fmt.Errorf("crawler: links of %q: %w", pageURL, err)

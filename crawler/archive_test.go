@@ -7,16 +7,19 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // headerStore is a MemStore that keeps each saved page's Header.
 type headerStore struct {
-	*MemStore
+	*crawlertest.MemStore
 	mu      sync.Mutex
 	headers map[string]string
 }
 
-func (s *headerStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
+func (s *headerStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore.SaveResult, error) {
 	s.mu.Lock()
 	s.headers[p.URL] = string(p.Header)
 	s.mu.Unlock()
@@ -45,7 +48,7 @@ func TestPageHeader(t *testing.T) {
 			http.NotFound(rw, r)
 		}
 	}))
-	store := &headerStore{MemStore: NewMemStore(), headers: map[string]string{}}
+	store := &headerStore{MemStore: crawlertest.NewMemStore(), headers: map[string]string{}}
 	cfg := w.config()
 	cfg.IgnoreRobots = true
 	crawl(t, cfg, store, "http://a.test/")

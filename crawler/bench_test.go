@@ -21,7 +21,7 @@ func BenchmarkCrawl(b *testing.B) {
 	crawlertest.CompareWithColly(b, *sitePages, conc, func(root string) (int64, error) {
 		cfg := crawler.DefaultConfig()
 		cfg.Delay, cfg.Concurrency, cfg.PerHost, cfg.Depth = 0, conc, conc, 10
-		c, err := crawler.New(cfg, crawler.NewMemStore())
+		c, err := crawler.New(cfg, crawlertest.NewMemStore())
 		if err != nil {
 			return 0, err
 		}

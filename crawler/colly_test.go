@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // TestCollyOverrides lists, one row each, the colly behaviours this
@@ -95,7 +98,7 @@ func TestCollyEnvIgnored(t *testing.T) {
 		}
 		base.ServeHTTP(rw, r)
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	st := crawl(t, w.config(), store, "http://a.test/")
 	if diff := cmp.Diff([]string{"/robots.txt", "/", "/r", "/new", "/404"}, pathsAll(w, "a.test")); diff != "" {
 		t.Errorf("requests with COLLY_* set (-want +got):\n%s", diff)
@@ -105,7 +108,7 @@ func TestCollyEnvIgnored(t *testing.T) {
 			t.Errorf("%s sent with User-Agent %q, want %q", h.Path, ua, DefaultUserAgent)
 		}
 	}
-	if st.Fetched != 2 || st.ErrorsByKind[KindHTTP] != 1 || st.ErrorsByKind[KindRobots] != 1 {
+	if st.Fetched != 2 || st.ErrorsByKind[crawlstore.KindHTTP] != 1 || st.ErrorsByKind[crawlstore.KindRobots] != 1 {
 		t.Errorf("stats = %+v, want 2 fetched, 1 http error, 1 robots", st)
 	}
 	if row, _ := store.Row("http://a.test/new"); len(row.Versions) != 1 || !strings.Contains(string(row.Versions[0].Body), "Café long long") {
@@ -135,7 +138,7 @@ func TestKeepAliveThroughProxy(t *testing.T) {
 	cfg := w.config()
 	cfg.Concurrency = 2
 	cfg.PerHost = 2
-	crawl(t, cfg, NewMemStore(), "http://a.test/")
+	crawl(t, cfg, crawlertest.NewMemStore(), "http://a.test/")
 	if n := len(w.hitsOf("a.test")); n != 32 {
 		t.Fatalf("requests = %d, want 32", n)
 	}
@@ -148,7 +151,7 @@ func TestProxyForLoopback(t *testing.T) {
 	w := newVWeb(t)
 	// Nothing listens on 127.0.0.1:1; only the proxy can answer for it.
 	w.site("127.0.0.1:1", "", map[string]string{"/": page("via proxy")})
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	st := crawl(t, w.config(), store, "http://127.0.0.1:1/")
 	if st.Fetched != 1 {
 		t.Errorf("loopback target through Config.Proxy: Fetched = %d, want 1 (stats %+v)", st.Fetched, st)
@@ -176,7 +179,7 @@ func TestNoCookies(t *testing.T) {
 	cfg := w.config()
 	cfg.AllowDomains = []string{"a.test", "b.test"}
 	cfg.Concurrency = 1
-	crawl(t, cfg, NewMemStore(), "http://a.test/")
+	crawl(t, cfg, crawlertest.NewMemStore(), "http://a.test/")
 	if len(cookies) < 4 {
 		t.Fatalf("requests = %d, want >= 4", len(cookies))
 	}

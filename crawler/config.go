@@ -120,7 +120,7 @@ type Config struct {
 	MaxLinks int
 	// Shard and Shards split a crawl between Shards crawlers sharing one
 	// store (--shard I/N): this crawler fetches only the URLs whose host
-	// falls in shard Shard by [ShardOf]; links to other shards' hosts are
+	// falls in shard Shard by [crawlstore.ShardOf]; links to other shards' hosts are
 	// handed to the store as discovered (queued for their shard) but never
 	// fetched here, nor their robots.txt. Shards 0 or 1 means no sharding
 	// (Shard must then be 0); otherwise 0 <= Shard < Shards. See the
@@ -135,6 +135,14 @@ type Config struct {
 	// skipped and the user should know of (a frontier entry that cannot be
 	// read). It may be called from many goroutines at once. Not a flag.
 	Log func(line string)
+	// StoreGrace is how long store calls may still take once the context
+	// of Run is cancelled (Ctrl-C). The pages in flight are then stored
+	// with a context that Ctrl-C does not cancel; a store that has not
+	// answered StoreGrace after it has its calls ended, and the run fails
+	// with ErrStore ("the store did not answer within 10s of the
+	// interrupt: ..."), so that a hung store cannot hold the program for
+	// ever. 0 means no limit. The default value is 0. Not a flag.
+	StoreGrace time.Duration
 }
 
 // DefaultConfig returns the configuration of a crawl with default flags.

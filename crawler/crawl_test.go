@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // chain is a site of n pages, /0 -> /1 -> ... -> /n-1.
@@ -30,7 +33,7 @@ func TestDepthLimit(t *testing.T) {
 			w.site("a.test", "", chain(10))
 			cfg := w.config()
 			cfg.Depth = depth
-			store := NewMemStore()
+			store := crawlertest.NewMemStore()
 			st := crawl(t, cfg, store, "http://a.test/0")
 			var want []string
 			for i := 0; i <= depth; i++ {
@@ -44,11 +47,11 @@ func TestDepthLimit(t *testing.T) {
 			}
 			// The link out of the deepest page is an anchor, not an entry.
 			row, _ := store.Row(fmt.Sprintf("http://a.test/%d", depth+1))
-			if row.State != StateNone || row.Anchors[fmt.Sprintf("http://a.test/%d", depth)] != "next" {
+			if row.State != crawlstore.StateNone || row.Anchors[fmt.Sprintf("http://a.test/%d", depth)] != "next" {
 				t.Errorf("row beyond the depth = %+v, want an anchor and no state", row)
 			}
 			last, _ := store.Row(fmt.Sprintf("http://a.test/%d", depth))
-			if last.Depth != depth || last.State != StateDone {
+			if last.Depth != depth || last.State != crawlstore.StateDone {
 				t.Errorf("deepest row = depth %d state %v, want depth %d done", last.Depth, last.State, depth)
 			}
 		})
@@ -69,7 +72,7 @@ func TestMaxPages(t *testing.T) {
 	cfg.MaxPages = 5
 	cfg.Concurrency = 8
 	cfg.PerHost = 4
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	st := crawl(t, cfg, store, "http://a.test/")
 	if got := len(w.paths("a.test")); got != 5 || st.Fetched != 5 {
 		t.Errorf("requests = %d, Fetched = %d; want exactly 5 (no overshoot)", got, st.Fetched)
@@ -99,7 +102,7 @@ func TestAllowedDomains(t *testing.T) {
 			w.site("xa.test", "", map[string]string{"/": page("xa")})
 			cfg := w.config()
 			cfg.AllowDomains = tc.allow
-			crawl(t, cfg, NewMemStore(), "http://a.test/")
+			crawl(t, cfg, crawlertest.NewMemStore(), "http://a.test/")
 			if got := w.paths("a.test"); len(got) != 1 {
 				t.Errorf("seed requests = %v, want the seed fetched", got)
 			}
@@ -159,29 +162,29 @@ func TestRobots(t *testing.T) {
 	}))
 	cfg := w.config()
 	cfg.AllowDomains = []string{"a.test", "b.test"}
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	st := crawl(t, cfg, store, "http://a.test/", "http://b.test/")
 	if diff := cmp.Diff([]string{"/", "/open", "/r"}, sorted(w.paths("a.test"))); diff != "" {
 		t.Errorf("paths fetched on a.test (-want +got):\n%s", diff)
 	}
 	for _, u := range []string{"http://a.test/private/x", "http://a.test/nowebtable"} {
 		row, _ := store.Row(u)
-		if row.State != StateFailed || !strings.Contains(row.Err, "robots.txt") {
+		if row.State != crawlstore.StateFailed || !strings.Contains(row.Err, "robots.txt") {
 			t.Errorf("row %s = state %v err %q, want failed by robots.txt", u, row.State, row.Err)
 		}
 	}
-	if row, _ := store.Row("http://a.test/r"); row.State != StateFailed || !strings.Contains(row.Err, "robots") {
+	if row, _ := store.Row("http://a.test/r"); row.State != crawlstore.StateFailed || !strings.Contains(row.Err, "robots") {
 		t.Errorf("redirect into a disallowed path: row = %+v, want failed by robots", row)
 	}
 	// RFC 9309: a robots.txt answered with 5xx leaves the host's pages
 	// queued, not failed, and is asked again with backoff.
-	if row, _ := store.Row("http://b.test/"); row.State != StateQueued {
+	if row, _ := store.Row("http://b.test/"); row.State != crawlstore.StateQueued {
 		t.Errorf("row of b.test/ (robots.txt 503) = %+v, want still queued", row)
 	}
 	if got, hits := len(w.paths("b.test")), len(w.hitsOf("b.test")); got != 0 || hits != 1+MaxRetries {
 		t.Errorf("b.test (robots.txt 503) got %d page requests and %d in all, want robots.txt %d times and no page", got, hits, 1+MaxRetries)
 	}
-	if st.ErrorsByKind[KindRobots] != 2 || st.ErrorsByKind[KindRedirect] != 1 {
+	if st.ErrorsByKind[crawlstore.KindRobots] != 2 || st.ErrorsByKind[crawlstore.KindRedirect] != 1 {
 		t.Errorf("errors by kind = %v, want robots 2, redirect 1", st.ErrorsByKind)
 	}
 	// robots.txt is fetched once per host.
@@ -204,7 +207,7 @@ func TestIgnoreRobots(t *testing.T) {
 	w.site("a.test", "User-agent: *\nDisallow: /\n", map[string]string{"/": page("x")})
 	cfg := w.config()
 	cfg.IgnoreRobots = true
-	crawl(t, cfg, NewMemStore(), "http://a.test/")
+	crawl(t, cfg, crawlertest.NewMemStore(), "http://a.test/")
 	if diff := cmp.Diff([]string{"/"}, w.paths("a.test")); diff != "" {
 		t.Errorf("paths (-want +got):\n%s", diff)
 	}
@@ -245,7 +248,7 @@ func TestPolitenessDelay(t *testing.T) {
 	cfg.PerHost = 2
 	cfg.AllowDomains = []string{"a.test", "b.test"}
 	start := time.Now()
-	crawl(t, cfg, NewMemStore(), "http://a.test/", "http://b.test/")
+	crawl(t, cfg, crawlertest.NewMemStore(), "http://a.test/", "http://b.test/")
 	for _, h := range []string{"a.test", "b.test"} {
 		if n := len(w.hitsOf(h)); n != 6 {
 			t.Errorf("%s got %d requests, want 6 (robots.txt + 5 pages)", h, n)
@@ -269,7 +272,7 @@ func TestCrawlDelay(t *testing.T) {
 	cfg := w.config()
 	cfg.Delay = 10 * time.Millisecond
 	cfg.PerHost = 4
-	crawl(t, cfg, NewMemStore(), "http://a.test/")
+	crawl(t, cfg, crawlertest.NewMemStore(), "http://a.test/")
 	if n := len(w.hitsOf("a.test")); n != 4 {
 		t.Fatalf("got %d requests, want 4", n)
 	}
@@ -308,7 +311,7 @@ func TestPerHostConcurrency(t *testing.T) {
 	cfg := w.config()
 	cfg.PerHost = 3
 	cfg.Concurrency = 8
-	crawl(t, cfg, NewMemStore(), "http://a.test/")
+	crawl(t, cfg, crawlertest.NewMemStore(), "http://a.test/")
 	w.mu.Lock()
 	got := w.maxInflight["a.test"]
 	w.mu.Unlock()
@@ -330,7 +333,7 @@ func sorted(s []string) []string {
 func TestResume(t *testing.T) {
 	w := newVWeb(t)
 	w.site("a.test", "", chain(12))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.Depth = 6
 	cfg.Concurrency = 1
@@ -351,7 +354,7 @@ func TestResume(t *testing.T) {
 	if st.Fetched != 3 {
 		t.Fatalf("stopped after %d pages, want 3", st.Fetched)
 	}
-	if row, _ := store.Row("http://a.test/3"); row.State != StateQueued || row.Depth != 3 {
+	if row, _ := store.Row("http://a.test/3"); row.State != crawlstore.StateQueued || row.Depth != 3 {
 		t.Fatalf("row /3 after stop = %v depth %d, want queued at depth 3", row.State, row.Depth)
 	}
 	// The next run carries on from the frontier with its depths: no seeds needed.
@@ -364,7 +367,7 @@ func TestResume(t *testing.T) {
 	if diff := cmp.Diff(want, w.paths("a.test")); diff != "" {
 		t.Errorf("paths over both runs (-want +got):\n%s", diff)
 	}
-	if row, _ := store.Row("http://a.test/7"); row.State != StateNone {
+	if row, _ := store.Row("http://a.test/7"); row.State != crawlstore.StateNone {
 		t.Errorf("/7 beyond depth 6 = %v, want no state", row.State)
 	}
 }
@@ -381,7 +384,7 @@ func TestStopFinishesInFlight(t *testing.T) {
 			fmt.Fprint(rw, page("next"))
 		}
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.IgnoreRobots = true
 	c, _ := New(cfg, store)
@@ -389,10 +392,10 @@ func TestStopFinishesInFlight(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Run error = %v, want context.Canceled", err)
 	}
-	if row, _ := store.Row("http://a.test/"); row.State != StateDone || len(row.Versions) != 1 {
+	if row, _ := store.Row("http://a.test/"); row.State != crawlstore.StateDone || len(row.Versions) != 1 {
 		t.Errorf("page in flight at stop = %v with %d versions, want done and stored", row.State, len(row.Versions))
 	}
-	if row, _ := store.Row("http://a.test/next"); row.State != StateQueued {
+	if row, _ := store.Row("http://a.test/next"); row.State != crawlstore.StateQueued {
 		t.Errorf("its link = %v, want queued for the next run", row.State)
 	}
 	if got := w.paths("a.test"); len(got) != 1 {
@@ -403,7 +406,7 @@ func TestStopFinishesInFlight(t *testing.T) {
 func TestStoreFailure(t *testing.T) {
 	w := newVWeb(t)
 	w.site("a.test", "", chain(5))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	boom := errors.New("disk full")
 	store.FailAfter(1, boom)
 	c, _ := New(w.config(), store)
@@ -435,7 +438,7 @@ func TestSlowHostDoesNotBlockOthers(t *testing.T) {
 	cfg.Concurrency = 2
 	cfg.PerHost = 2
 	cfg.AllowDomains = []string{"slow.test", "fast.test"}
-	crawl(t, cfg, NewMemStore(), "http://slow.test/", "http://fast.test/")
+	crawl(t, cfg, crawlertest.NewMemStore(), "http://slow.test/", "http://fast.test/")
 	s, f := w.hitsOf("slow.test"), w.hitsOf("fast.test")
 	if len(s) != 5 || len(f) != 15 {
 		t.Fatalf("requests: slow %d, fast %d; want 5 and 15", len(s), len(f))
@@ -456,7 +459,7 @@ func TestRobotsCacheBounded(t *testing.T) {
 	for _, h := range []string{"a.test", "b.test", "c.test"} {
 		w.site(h, "User-agent: *\nDisallow: /private\n", map[string]string{"/": page("x"), "/1": page("1"), "/2": page("2")})
 	}
-	c, err := New(w.config(), NewMemStore())
+	c, err := New(w.config(), crawlertest.NewMemStore())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -523,7 +526,7 @@ func TestSavesDoNotHoldFetchSlots(t *testing.T) {
 	cfg.Concurrency, cfg.PerHost = 2, 2
 	var saves atomic.Int32
 	stuck := atomic.Int32{} // pages served when a held save gave up waiting, +1
-	store := &spyStore{Store: NewMemStore(), pages: func(*Page) {
+	store := &spyStore{Store: crawlertest.NewMemStore(), pages: func(*crawlstore.Page) {
 		if saves.Add(1) > 2 {
 			return
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gocolly/colly/v2"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -33,7 +34,7 @@ var (
 // robots.txt cache and connections.
 type Crawler struct {
 	cfg   Config
-	store Store
+	store *boundStore // cut off Config.StoreGrace after a run's interrupt
 	sched *scheduler
 	tr    *transport
 	rob   *robots
@@ -51,7 +52,7 @@ type Crawler struct {
 }
 
 // New returns a Crawler for cfg that stores into store.
-func New(cfg Config, store Store) (*Crawler, error) {
+func New(cfg Config, store crawlstore.Store) (*Crawler, error) {
 	if store == nil {
 		return nil, fmt.Errorf("%w: nil store", ErrConfig)
 	}
@@ -59,7 +60,7 @@ func New(cfg Config, store Store) (*Crawler, error) {
 		return nil, err
 	}
 	cfg.AllowDomains = normDomains(cfg.AllowDomains)
-	c := &Crawler{cfg: cfg, store: store, retryBase: time.Second}
+	c := &Crawler{cfg: cfg, store: &boundStore{s: store}, retryBase: time.Second}
 	c.sched = newScheduler(cfg.PerHost, cfg.Delay, cfg.MaxPages)
 	tr, err := newTransport(&c.cfg, c.sched)
 	if err != nil {
@@ -131,6 +132,9 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 		return Stats{}, ErrRunning
 	}
 	defer c.running.Unlock()
+	cut, release := CutOff(ctx, c.cfg.StoreGrace)
+	defer release()
+	c.store.cut = cut
 
 	seedURLs, domains, err := c.seedsAndDomains(seeds)
 	if err != nil {
@@ -146,7 +150,7 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 	// Politeness state (last request per host, Crawl-delays) outlives
 	// runs; the frontier starts empty and is read from the store.
 	r.sched = c.sched.forRun(maxPages, r.refill)
-	r.requeue = Requeue{Failed: true, Done: c.cfg.Recrawl, Before: r.start}
+	r.requeue = crawlstore.Requeue{Failed: true, Done: c.cfg.Recrawl, Before: r.start}
 	c.rob.setBackoff(c.retryBase)
 
 	runCtx, cancel := context.WithCancelCause(ctx)
@@ -241,9 +245,9 @@ type run struct {
 	storeCtx context.Context
 	cancel   context.CancelCauseFunc
 
-	start   time.Time  // when the run started, whole milliseconds
-	requeue Requeue    // which fetched URLs this run fetches again
-	seen    *seenCache // keys the store answered for in this run
+	start   time.Time          // when the run started, whole milliseconds
+	requeue crawlstore.Requeue // which fetched URLs this run fetches again
+	seen    *seenCache         // keys the store answered for in this run
 	// fetchSlots holds one token per worker between taking an entry and
 	// the end of its fetch: Concurrency bounds the fetches in flight, not
 	// the pages being stored (see work).
@@ -286,19 +290,6 @@ func nextMillisecond() time.Time {
 	next := now.Truncate(time.Millisecond).Add(time.Millisecond)
 	time.Sleep(next.Sub(now))
 	return next
-}
-
-// hostOf returns the host (with its port) of a canonical URL, as
-// url.URL.Host holds it, without parsing the rest.
-func hostOf(canonical string) string {
-	_, rest, ok := strings.Cut(canonical, "://")
-	if !ok {
-		return ""
-	}
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		rest = rest[:i]
-	}
-	return rest
 }
 
 func normDomains(ds []string) []string {

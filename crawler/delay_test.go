@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
 )
 
 // TestDelayCountsFromResponseEnd: with a delay, a host's next request
@@ -199,7 +201,7 @@ func TestRobotsTurnFreesTheWorker(t *testing.T) {
 	cfg.Delay = 200 * time.Millisecond
 	cfg.Concurrency = 1
 	cfg.AllowDomains = []string{"a.test", "b.test"}
-	st := crawl(t, cfg, NewMemStore(), "http://a.test/", "http://b.test/")
+	st := crawl(t, cfg, crawlertest.NewMemStore(), "http://a.test/", "http://b.test/")
 	if st.Fetched != 2 {
 		t.Fatalf("fetched %d pages, want 2", st.Fetched)
 	}
@@ -241,7 +243,7 @@ func TestBusyWorkers(t *testing.T) {
 	cfg.Delay = 50 * time.Millisecond
 	cfg.Concurrency = 4
 	cfg.AllowDomains = domains
-	st := crawl(t, cfg, NewMemStore(), seeds...)
+	st := crawl(t, cfg, crawlertest.NewMemStore(), seeds...)
 	if st.Fetched != hosts*pages {
 		t.Fatalf("fetched %d, want %d", st.Fetched, hosts*pages)
 	}

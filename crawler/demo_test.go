@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/demoweb"
 )
 
@@ -19,7 +21,7 @@ func TestDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer web.Close()
-	store := crawler.NewMemStore()
+	store := crawlertest.NewMemStore()
 	for pass := 1; pass <= 3; pass++ {
 		web.SetPass(pass)
 		cfg := crawler.DefaultConfig()
@@ -53,13 +55,13 @@ func TestDemo(t *testing.T) {
 	if got := row.Anchors["http://my.look.ca/"]; got != "CNN.com" {
 		t.Errorf("anchor from my.look.ca = %q, want CNN.com", got)
 	}
-	if row.MediaType != "text/html" || len(row.Versions) != 3 || row.State != crawler.StateDone {
+	if row.MediaType != "text/html" || len(row.Versions) != 3 || row.State != crawlstore.StateDone {
 		t.Errorf("com.cnn.www/: mime %q, %d versions, state %v; want text/html, 3, done", row.MediaType, len(row.Versions), row.State)
 	}
-	if p, _ := store.Row("http://www.cnn.com/private/drafts.html"); p.State != crawler.StateFailed || len(p.Versions) != 0 {
+	if p, _ := store.Row("http://www.cnn.com/private/drafts.html"); p.State != crawlstore.StateFailed || len(p.Versions) != 0 {
 		t.Errorf("robots-disallowed page: %+v, want failed without content", p)
 	}
-	if o, _ := store.Row("http://www.example.org/partners"); o.State != crawler.StateNone || o.Anchors["http://www.cnn.com/"] != "Our partners" {
+	if o, _ := store.Row("http://www.example.org/partners"); o.State != crawlstore.StateNone || o.Anchors["http://www.cnn.com/"] != "Our partners" {
 		t.Errorf("offsite nofollow link: %+v, want an anchor only", o)
 	}
 }

@@ -1,5 +1,7 @@
 // Package crawler fetches web pages politely and hands each one, with its
-// links, to a [Store] it defines itself (it imports no storage package).
+// links, to a [crawlstore.Store] (it imports no storage package: the
+// types it shares with the store are in crawlstore, which webtable
+// implements).
 //
 // # How it fits together
 //
@@ -13,12 +15,12 @@
 //	                                            ▼
 //	                                      http.Transport (Proxy / ProxyFromEnvironment)
 //
-// A worker takes an [Entry] from the scheduler, checks robots.txt (fetched
+// A worker takes an [crawlstore.Entry] from the scheduler, checks robots.txt (fetched
 // through the same transport, so it waits for the host like any request),
-// asks the colly collector to GET the URL, builds a [Page] from what the
+// asks the colly collector to GET the URL, builds a [crawlstore.Page] from what the
 // transport captured, extracts links with package extract (golang.org/x/net/html, decoding
 // the page's charset with golang.org/x/net/html/charset), and calls
-// [Store.SavePage]. The links the store had never seen are queued.
+// [crawlstore.Store.SavePage]. The links the store had never seen are queued.
 //
 // # Politeness
 //
@@ -42,18 +44,18 @@
 //
 // Nothing that grows with the URLs of a crawl is kept in memory. The store
 // holds every queued URL as a frontier entry ordered per host by discovery
-// ([Store.Hosts], [Store.Next]); the scheduler keeps a window of
+// ([crawlstore.Store.Hosts], [crawlstore.Store.Next]); the scheduler keeps a window of
 // [DefaultWindow] entries per host, refilled from a per-host cursor that only
 // moves forward, and the hosts with work in a heap keyed by when each may
 // next start a request (a pop is O(log hosts); a change wakes one waiting
 // worker, and of the workers waiting for a host to come due one sleeps
 // with a timer). Whether a URL was seen is the store's answer: SavePage and
-// Enqueue queue only what it does not know (or what a [Requeue] names), and
-// a worker asks the store ([Store.LastFetch]) before fetching an entry, so
+// Enqueue queue only what it does not know (or what a [crawlstore.Requeue] names), and
+// a worker asks the store ([crawlstore.Store.LastFetch]) before fetching an entry, so
 // a URL queued twice by pages saved at the same moment is fetched once. An
 // entry that cannot be read is skipped, counted in Stats.BadEntries and
 // named through Config.Log; it never stops a run. A store that keeps a
-// hint of where each host's live entries start ([FrontierHinter]) lets a
+// hint of where each host's live entries start ([crawlstore.FrontierHinter]) lets a
 // resumed run start there, over the entries done before; the entries
 // before the hint are read in the background, so a wrong hint loses
 // nothing.
@@ -70,7 +72,7 @@
 //     temoto/robotstxt through the scheduler, honour Crawl-delay (capped at
 //     [MaxCrawlDelay]) and check every redirect hop.
 //   - depth: colly restarts at 1 on every Visit. Depth lives in the frontier
-//     ([Entry.Depth]) and in the store, so a resumed crawl keeps it.
+//     ([crawlstore.Entry.Depth]) and in the store, so a resumed crawl keeps it.
 //   - bodies: colly rewrites bodies to UTF-8 when Content-Type names a
 //     charset, cuts at MaxBodySize silently and gunzips without a bound. The
 //     transport reads at most MaxBody+1 bytes itself (truncation is seen),
@@ -105,7 +107,7 @@
 // by origin and reason, in Stats.HeldBack, with hosts that have their
 // MaxPagesPerHost or are outside the allowed domains, whose entries are
 // still read to be counted. Each origin held back is named once through
-// Config.Log. A [HoldRecorder] store keeps the list for readers and hands
+// Config.Log. A [crawlstore.HoldRecorder] store keeps the list for readers and hands
 // a server's pauses to the next run. Private addresses are refused by the
 // dialer unless allowed (private.go).
 //
@@ -129,7 +131,7 @@
 //     Retry-After beyond the cap is honoured without waiting: the page
 //     fails and the host gets no more requests until then, in this run or
 //     later ones: its entries stay queued, and a store that is a
-//     [HoldRecorder] hands the pause to the next run, in a new process
+//     [crawlstore.HoldRecorder] hands the pause to the next run, in a new process
 //     too.
 //   - Redirects: at most [MaxRedirects]; a hop back to a URL of the same
 //     chain is a loop; http and https only (file:, ftp: and the rest are
@@ -183,7 +185,7 @@
 //
 // Config.Shard and Config.Shards split one crawl between crawlers that
 // share one store (one process each, or several in one process). A shard
-// fetches only URLs whose host falls in its shard by [ShardOf] (a
+// fetches only URLs whose host falls in its shard by [crawlstore.ShardOf] (a
 // contiguous range of host buckets, see urlkey.BucketRange). Everything else
 // works as without shards, with these differences:
 //
@@ -199,13 +201,13 @@
 //     shard at the page's depth.
 //
 // A shard's Run looks at the store while it goes on for hosts of its shard
-// that other shards queued entries for (a [HostFeed] store's notes, or
+// that other shards queued entries for (a [crawlstore.HostFeed] store's notes, or
 // Store.Hosts again; see resume.go) and takes them up, and ends when its
 // own frontier has stayed empty for half a second of such looks (or
 // MaxPages, or ctx). Other shards may queue work for it after that:
 // running it again picks that work up from the store. Deciding when the whole crawl is finished
 // needs the shards to agree, which is the store's business, not the
-// crawler's: cmd/crawl runs a shard's Run again whenever the store holds
+// crawler's: package shardrun runs a shard's Run again whenever the store holds
 // work for it, and stops all shards once shard records in the table say
 // that every shard is idle with nothing queued (see webtable.ShardWatch).
 // [Crawler.RunLimited] lets it run each round with the part of a shared
@@ -220,9 +222,10 @@
 //
 // Cancelling Run's context stops handing out entries and aborts requests
 // still waiting for their host; pages already on the wire finish and are
-// stored (store calls use a context that Ctrl-C does not cancel), then Run
-// returns an error wrapping the context's error. Entries not fetched stay
-// queued in the store for the next run.
+// stored (store calls use a context that Ctrl-C does not cancel, ended
+// Config.StoreGrace after it, so that a hung store cannot hold the program
+// for ever), then Run returns an error wrapping the context's error.
+// Entries not fetched stay queued in the store for the next run.
 //
 // # Caveats
 //

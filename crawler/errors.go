@@ -4,22 +4,24 @@ import (
 	"context"
 	"errors"
 	"net/url"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // errKind classifies a fetch error.
-func errKind(err error) ErrorKind {
+func errKind(err error) crawlstore.ErrorKind {
 	var re *redirectError
 	var be *bodyError
 	var ne interface{ Timeout() bool }
 	switch {
 	case errors.As(err, &re):
-		return KindRedirect
+		return crawlstore.KindRedirect
 	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
-		return KindTimeout
+		return crawlstore.KindTimeout
 	case errors.As(err, &be):
-		return KindBody
+		return crawlstore.KindBody
 	}
-	return KindNetwork
+	return crawlstore.KindNetwork
 }
 
 // errText is the recorded text of a fetch error.

@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/demoweb"
 )
 
@@ -23,7 +25,7 @@ func Example() {
 	cfg := crawler.DefaultConfig()
 	cfg.Proxy = web.ProxyURL() // requests keep their real host names
 	cfg.Delay = 0
-	store := crawler.NewMemStore()
+	store := crawlertest.NewMemStore()
 	c, err := crawler.New(cfg, store)
 	if err != nil {
 		log.Fatal(err)
@@ -33,7 +35,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("fetched:", st.Fetched, "refused by robots.txt:", st.ErrorsByKind[crawler.KindRobots])
+	fmt.Println("fetched:", st.Fetched, "refused by robots.txt:", st.ErrorsByKind[crawlstore.KindRobots])
 
 	row, _ := store.Row("http://www.cnn.com/")
 	fmt.Println("mime:", row.MediaType)

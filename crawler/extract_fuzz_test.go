@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/extract"
 	"github.com/webtable/webtable/urlkey"
 )
@@ -28,8 +29,8 @@ func FuzzExtractLinks(f *testing.F) {
 		}
 		r := &run{c: &Crawler{cfg: DefaultConfig()}, domains: []string{"a.test"}, sched: newScheduler(1, 0, 0), stats: newStatsRecorder(nil)}
 		final, _ := urlkey.Canonical("http://a.test/dir/page.html")
-		p := &Page{URL: final.String(), FinalURL: final.String()}
-		r.links(p, Entry{}, final, ex)
+		p := &crawlstore.Page{URL: final.String(), FinalURL: final.String()}
+		r.links(p, crawlstore.Entry{}, final, ex)
 		if len(p.Links) > DefaultMaxLinks {
 			t.Fatalf("%d links kept, cap %d", len(p.Links), DefaultMaxLinks)
 		}

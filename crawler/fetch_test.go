@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 func TestRedirects(t *testing.T) {
@@ -60,23 +63,23 @@ func TestRedirects(t *testing.T) {
 
 	tests := []struct {
 		url      string
-		state    State
+		state    crawlstore.State
 		redirect string // Redirect in the source row
-		kind     ErrorKind
+		kind     crawlstore.ErrorKind
 		content  string // row holding the content, "" for none
 	}{
-		{"http://a.test/old", StateDone, "http://a.test/new", "", "http://a.test/new"},
-		{"http://a.test/same", StateDone, "", "", "http://a.test/same"},
-		{"http://a.test/ten/0", StateDone, "http://a.test/ten/10", "", "http://a.test/ten/10"},
-		{"http://a.test/loop/0", StateFailed, "", KindRedirect, ""},
-		{"http://a.test/ftp", StateFailed, "", KindRedirect, ""},
-		{"http://a.test/file", StateFailed, "", KindRedirect, ""},
-		{"http://a.test/away", StateFailed, "", KindRedirect, ""},
-		{"http://a.test/priv", StateFailed, "", KindRedirect, ""},
+		{"http://a.test/old", crawlstore.StateDone, "http://a.test/new", "", "http://a.test/new"},
+		{"http://a.test/same", crawlstore.StateDone, "", "", "http://a.test/same"},
+		{"http://a.test/ten/0", crawlstore.StateDone, "http://a.test/ten/10", "", "http://a.test/ten/10"},
+		{"http://a.test/loop/0", crawlstore.StateFailed, "", crawlstore.KindRedirect, ""},
+		{"http://a.test/ftp", crawlstore.StateFailed, "", crawlstore.KindRedirect, ""},
+		{"http://a.test/file", crawlstore.StateFailed, "", crawlstore.KindRedirect, ""},
+		{"http://a.test/away", crawlstore.StateFailed, "", crawlstore.KindRedirect, ""},
+		{"http://a.test/priv", crawlstore.StateFailed, "", crawlstore.KindRedirect, ""},
 	}
 	for _, tc := range tests {
 		t.Run(strings.TrimPrefix(tc.url, "http://a.test/"), func(t *testing.T) {
-			store := NewMemStore()
+			store := crawlertest.NewMemStore()
 			cfg := w.config()
 			cfg.Depth = 0
 			st := crawl(t, cfg, store, tc.url)
@@ -89,7 +92,7 @@ func TestRedirects(t *testing.T) {
 			}
 			if tc.content != "" {
 				c, _ := store.Row(tc.content)
-				if len(c.Versions) != 1 || c.State != StateDone {
+				if len(c.Versions) != 1 || c.State != crawlstore.StateDone {
 					t.Errorf("content row %s = %d versions, state %v; want 1 version, done", tc.content, len(c.Versions), c.State)
 				}
 				if tc.content != tc.url && len(row.Versions) != 0 {
@@ -99,7 +102,7 @@ func TestRedirects(t *testing.T) {
 		})
 	}
 	t.Run("same key keeps the final URL", func(t *testing.T) {
-		store := NewMemStore()
+		store := crawlertest.NewMemStore()
 		cfg := w.config()
 		cfg.Depth = 0
 		crawl(t, cfg, store, "http://a.test/same")
@@ -113,7 +116,7 @@ func TestRedirects(t *testing.T) {
 		mux.HandleFunc("/both", func(rw http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(rw, page(`<a href="/old">old</a> <a href="/new">new</a>`))
 		})
-		store := NewMemStore()
+		store := crawlertest.NewMemStore()
 		st := crawl(t, w.config(), store, "http://a.test/both")
 		n := 0
 		for _, h := range w.hitsOf("a.test")[before:] {
@@ -129,7 +132,7 @@ func TestRedirects(t *testing.T) {
 		// records the 301) or the one following /old's redirect (then
 		// /old records the final 200, and /new's entry is skipped).
 		old, _ := store.Row("http://a.test/old")
-		if old.State != StateDone || old.Redirect != "http://a.test/new" || (old.Fetch.Status != http.StatusMovedPermanently && old.Fetch.Status != http.StatusOK) || len(old.Versions) != 0 {
+		if old.State != crawlstore.StateDone || old.Redirect != "http://a.test/new" || (old.Fetch.Status != http.StatusMovedPermanently && old.Fetch.Status != http.StatusOK) || len(old.Versions) != 0 {
 			t.Errorf("/old = state %v redirect %q status %d, want done, redirect to /new, 301 (or 200 when it followed)", old.State, old.Redirect, old.Fetch.Status)
 		}
 		if nw, _ := store.Row("http://a.test/new"); len(nw.Versions) != 1 {
@@ -177,17 +180,17 @@ func TestLinks(t *testing.T) {
 			<a href="/script.html">Text<script>var x = "<b>";</script> more</a>
 		`),
 	})
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.Depth = 0
-	var got []Link
+	var got []crawlstore.Link
 	cfg.Progress = nil
-	crawl(t, cfg, &spyStore{Store: store, pages: func(p *Page) {
+	crawl(t, cfg, &spyStore{Store: store, pages: func(p *crawlstore.Page) {
 		if p.URL == "http://a.test/dir/page.html" {
 			got = p.Links
 		}
 	}}, "http://a.test/dir/page.html")
-	want := []Link{
+	want := []crawlstore.Link{
 		{URL: "http://a.test/base/rel.html", Text: "Relative to base"},
 		{URL: "http://a.test/up.html", Text: ""},
 		{URL: "http://a.test/abs.html", Text: "Image alt"},
@@ -211,7 +214,7 @@ func TestMetaNoFollow(t *testing.T) {
 		"/":  page(`<meta name="ROBOTS" content="noindex, NOFOLLOW"><a href="/x">x</a>`),
 		"/x": page("x"),
 	})
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	crawl(t, w.config(), store, "http://a.test/")
 	if got := w.paths("a.test"); len(got) != 1 {
 		t.Errorf("paths = %v, want only / (meta robots nofollow)", got)
@@ -222,11 +225,11 @@ func TestMetaNoFollow(t *testing.T) {
 }
 
 type spyStore struct {
-	Store
-	pages func(*Page)
+	crawlstore.Store
+	pages func(*crawlstore.Page)
 }
 
-func (s *spyStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
+func (s *spyStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore.SaveResult, error) {
 	if s.pages != nil {
 		s.pages(p)
 	}
@@ -252,12 +255,12 @@ func TestNonHTML(t *testing.T) {
 	}))
 	for _, storeAll := range []bool{false, true} {
 		t.Run(fmt.Sprint("StoreAll=", storeAll), func(t *testing.T) {
-			store := NewMemStore()
+			store := crawlertest.NewMemStore()
 			cfg := w.config()
 			cfg.StoreAll = storeAll
 			crawl(t, cfg, store, "http://a.test/")
 			row, _ := store.Row("http://a.test/doc.pdf")
-			if row.MediaType != "application/pdf" || row.State != StateDone || row.Fetch.Status != 200 {
+			if row.MediaType != "application/pdf" || row.State != crawlstore.StateDone || row.Fetch.Status != 200 {
 				t.Errorf("pdf row = %+v, want media type, done, 200", row)
 			}
 			wantVersions := 0
@@ -305,11 +308,11 @@ func TestRawBytesAndCharsets(t *testing.T) {
 				rw.Header().Set("Content-Type", tc.ctype)
 				rw.Write(tc.body)
 			}))
-			store := NewMemStore()
+			store := crawlertest.NewMemStore()
 			cfg := w.config()
 			cfg.Depth = 0
 			var charset string
-			crawl(t, cfg, &spyStore{Store: store, pages: func(p *Page) { charset = p.Charset }}, "http://a.test/")
+			crawl(t, cfg, &spyStore{Store: store, pages: func(p *crawlstore.Page) { charset = p.Charset }}, "http://a.test/")
 			row, _ := store.Row("http://a.test/")
 			if len(row.Versions) != 1 || !bytes.Equal(row.Versions[0].Body, tc.body) {
 				t.Fatalf("stored versions = %+v, want one with the raw bytes %q", row.Versions, tc.body)
@@ -347,7 +350,7 @@ func TestNotModifiedAndRecrawl(t *testing.T) {
 		rw.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(rw, page(version))
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	st := crawl(t, cfg, store, "http://a.test/")
 	if st.NewVersions != 1 {
@@ -364,7 +367,7 @@ func TestNotModifiedAndRecrawl(t *testing.T) {
 		t.Errorf("recrawl with 304: stats %+v, want 1 fetched unchanged", st)
 	}
 	row, _ := store.Row("http://a.test/")
-	if row.Fetch.Status != 304 || len(row.Versions) != 1 || row.State != StateDone {
+	if row.Fetch.Status != 304 || len(row.Versions) != 1 || row.State != crawlstore.StateDone {
 		t.Errorf("after 304: status %d, %d versions, state %v; want 304, 1, done", row.Fetch.Status, len(row.Versions), row.State)
 	}
 	version = "v2"
@@ -415,7 +418,7 @@ func TestTruncation(t *testing.T) {
 			http.NotFound(rw, r)
 		}
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.MaxBody = 200
 	cfg.IgnoreRobots = true
@@ -428,7 +431,7 @@ func TestTruncation(t *testing.T) {
 			t.Errorf("%s: body %.30q, want the decoded page", u, row.Versions[0].Body)
 		}
 	}
-	if row, _ := store.Row("http://a.test/next"); row.State != StateDone || row.Truncated {
+	if row, _ := store.Row("http://a.test/next"); row.State != crawlstore.StateDone || row.Truncated {
 		t.Errorf("link on a truncated page: %+v, want followed and not truncated", row)
 	}
 }
@@ -443,12 +446,12 @@ func TestTraps(t *testing.T) {
 	}
 	w := newVWeb(t)
 	w.site("a.test", "", map[string]string{"/": page(links.String())})
-	var got []Link
+	var got []crawlstore.Link
 	cfg := w.config()
 	cfg.Depth = 0
 	cfg.MaxLinks = 1000
 	found := 0
-	st := crawl(t, cfg, &spyStore{Store: NewMemStore(), pages: func(p *Page) { got, found = p.Links, p.LinksFound }}, "http://a.test/")
+	st := crawl(t, cfg, &spyStore{Store: crawlertest.NewMemStore(), pages: func(p *crawlstore.Page) { got, found = p.Links, p.LinksFound }}, "http://a.test/")
 	if found != 1500+1 {
 		t.Errorf("links found = %d, want %d (every distinct target but the traps, kept or not)", found, 1500+1)
 	}
@@ -500,12 +503,12 @@ func TestHTTPErrors(t *testing.T) {
 			http.NotFound(rw, r)
 		}
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.AllowDomains = []string{"a.test", "down.test"}
 	cfg.IgnoreRobots = true
 	st := crawl(t, cfg, store, "http://a.test/")
-	if st.Fetched != 1 || st.Errors != 3 || st.ErrorsByKind[KindHTTP] != 3 || st.Retries != 2*MaxRetries {
+	if st.Fetched != 1 || st.Errors != 3 || st.ErrorsByKind[crawlstore.KindHTTP] != 3 || st.Retries != 2*MaxRetries {
 		t.Errorf("stats = %+v, want 1 fetched, 3 http errors (the proxy answers 502 for down.test), %d retries", st, 2*MaxRetries)
 	}
 	if n := len(w.paths("a.test")); n != 3+MaxRetries {
@@ -513,7 +516,7 @@ func TestHTTPErrors(t *testing.T) {
 	}
 	for _, u := range []string{"http://a.test/404", "http://a.test/500"} {
 		row, _ := store.Row(u)
-		if row.State != StateFailed || len(row.Versions) != 0 {
+		if row.State != crawlstore.StateFailed || len(row.Versions) != 0 {
 			t.Errorf("%s = %v with %d versions, want failed and no content", u, row.State, len(row.Versions))
 		}
 	}
@@ -535,16 +538,16 @@ func TestTimeouts(t *testing.T) {
 			http.NotFound(rw, r)
 		}
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.Timeout = 300 * time.Millisecond
 	cfg.IgnoreRobots = true
 	st := crawl(t, cfg, store, "http://a.test/slow-body", "http://a.test/slow-headers")
-	if st.ErrorsByKind[KindTimeout] != 2 {
+	if st.ErrorsByKind[crawlstore.KindTimeout] != 2 {
 		t.Errorf("errors by kind = %v, want 2 timeouts", st.ErrorsByKind)
 	}
 	for _, u := range []string{"http://a.test/slow-body", "http://a.test/slow-headers"} {
-		if row, _ := store.Row(u); row.State != StateFailed || row.Err == "" {
+		if row, _ := store.Row(u); row.State != crawlstore.StateFailed || row.Err == "" {
 			t.Errorf("%s = %v %q, want failed with an error", u, row.State, row.Err)
 		}
 	}
@@ -566,7 +569,7 @@ func TestRetryAfter(t *testing.T) {
 		}
 		fmt.Fprint(rw, page("ok"))
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.IgnoreRobots = true
 	st := crawl(t, cfg, store, "http://a.test/")
@@ -574,7 +577,7 @@ func TestRetryAfter(t *testing.T) {
 		t.Errorf("stats = %+v, want fetched after one retry", st)
 	}
 	checkGaps(t, w, "a.test", time.Second)
-	if row, _ := store.Row("http://a.test/"); row.State != StateDone || len(row.Versions) != 1 {
+	if row, _ := store.Row("http://a.test/"); row.State != crawlstore.StateDone || len(row.Versions) != 1 {
 		t.Errorf("row = %v with %d versions, want done with the page", row.State, len(row.Versions))
 	}
 }

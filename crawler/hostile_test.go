@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // Hostile servers (issue 7): one test per fault. Every test runs the real
@@ -33,10 +36,10 @@ func within(t *testing.T, start time.Time, limit time.Duration) {
 
 // wantFailed checks that the row of u records a failed fetch of kind and
 // an error text containing substr.
-func wantFailed(t *testing.T, store *MemStore, u string, kind ErrorKind, substr string) {
+func wantFailed(t *testing.T, store *crawlertest.MemStore, u string, kind crawlstore.ErrorKind, substr string) {
 	t.Helper()
 	row, ok := store.Row(u)
-	if !ok || row.State != StateFailed || row.ErrKind != kind || !strings.Contains(row.Err, substr) {
+	if !ok || row.State != crawlstore.StateFailed || row.ErrKind != kind || !strings.Contains(row.Err, substr) {
 		t.Errorf("%s: state %v kind %q err %q, want failed, kind %q, err containing %q", u, row.State, row.ErrKind, row.Err, kind, substr)
 	}
 	if len(row.Versions) != 0 {
@@ -45,10 +48,10 @@ func wantFailed(t *testing.T, store *MemStore, u string, kind ErrorKind, substr 
 }
 
 // wantDone checks that the row of u records a successful fetch.
-func wantDone(t *testing.T, store *MemStore, u string) MemRow {
+func wantDone(t *testing.T, store *crawlertest.MemStore, u string) crawlertest.MemRow {
 	t.Helper()
 	row, ok := store.Row(u)
-	if !ok || row.State != StateDone || row.Err != "" {
+	if !ok || row.State != crawlstore.StateDone || row.Err != "" {
 		t.Errorf("%s: state %v err %q, want done", u, row.State, row.Err)
 	}
 	return row
@@ -102,7 +105,7 @@ func TestHostileSlow(t *testing.T) {
 			http.NotFound(rw, r)
 		}
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.Timeout = 300 * time.Millisecond
 	cfg.IgnoreRobots = true
@@ -110,13 +113,13 @@ func TestHostileSlow(t *testing.T) {
 	st := crawl(t, cfg, store, "http://a.test/")
 	within(t, start, 5*time.Second)
 	for _, p := range []string{"/slow-headers", "/slow-body", "/trickle"} {
-		wantFailed(t, store, "http://a.test"+p, KindTimeout, "")
+		wantFailed(t, store, "http://a.test"+p, crawlstore.KindTimeout, "")
 	}
 	wantDone(t, store, "http://a.test/ok")
-	if st.Fetched != 2 || st.ErrorsByKind[KindTimeout] != 3 {
+	if st.Fetched != 2 || st.ErrorsByKind[crawlstore.KindTimeout] != 3 {
 		t.Errorf("stats = %+v, want 2 fetched and 3 timeouts", st)
 	}
-	if row, _ := store.Row("http://a.test/never"); row.State != StateNone {
+	if row, _ := store.Row("http://a.test/never"); row.State != crawlstore.StateNone {
 		t.Errorf("link of a timed-out body = %v, want not followed", row.State)
 	}
 }
@@ -162,17 +165,17 @@ func TestHostileResets(t *testing.T) {
 			http.NotFound(rw, r)
 		}
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.IgnoreRobots = true
 	start := time.Now()
 	st := crawl(t, cfg, store, "http://a.test/", "http://a.test/garbage", "http://a.test/huge-headers")
 	within(t, start, 5*time.Second)
-	wantFailed(t, store, "http://a.test/garbage", KindNetwork, "malformed HTTP")
-	wantFailed(t, store, "http://a.test/huge-headers", KindNetwork, "header")
-	wantFailed(t, store, "http://a.test/rst", KindNetwork, "")
-	wantFailed(t, store, "http://a.test/fin", KindNetwork, "")
-	wantFailed(t, store, "http://a.test/rst-body", KindBody, "reading body")
+	wantFailed(t, store, "http://a.test/garbage", crawlstore.KindNetwork, "malformed HTTP")
+	wantFailed(t, store, "http://a.test/huge-headers", crawlstore.KindNetwork, "header")
+	wantFailed(t, store, "http://a.test/rst", crawlstore.KindNetwork, "")
+	wantFailed(t, store, "http://a.test/fin", crawlstore.KindNetwork, "")
+	wantFailed(t, store, "http://a.test/rst-body", crawlstore.KindBody, "reading body")
 	wantDone(t, store, "http://a.test/ok")
 	if st.Errors != 5 || st.Fetched != 2 {
 		t.Errorf("stats = %+v, want 2 fetched, 5 errors", st)
@@ -226,7 +229,7 @@ func TestHostileRetries(t *testing.T) {
 			fmt.Fprint(rw, page("later"))
 		}
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.IgnoreRobots = true
 	cfg.PerHost = 1
@@ -244,9 +247,9 @@ func TestHostileRetries(t *testing.T) {
 	}
 	within(t, start, 5*time.Second)
 
-	wantFailed(t, store, "http://a.test/503", KindHTTP, "503")
-	wantFailed(t, store, "http://a.test/500", KindHTTP, "500")
-	wantFailed(t, store, "http://busy.test/limited", KindHTTP, "Retry-After 1h0m0s is beyond 30s")
+	wantFailed(t, store, "http://a.test/503", crawlstore.KindHTTP, "503")
+	wantFailed(t, store, "http://a.test/500", crawlstore.KindHTTP, "500")
+	wantFailed(t, store, "http://busy.test/limited", crawlstore.KindHTTP, "Retry-After 1h0m0s is beyond 30s")
 	for _, p := range []string{"/503", "/500"} {
 		var at []time.Time
 		for _, h := range w.hitsOf("a.test") {
@@ -275,7 +278,7 @@ func TestHostileRetries(t *testing.T) {
 		t.Errorf("busy.test requests = %v, want / and /limited only", got)
 	}
 	for _, u := range []string{"http://busy.test/b", "http://busy.test/c"} {
-		if row, _ := store.Row(u); row.State != StateQueued {
+		if row, _ := store.Row(u); row.State != crawlstore.StateQueued {
 			t.Errorf("%s = %v, want left queued after the host asked for an hour", u, row.State)
 		}
 	}
@@ -291,7 +294,7 @@ func TestHostileRetries(t *testing.T) {
 	if st.Fetched+st.Errors != 0 || len(w.paths("busy.test")) != 2 {
 		t.Errorf("second run: stats %+v, busy.test requests %v; want nothing fetched", st, w.paths("busy.test"))
 	}
-	if row, _ := store.Row("http://busy.test/b"); row.State != StateQueued {
+	if row, _ := store.Row("http://busy.test/b"); row.State != crawlstore.StateQueued {
 		t.Errorf("/b after the second run = %v, want still queued", row.State)
 	}
 }
@@ -342,20 +345,20 @@ func TestHostileRedirects(t *testing.T) {
 			http.NotFound(rw, r)
 		}
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.IgnoreRobots = true
 	start := time.Now()
 	crawl(t, cfg, store, "http://a.test/ping", "http://a.test/self", "http://a.test/chain/0",
 		"http://a.test/file", "http://a.test/ftp", "http://a.test/gopher", "http://a.test/needs-cookie")
 	within(t, start, 5*time.Second)
-	wantFailed(t, store, "http://a.test/ping", KindRedirect, "redirect loop back to http://a.test/ping")
-	wantFailed(t, store, "http://a.test/self", KindRedirect, "redirect loop")
-	wantFailed(t, store, "http://a.test/chain/0", KindRedirect, "more than 10 redirects")
-	wantFailed(t, store, "http://a.test/file", KindRedirect, "redirect to a file: URL")
-	wantFailed(t, store, "http://a.test/ftp", KindRedirect, "redirect to a ftp: URL")
-	wantFailed(t, store, "http://a.test/gopher", KindRedirect, "redirect to a gopher: URL")
-	wantFailed(t, store, "http://a.test/needs-cookie", KindRedirect, "redirect loop")
+	wantFailed(t, store, "http://a.test/ping", crawlstore.KindRedirect, "redirect loop back to http://a.test/ping")
+	wantFailed(t, store, "http://a.test/self", crawlstore.KindRedirect, "redirect loop")
+	wantFailed(t, store, "http://a.test/chain/0", crawlstore.KindRedirect, "more than 10 redirects")
+	wantFailed(t, store, "http://a.test/file", crawlstore.KindRedirect, "redirect to a file: URL")
+	wantFailed(t, store, "http://a.test/ftp", crawlstore.KindRedirect, "redirect to a ftp: URL")
+	wantFailed(t, store, "http://a.test/gopher", crawlstore.KindRedirect, "redirect to a gopher: URL")
+	wantFailed(t, store, "http://a.test/needs-cookie", crawlstore.KindRedirect, "redirect loop")
 	want := 2 + 1 + (MaxRedirects + 1) + 3 + 2
 	if got := len(w.paths("a.test")); got != want {
 		t.Errorf("requests = %d, want %d: each loop stops when it comes back, the chain after %d hops, bad schemes never leave", got, want, MaxRedirects)
@@ -394,7 +397,7 @@ func TestHostileBodies(t *testing.T) {
 			fmt.Fprint(rw, page("small"))
 		}
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.IgnoreRobots = true
 	cfg.MaxBody = 64 << 10
@@ -471,7 +474,7 @@ func TestHostileContentTypes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {
-			store := NewMemStore()
+			store := crawlertest.NewMemStore()
 			cfg := w.config()
 			cfg.IgnoreRobots = true
 			crawl(t, cfg, store, "http://a.test"+tc.path)
@@ -490,7 +493,7 @@ func TestHostileContentTypes(t *testing.T) {
 				link = "http://a.test/from-binary"
 			}
 			l, _ := store.Row(link)
-			if followed := l.State == StateDone; followed != tc.stored {
+			if followed := l.State == crawlstore.StateDone; followed != tc.stored {
 				t.Errorf("link %s followed = %v, want %v", link, followed, tc.stored)
 			}
 			if tc.path == "/binary" && l.Anchors["http://a.test/binary"] != "binary" {
@@ -519,12 +522,12 @@ func TestHostileMalformedHTML(t *testing.T) {
 		}
 		fmt.Fprint(rw, page("leaf"))
 	}))
-	var links []Link
-	store := NewMemStore()
+	var links []crawlstore.Link
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.Depth = 0
 	cfg.IgnoreRobots = true
-	crawl(t, cfg, &spyStore{Store: store, pages: func(p *Page) { links = p.Links }}, "http://a.test/")
+	crawl(t, cfg, &spyStore{Store: store, pages: func(p *crawlstore.Page) { links = p.Links }}, "http://a.test/")
 	row := wantDone(t, store, "http://a.test/")
 	if len(row.Versions) != 1 || row.Versions[0].Body == nil || !bytes.Equal(row.Versions[0].Body, []byte(body)) {
 		t.Errorf("body not stored exactly as fetched")
@@ -568,7 +571,7 @@ func TestHostileManyLinks(t *testing.T) {
 		fmt.Fprint(rw, page("leaf"))
 	}))
 	var links, discovered int
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.Depth = 0
 	cfg.IgnoreRobots = true
@@ -576,7 +579,7 @@ func TestHostileManyLinks(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	crawl(t, cfg, &spyStore{Store: store, pages: func(p *Page) { links, discovered = len(p.Links), len(p.Discovered) }}, "http://a.test/")
+	crawl(t, cfg, &spyStore{Store: store, pages: func(p *crawlstore.Page) { links, discovered = len(p.Links), len(p.Discovered) }}, "http://a.test/")
 	runtime.ReadMemStats(&after)
 	if links != cfg.MaxLinks || discovered != 0 {
 		t.Errorf("links kept = %d (discovered %d), want %d (0 beyond the depth)", links, discovered, cfg.MaxLinks)
@@ -611,7 +614,7 @@ func TestHostileCredentials(t *testing.T) {
 	w.handle("b.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(rw, page(`<a href="http://a.test/again">again</a>`))
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.IgnoreRobots = true
 	cfg.AllowDomains = []string{"a.test", "b.test"}
@@ -635,7 +638,7 @@ func TestHostileCredentials(t *testing.T) {
 func TestOnlyHTTPSchemes(t *testing.T) {
 	w := newVWeb(t)
 	for _, seed := range []string{"ftp://a.test/", "file:///etc/passwd", "gopher://a.test/", "javascript:alert(1)"} {
-		c, err := New(w.config(), NewMemStore())
+		c, err := New(w.config(), crawlertest.NewMemStore())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -644,7 +647,7 @@ func TestOnlyHTTPSchemes(t *testing.T) {
 		}
 		c.Close()
 	}
-	if _, err := NewMemStore().Enqueue(t.Context(), []Entry{{URL: "ftp://a.test/"}}, Requeue{}); err == nil {
+	if _, err := crawlertest.NewMemStore().Enqueue(t.Context(), []crawlstore.Entry{{URL: "ftp://a.test/"}}, crawlstore.Requeue{}); err == nil {
 		t.Error("MemStore.Enqueue(ftp://) succeeded, want an error: nothing but http(s) enters the frontier")
 	}
 	if n := len(w.hitsOf("a.test")); n != 0 {
@@ -670,7 +673,7 @@ func TestTimeoutExcludesPoliteness(t *testing.T) {
 		}
 		base.ServeHTTP(rw, r)
 	}))
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	cfg := w.config()
 	cfg.Timeout = 250 * time.Millisecond
 	st := crawl(t, cfg, store, "http://a.test/")

@@ -3,6 +3,7 @@ package crawler
 import (
 	"net/url"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/extract"
 	"github.com/webtable/webtable/urlkey"
 )
@@ -11,7 +12,7 @@ import (
 // Links whose URLs differ only in session-id parameters count as one
 // target (see frontierKey); a link continuing a chain of more than
 // MaxPatternChain hops within one URL pattern is not followed.
-func (r *run) links(p *Page, e Entry, final *url.URL, ex extract.Links) {
+func (r *run) links(p *crawlstore.Page, e crawlstore.Entry, final *url.URL, ex extract.Links) {
 	var linkURLs []*url.URL // the parsed URL of each of p.Links
 	p.Links, linkURLs, p.LinksFound = resolveLinks(final, ex, r.c.cfg.MaxLinks, r.stats.trap)
 	follow := p.Depth < r.c.cfg.Depth
@@ -44,7 +45,7 @@ func (r *run) links(p *Page, e Entry, final *url.URL, ex extract.Links) {
 		}
 		// NB: queued without session ids, so that the store, which keys
 		// what it has seen by URL, sees one URL however many ids link to it.
-		p.Discovered = append(p.Discovered, Entry{URL: su.String(), Key: sk, Depth: p.Depth + 1, Chain: chain})
+		p.Discovered = append(p.Discovered, crawlstore.Entry{URL: su.String(), Key: sk, Depth: p.Depth + 1, Chain: chain})
 	}
 }
 
@@ -55,7 +56,7 @@ func (r *run) links(p *Page, e Entry, final *url.URL, ex extract.Links) {
 // kept in document order. It returns the kept links, the parsed URL of
 // each, and how many distinct targets were found; onTrap, if not nil, is
 // called for each trap left out.
-func resolveLinks(final *url.URL, ex extract.Links, maxLinks int, onTrap func()) (links []Link, urls []*url.URL, found int) {
+func resolveLinks(final *url.URL, ex extract.Links, maxLinks int, onTrap func()) (links []crawlstore.Link, urls []*url.URL, found int) {
 	base := final
 	if ex.Base != "" {
 		if b, err := final.Parse(ex.Base); err == nil && (b.Scheme == "http" || b.Scheme == "https") {
@@ -104,7 +105,7 @@ func resolveLinks(final *url.URL, ex extract.Links, maxLinks int, onTrap func())
 			continue
 		}
 		index[key] = len(links)
-		links = append(links, Link{URL: s, Text: l.Text, NoFollow: nofollow})
+		links = append(links, crawlstore.Link{URL: s, Text: l.Text, NoFollow: nofollow})
 		urls = append(urls, cu)
 	}
 	return links, urls, found

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"net/url"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
 // refill reads the next frontier entries of host for the scheduler. An
 // entry that cannot be read is named in one line and counted; a store
 // failure stops the run.
-func (r *run) refill(ctx context.Context, host, from string, n int) (FrontierBatch, error) {
+func (r *run) refill(ctx context.Context, host, from string, n int) (crawlstore.FrontierBatch, error) {
 	b, err := r.c.store.Next(r.storeCtx, host, r.startAt(host, from), n)
 	if err != nil {
 		r.fail(fmt.Errorf("%w: reading the frontier of %s: %w", ErrStore, host, err))
@@ -58,10 +59,10 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 	// never queued again once fetched: that is their own shard's call (it
 	// gets the same seeds). Requeued here, a failed seed that its shard
 	// had just fetched again in this round was left queued at the end.
-	var mine, others []Entry
+	var mine, others []crawlstore.Entry
 	var hosts []string // of mine
 	for _, u := range seeds {
-		e := Entry{URL: u.String(), Key: urlkey.KeyOf(u), Depth: 0}
+		e := crawlstore.Entry{URL: u.String(), Key: urlkey.KeyOf(u), Depth: 0}
 		if r.c.mine(u.Host) {
 			mine = append(mine, e)
 			hosts = append(hosts, u.Host)
@@ -69,7 +70,7 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 			others = append(others, e)
 		}
 	}
-	if _, err := r.enqueueSeeds(others, Requeue{}); err != nil {
+	if _, err := r.enqueueSeeds(others, crawlstore.Requeue{}); err != nil {
 		return err
 	}
 	states, err := r.enqueueSeeds(mine, r.requeue)
@@ -80,7 +81,7 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 		switch {
 		case e.Frontier != "":
 			r.sched.enqueued(hosts[i], e)
-		case states[i] == StateQueued:
+		case states[i] == crawlstore.StateQueued:
 			r.sched.addHost(hosts[i], false) // queued by an earlier run
 		}
 	}
@@ -89,7 +90,7 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 
 // enqueueSeeds queues seed entries (setting their Frontier when queued)
 // with requeue, and returns each one's prior state.
-func (r *run) enqueueSeeds(entries []Entry, requeue Requeue) ([]State, error) {
+func (r *run) enqueueSeeds(entries []crawlstore.Entry, requeue crawlstore.Requeue) ([]crawlstore.State, error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}

@@ -12,8 +12,8 @@ import (
 	"net/url"
 	"strings"
 	"syscall"
-	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -33,53 +33,11 @@ import (
 // a TLS certificate not trusted) holds it back at once.
 const MaxOriginFailures = 8
 
-// HoldReason says why entries were left queued.
-type HoldReason string
-
-// The reasons entries are left queued (held back) at the end of a run.
-const (
-	// HoldUnreachable: the origin could not be reached (see
-	// MaxOriginFailures); the next run tries it again. Its pages are
-	// fetched through the host's other scheme where that origin works
-	// (the row key of http://h/p and https://h/p is one).
-	HoldUnreachable HoldReason = "unreachable"
-	// HoldRobots: the origin's robots.txt answered 5xx MaxRetries times;
-	// RFC 9309 says to wait, so its pages wait for a later run.
-	HoldRobots HoldReason = "robots.txt unavailable"
-	// HoldRetryAfter: the server asked (Retry-After) for a pause longer
-	// than MaxCrawlDelay; HeldBack.Until says until when.
-	HoldRetryAfter HoldReason = "server asked to wait"
-	// HoldHostFull: the host has its Config.MaxPagesPerHost pages.
-	HoldHostFull HoldReason = "max pages per host"
-	// HoldPrivate: the origin's address is private (see private.go) and
-	// Config.AllowPrivate is off.
-	HoldPrivate HoldReason = "private address"
-	// HoldDomain: the host is outside the run's allowed domains (queued by
-	// an earlier run with other seeds or --allow-domain).
-	HoldDomain HoldReason = "outside the allowed domains"
-)
-
 // fallback reports whether the entries of an origin held back for r may be
 // fetched through the host's other scheme instead: only when the origin
 // could not be reached at all (a server that answered asked for a pause,
 // and politeness is the server's, whatever the scheme).
-func (r HoldReason) fallback() bool { return r == HoldUnreachable }
-
-// HeldBack counts the entries of one origin that a run left queued on
-// purpose, and says why and until when.
-type HeldBack struct {
-	// Origin is "scheme://host[:port]".
-	Origin string
-	// Reason says why; Detail gives the last error seen ("proxy refused
-	// CONNECT: 403 Forbidden"), "" when there is none.
-	Reason HoldReason
-	Detail string
-	// Until is when the origin may be tried again; zero means by the next
-	// run, at once.
-	Until time.Time
-	// Entries counts the frontier entries left queued in this run.
-	Entries int64
-}
+func fallback(r crawlstore.HoldReason) bool { return r == crawlstore.HoldUnreachable }
 
 // FailureKind classifies a request that got no HTTP response.
 type FailureKind string

@@ -11,6 +11,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // logLines collects Config.Log's lines.
@@ -54,14 +57,14 @@ func TestUnreachableHTTPSPagesComeOverHTTP(t *testing.T) {
 	cfg.Concurrency = 4
 	cfg.Depth = 100
 	cfg.Log = logs.log
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	st := crawl(t, cfg, store, "http://a.example.com/")
 	if st.Fetched != n+1 {
 		t.Errorf("Fetched = %d, want %d: every page over http (stats %+v)", st.Fetched, n+1, st)
 	}
 	for i := range n {
 		r, ok := store.Row(fmt.Sprintf("https://a.example.com/p/%d", i))
-		if !ok || r.State != StateDone || !strings.HasPrefix(r.URL, "http://") {
+		if !ok || r.State != crawlstore.StateDone || !strings.HasPrefix(r.URL, "http://") {
 			t.Errorf("row /p/%d = %+v, want done, fetched over http", i, r)
 		}
 	}
@@ -89,12 +92,12 @@ func TestUnreachableOriginIsListedAndCostsOnlyItself(t *testing.T) {
 		body += fmt.Sprintf(` <a href="https://a.example.com:8443/x/%d">x</a>`, i)
 	}
 	w.site("a.example.com", "", map[string]string{"/": page(body), "/b": page(`<a href="/c">c</a>`), "/c": page("end")})
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	st := crawl(t, w.config(), store, "http://a.example.com/")
 	if st.Fetched != 3 {
 		t.Errorf("Fetched = %d, want 3 (stats %+v)", st.Fetched, st)
 	}
-	want := []HeldBack{{Origin: "https://a.example.com:8443", Reason: HoldUnreachable, Entries: 5}}
+	want := []crawlstore.HeldBack{{Origin: "https://a.example.com:8443", Reason: crawlstore.HoldUnreachable, Entries: 5}}
 	got := slices.Clone(st.HeldBack)
 	for i := range got {
 		if !strings.Contains(got[i].Detail, "403") {
@@ -106,7 +109,7 @@ func TestUnreachableOriginIsListedAndCostsOnlyItself(t *testing.T) {
 		t.Errorf("HeldBack = %+v, want %+v", got, want)
 	}
 	for i := range 5 {
-		if r, _ := store.Row(fmt.Sprintf("https://a.example.com:8443/x/%d", i)); r.State != StateQueued {
+		if r, _ := store.Row(fmt.Sprintf("https://a.example.com:8443/x/%d", i)); r.State != crawlstore.StateQueued {
 			t.Errorf("x/%d state %v, want queued (kept for a later run)", i, r.State)
 		}
 	}
@@ -129,7 +132,7 @@ func TestDelaySharedByBothSchemes(t *testing.T) {
 	cfg.Delay = 40 * time.Millisecond
 	cfg.Concurrency = 4
 	cfg.Depth = 100
-	st := crawl(t, cfg, NewMemStore(), "http://a.example.com/p/0")
+	st := crawl(t, cfg, crawlertest.NewMemStore(), "http://a.example.com/p/0")
 	if st.Fetched != n {
 		t.Fatalf("Fetched = %d, want %d (stats %+v)", st.Fetched, n, st)
 	}
@@ -173,12 +176,12 @@ func TestRetryAfterHoldsOneOrigin(t *testing.T) {
 	cfg := w.config()
 	cfg.RootCAs = pool
 	cfg.Concurrency = 1
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	st := crawl(t, cfg, store, "http://a.example.com/")
 	if st.Fetched != 3 {
 		t.Errorf("Fetched = %d, want 3: the http pages (stats %+v)", st.Fetched, st)
 	}
-	if len(st.HeldBack) != 1 || st.HeldBack[0].Origin != "https://a.example.com" || st.HeldBack[0].Reason != HoldRetryAfter ||
+	if len(st.HeldBack) != 1 || st.HeldBack[0].Origin != "https://a.example.com" || st.HeldBack[0].Reason != crawlstore.HoldRetryAfter ||
 		st.HeldBack[0].Entries != 2 || time.Until(st.HeldBack[0].Until) < 59*time.Minute {
 		t.Errorf("HeldBack = %+v, want https://a.example.com, 2 entries, server asked to wait, for an hour", st.HeldBack)
 	}
@@ -215,7 +218,7 @@ func TestRetriesCountedByCause(t *testing.T) {
 			fmt.Fprint(rw, page(`<a href="/busy">b</a> <a href="/down">d</a>`))
 		}
 	}))
-	st := crawl(t, w.config(), NewMemStore(), "http://a.example.com/")
+	st := crawl(t, w.config(), crawlertest.NewMemStore(), "http://a.example.com/")
 	if st.Fetched != 3 || st.Retries != 2 || st.RetriesBy[RetryTooMany] != 1 || st.RetriesBy[RetryServerError] != 1 {
 		t.Errorf("Fetched %d, Retries %d by %v; want 3 pages, one retry after 429 and one after 5xx", st.Fetched, st.Retries, st.RetriesBy)
 	}
@@ -263,10 +266,12 @@ func TestServerKey(t *testing.T) {
 // entries, not the other scheme's entries of the same host.
 func TestPauseKeepsOnlyItsOrigin(t *testing.T) {
 	s := newScheduler(1, 0, 0)
-	s.forRun(0, func(context.Context, string, string, int) (FrontierBatch, error) { return FrontierBatch{}, nil })
+	s.forRun(0, func(context.Context, string, string, int) (crawlstore.FrontierBatch, error) {
+		return crawlstore.FrontierBatch{}, nil
+	})
 	s.pause("https", "a.test", time.Hour)
 	for i, u := range []string{"https://a.test/1", "https://a.test/2", "http://a.test/3"} {
-		s.enqueued("a.test", Entry{URL: u, Key: fmt.Sprintf("a.test/%d", i+1), Frontier: fmt.Sprintf("%02d", i)})
+		s.enqueued("a.test", crawlstore.Entry{URL: u, Key: fmt.Sprintf("a.test/%d", i+1), Frontier: fmt.Sprintf("%02d", i)})
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
@@ -304,10 +309,10 @@ func TestGatewayErrorTriesTheOtherScheme(t *testing.T) {
 	}))
 	cfg := w.config()
 	cfg.RootCAs = pool
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	st := crawl(t, cfg, store, "http://a.example.com/")
 	r, _ := store.Row("http://a.example.com/only-https")
-	if r.State != StateDone || r.URL != "https://a.example.com/only-https" || st.RetriesBy[RetryOtherScheme] != 1 {
+	if r.State != crawlstore.StateDone || r.URL != "https://a.example.com/only-https" || st.RetriesBy[RetryOtherScheme] != 1 {
 		t.Errorf("row = %+v, retries %v; want done through https after the 502s", r, st.RetriesBy)
 	}
 }
@@ -347,7 +352,7 @@ func TestSilentAndGarbageOriginsCostOnlyThemselves(t *testing.T) {
 	cfg := w.config()
 	cfg.Timeout = 300 * time.Millisecond
 	cfg.Log = logs.log
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	st := crawl(t, cfg, store, "http://ok.example.com/")
 	if st.Fetched != 11 {
 		t.Errorf("Fetched = %d, want the 11 pages of ok.example.com (stats %+v)", st.Fetched, st)
@@ -385,7 +390,7 @@ func TestRobotsCacheBoundedInBytes(t *testing.T) {
 	for i := range 20 {
 		w.site(fmt.Sprintf("h%d.example.com", i), big, map[string]string{"/": page("x")})
 	}
-	c, err := New(w.config(), NewMemStore())
+	c, err := New(w.config(), crawlertest.NewMemStore())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,7 +429,7 @@ func TestRedirectToAnotherSpellingIsOneServer(t *testing.T) {
 	}))
 	cfg := w.config()
 	cfg.Delay = 150 * time.Millisecond
-	st := crawl(t, cfg, NewMemStore(), "http://a.example.com/")
+	st := crawl(t, cfg, crawlertest.NewMemStore(), "http://a.example.com/")
 	hits := w.hitsOf("a.example.com")
 	if st.Fetched != 1 || len(hits) != 3 {
 		t.Fatalf("Fetched %d, %d requests %+v; want robots.txt, / and its redirect target", st.Fetched, len(hits), hits)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // Private addresses. A page in scope can redirect, or link under
@@ -24,7 +26,7 @@ import (
 // robots.txt, each redirect hop), unless Config.AllowPrivate is set. A
 // seed that names such an address itself (http://10.0.0.5/, http://localhost:8080/:
 // a crawl of one's own intranet or machine) may be fetched from, and only
-// that address: the store remembers it ([PrivateSeeder]), so a resumed
+// that address: the store remembers it ([crawlstore.PrivateSeeder]), so a resumed
 // crawl, which has no seeds, may too. A fetch through a proxy dials the
 // proxy, which is the user's choice; where the proxy connects is its
 // business.
@@ -104,18 +106,6 @@ func (g *guard) dialContext(d *net.Dialer) func(ctx context.Context, network, ad
 	}
 }
 
-// PrivateSeeder is a Store that remembers the addresses of private seeds
-// (see above) across runs.
-type PrivateSeeder interface {
-	// PrivateSeeds returns the addresses ("host:port") recorded, and
-	// whether the store records them at all (false for a store written
-	// before: the run then allows the private hosts of its frontier, as
-	// the crawls that queued them did, and records them).
-	PrivateSeeds(ctx context.Context) (addrs []string, recorded bool, err error)
-	// AddPrivateSeeds records more (none: that the store records them).
-	AddPrivateSeeds(ctx context.Context, addrs []string) error
-}
-
 // privateSeeds returns the dial addresses ("host:port", as net/http dials
 // them) of the seeds that name a private address: an IP address the guard
 // refuses, or localhost.
@@ -147,7 +137,7 @@ func (r *run) allowSeeds(ctx context.Context, seeds []*url.URL) error {
 	for _, a := range addrs {
 		allowed[a] = true
 	}
-	if ps, ok := r.c.store.(PrivateSeeder); ok {
+	if ps, ok := has[crawlstore.PrivateSeeder](r.c.store); ok {
 		old, recorded, err := ps.PrivateSeeds(ctx)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrStore, err)
@@ -192,7 +182,7 @@ func (r *run) allowLegacyHost(ctx context.Context, host string) error {
 		allowed[a] = true
 	}
 	g.seeds.Store(&allowed)
-	if ps, ok := r.c.store.(PrivateSeeder); ok {
+	if ps, ok := has[crawlstore.PrivateSeeder](r.c.store); ok {
 		if err := ps.AddPrivateSeeds(ctx, addrs); err != nil {
 			return fmt.Errorf("%w: %w", ErrStore, err)
 		}

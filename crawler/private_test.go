@@ -11,6 +11,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // A page that links and redirects to a private address gets neither
@@ -52,7 +55,7 @@ func TestPrivateAddressesRefused(t *testing.T) {
 		cfg.Delay, cfg.Timeout, cfg.Log = 0, 5*time.Second, logs.log
 		cfg.AllowDomains = []string{"127.0.0.1", "127.0.0.2"}
 		cfg.AllowPrivate = allow
-		c, err := New(cfg, NewMemStore())
+		c, err := New(cfg, crawlertest.NewMemStore())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +73,7 @@ func TestPrivateAddressesRefused(t *testing.T) {
 		t.Errorf("the private server got %d requests, want none", n)
 	}
 	origin := "http://" + strings.TrimPrefix(private.URL, "http://")
-	if len(st.HeldBack) != 1 || st.HeldBack[0].Origin != origin || st.HeldBack[0].Reason != HoldPrivate || st.HeldBack[0].Entries != 2 {
+	if len(st.HeldBack) != 1 || st.HeldBack[0].Origin != origin || st.HeldBack[0].Reason != crawlstore.HoldPrivate || st.HeldBack[0].Entries != 2 {
 		t.Errorf("HeldBack = %+v, want %s: 2 entries, private address", st.HeldBack, origin)
 	}
 	if st.Failures[FailPrivate] == 0 {
@@ -126,7 +129,7 @@ func TestPrivateSeedAllowedAcrossRuns(t *testing.T) {
 		}
 	}))
 	defer seed.Close()
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	run := func(seeds ...string) Stats {
 		cfg := DefaultConfig()
 		cfg.Delay, cfg.Timeout, cfg.Concurrency = 0, 5*time.Second, 1

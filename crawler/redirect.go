@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -69,8 +70,8 @@ func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 		c.domainsMu.RLock()
 		start := c.runStart
 		c.domainsMu.RUnlock()
-		if f, ok, err := c.store.LastFetch(context.WithoutCancel(req.Context()), u.String()); err == nil && ok {
-			if (f.State == StateDone && (!c.cfg.Recrawl || !f.Time.Before(start))) || (f.State == StateFailed && !f.Time.Before(start)) {
+		if f, ok, err := c.store.LastFetch(context.WithoutCancel(req.Context()), key); err == nil && ok {
+			if (f.State == crawlstore.StateDone && (!c.cfg.Recrawl || !f.Time.Before(start))) || (f.State == crawlstore.StateFailed && !f.Time.Before(start)) {
 				return http.ErrUseLastResponse
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/extract"
 	"github.com/webtable/webtable/urlkey"
 )
@@ -16,7 +17,7 @@ import (
 // the stored content carry over, and the links of the stored content are
 // followed (a recrawl must reach the pages behind an unchanged one). It
 // returns false after a store failure.
-func (r *run) notModified(p *Page, e Entry, last Fetch) bool {
+func (r *run) notModified(p *crawlstore.Page, e entry, last crawlstore.Fetch) bool {
 	p.ETag = cmp.Or(p.ETag, last.ETag)
 	p.LastModified = cmp.Or(p.LastModified, last.LastModified)
 	p.MediaType = cmp.Or(p.MediaType, last.MediaType)
@@ -24,7 +25,7 @@ func (r *run) notModified(p *Page, e Entry, last Fetch) bool {
 	if !isHTML(p.MediaType) || p.Redirected {
 		return true
 	}
-	body, ok, err := r.c.store.Content(r.storeCtx, p.URL)
+	body, ok, err := r.c.store.Content(r.storeCtx, p.Key)
 	if err != nil {
 		r.fail(fmt.Errorf("%w: content of %s: %w", ErrStore, p.URL, err))
 		return false
@@ -40,12 +41,12 @@ func (r *run) notModified(p *Page, e Entry, last Fetch) bool {
 	if err != nil {
 		return true
 	}
-	r.links(p, e, final, extract.Extract(body, ct))
+	r.links(p, e.Entry, final, extract.Extract(body, ct))
 	return true
 }
 
 // fill completes p from what the transport captured and colly returned.
-func (r *run) fill(p *Page, e Entry, u *url.URL, capt *capture, err error) {
+func (r *run) fill(p *crawlstore.Page, e entry, u *url.URL, capt *capture, err error) {
 	cfg := &r.c.cfg
 	if capt.resp == nil || err != nil {
 		p.Err, p.ErrKind = errText(err), errKind(err)
@@ -86,7 +87,7 @@ func (r *run) fill(p *Page, e Entry, u *url.URL, capt *capture, err error) {
 		p.NotModified = true
 		return
 	case resp.StatusCode >= 400:
-		p.Err, p.ErrKind = fmt.Sprintf("http status %d %s", resp.StatusCode, http.StatusText(resp.StatusCode)), KindHTTP
+		p.Err, p.ErrKind = fmt.Sprintf("http status %d %s", resp.StatusCode, http.StatusText(resp.StatusCode)), crawlstore.KindHTTP
 		return
 	case resp.StatusCode >= 300:
 		// A redirect not followed: its target was met in this run (see
@@ -97,7 +98,7 @@ func (r *run) fill(p *Page, e Entry, u *url.URL, capt *capture, err error) {
 				if r.c.admit(lu, p.Location, r.domains) == otherShard {
 					// Another shard's host (see checkRedirect): queued
 					// for that shard at the depth of the page.
-					p.Discovered = append(p.Discovered, Entry{URL: p.Location, Key: urlkey.KeyOf(lu), Depth: p.Depth})
+					p.Discovered = append(p.Discovered, crawlstore.Entry{URL: p.Location, Key: urlkey.KeyOf(lu), Depth: p.Depth})
 				}
 			}
 		}
@@ -112,7 +113,7 @@ func (r *run) fill(p *Page, e Entry, u *url.URL, capt *capture, err error) {
 		if p.Body == nil {
 			p.Body = []byte{}
 		}
-		p.SHA256 = SHA256Hex(p.Body)
+		p.SHA256 = crawlstore.SHA256Hex(p.Body)
 		p.Header = wireHeader(resp, capt.encoding)
 	}
 	if !html {
@@ -122,7 +123,7 @@ func (r *run) fill(p *Page, e Entry, u *url.URL, capt *capture, err error) {
 	if p.Charset == "" {
 		p.Charset = ex.Charset
 	}
-	r.links(p, e, final, ex)
+	r.links(p, e.Entry, final, ex)
 }
 
 // isHTML reports whether a response of this media type is an HTML page.
@@ -144,7 +145,7 @@ func sniffed(mediaType string) bool {
 
 // save hands p to the store, queues the new links and updates the
 // statistics. It reports whether the fetch succeeded.
-func (r *run) save(p *Page, u *url.URL) bool {
+func (r *run) save(p *crawlstore.Page, u *url.URL) bool {
 	res, err := r.c.store.SavePage(r.storeCtx, p)
 	if err != nil {
 		r.fail(fmt.Errorf("%w: saving %s: %w", ErrStore, p.URL, err))
@@ -167,7 +168,7 @@ func (r *run) save(p *Page, u *url.URL) bool {
 		if e.Frontier == "" {
 			continue
 		}
-		if host := hostOf(e.URL); r.c.mine(host) {
+		if host := crawlstore.HostOf(e.URL); r.c.mine(host) {
 			r.sched.enqueued(host, e)
 		}
 	}

@@ -1,37 +1,20 @@
 package crawler
 
 import (
-	"context"
 	"fmt"
 	"net/url"
 	"sync"
 	"time"
-)
 
-// FrontierHinter is a [Store] that knows where each host's live frontier
-// entries probably start. A store that deletes an entry when its page is
-// done may keep a trace of it that every later read walks over (Badger
-// keeps tombstones until compactions drop them); a run that resumes after
-// many pages of a host would read all of those before its first fetch.
-//
-// A hint is only a hint: live entries may sit before it (pages in flight
-// when the hint was written, entries committed out of the order of their
-// positions). The crawler starts a host's first read of a run at its hint
-// and reads the entries before it in the background (readBehind), queueing
-// the live ones it finds, so a wrong hint costs reads, never an entry. The
-// run is not over before that read is.
-type FrontierHinter interface {
-	// FrontierHint returns a position of host's frontier (for Next's from)
-	// at or near its first live entry, or "" when the store has none.
-	FrontierHint(ctx context.Context, host string) (string, error)
-}
+	"github.com/webtable/webtable/crawlstore"
+)
 
 // startAt returns where the run's first read of host's frontier starts:
 // the store's hint, when it has one for this host and the read would start
 // at the host's first entry (from == ""); then the entries before the hint
 // are read in the background. Otherwise it returns from.
 func (r *run) startAt(host, from string) string {
-	hs, ok := r.c.store.(FrontierHinter)
+	hs, ok := has[crawlstore.FrontierHinter](r.c.store)
 	if !ok || from != "" {
 		return from
 	}
@@ -108,7 +91,7 @@ func (r *run) readBehind(host, hint string) {
 // scheduler, which reads them from where it stopped; and once its own
 // work is done it goes on looking for feedLinger before it ends.
 //
-// A look asks a [HostFeed] store for the hosts other shards queued
+// A look asks a [crawlstore.HostFeed] store for the hosts other shards queued
 // entries for since the last look (one short read), every feedMin; any
 // other store lists the shard's hosts again (Store.Hosts: a read per host
 // with entries), waiting feedCost times as long as the last look took
@@ -127,14 +110,6 @@ const (
 	feedLinger = 500 * time.Millisecond
 )
 
-// HostFeed is a [Store] that keeps, for a crawl split into shards, which
-// hosts of each shard other shards queued frontier entries for.
-type HostFeed interface {
-	// FedHosts calls fn with each host of shard (of shards) that another
-	// shard queued entries for since the last call, and forgets them.
-	FedHosts(ctx context.Context, shard, shards int, fn func(host string)) error
-}
-
 // feed starts taking up the hosts that other shards queue entries for,
 // in a sharded run, and returns the function that stops it (and waits for
 // it); it does nothing in a run that is not sharded. Until it is stopped
@@ -151,7 +126,7 @@ func (r *run) feed() (stop func()) {
 	}
 	done := make(chan struct{})
 	look := func() error {
-		if hf, ok := r.c.store.(HostFeed); ok {
+		if hf, ok := has[crawlstore.HostFeed](r.c.store); ok {
 			return hf.FedHosts(r.storeCtx, shard, shards, take)
 		}
 		return r.c.store.Hosts(r.storeCtx, shard, shards, func(host string) bool {
@@ -164,7 +139,7 @@ func (r *run) feed() (stop func()) {
 			}
 		})
 	}
-	_, cheap := r.c.store.(HostFeed)
+	_, cheap := has[crawlstore.HostFeed](r.c.store)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {

@@ -8,12 +8,15 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // hintStore is a MemStore that answers FrontierHint with a position chosen
 // by the test, right or wrong.
 type hintStore struct {
-	*MemStore
+	*crawlertest.MemStore
 	hint  string
 	asked atomic.Int32
 }
@@ -43,17 +46,17 @@ func TestResumeFromWrongHint(t *testing.T) {
 	const leaves = 40
 	for _, tc := range []struct {
 		name string
-		pick func(live []Entry) string
+		pick func(live []crawlstore.Entry) string
 	}{
-		{"no hint", func([]Entry) string { return "" }},
-		{"first entry", func(live []Entry) string { return live[0].Frontier }},
-		{"middle entry", func(live []Entry) string { return live[len(live)/2].Frontier }},
-		{"past every entry", func(live []Entry) string { return "~" }},
+		{"no hint", func([]crawlstore.Entry) string { return "" }},
+		{"first entry", func(live []crawlstore.Entry) string { return live[0].Frontier }},
+		{"middle entry", func(live []crawlstore.Entry) string { return live[len(live)/2].Frontier }},
+		{"past every entry", func(live []crawlstore.Entry) string { return "~" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newVWeb(t)
 			w.site("a.test", "", fanSite(leaves))
-			mem := NewMemStore()
+			mem := crawlertest.NewMemStore()
 			cfg := w.config()
 			cfg.Concurrency, cfg.PerHost = 1, 1
 			ctx, cancel := context.WithCancel(context.Background())
@@ -105,18 +108,18 @@ func TestShardRunTakesUpOtherShardsEntries(t *testing.T) {
 	const shards = 2
 	var mine []string // hosts of shard 0
 	for i := 0; len(mine) < 2; i++ {
-		if h := fmt.Sprintf("h%d.test", i); ShardOf(h, shards) == 0 {
+		if h := fmt.Sprintf("h%d.test", i); crawlstore.ShardOf(h, shards) == 0 {
 			mine = append(mine, h)
 		}
 	}
 	seedHost, fedHost := mine[0], mine[1]
 	w := newVWeb(t)
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	queued := make(chan error, 1)
 	w.handle(seedHost, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/" {
 			// Another shard's save, while this run fetches its seed.
-			_, err := store.Enqueue(context.Background(), []Entry{{URL: "http://" + fedHost + "/", Depth: 1}}, Requeue{})
+			_, err := store.Enqueue(context.Background(), []crawlstore.Entry{{URL: "http://" + fedHost + "/", Depth: 1}}, crawlstore.Requeue{})
 			queued <- err
 		}
 		fmt.Fprint(rw, page("no links"))

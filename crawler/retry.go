@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // retry decides whether a fetch answered with 429 or a 5xx is tried again
@@ -16,7 +18,7 @@ import (
 // beyond MaxCrawlDelay is honoured by leaving the host alone until then
 // (scheduler.giveUp): the page is recorded as failed, the host's other
 // entries stay queued.
-func (r *run) retry(e Entry, host string, u *url.URL, p *Page, capt *capture) bool {
+func (r *run) retry(e entry, host string, u *url.URL, p *crawlstore.Page, capt *capture) bool {
 	if p.Status != http.StatusTooManyRequests && p.Status < 500 {
 		return false
 	}
@@ -40,8 +42,8 @@ func (r *run) retry(e Entry, host string, u *url.URL, p *Page, capt *capture) bo
 			detail := fmt.Sprintf("%d with Retry-After %v", p.Status, ra.Round(time.Second))
 			fh := serverKey(final.Scheme, final.Host)
 			until := time.Now().Add(ra)
-			if r.sched.hold(final.Scheme, fh, HoldRetryAfter, detail, until) {
-				r.logOrigin(final.Scheme+"://"+fh, HoldRetryAfter, detail, until)
+			if r.sched.hold(final.Scheme, fh, crawlstore.HoldRetryAfter, detail, until) {
+				r.logOrigin(final.Scheme+"://"+fh, crawlstore.HoldRetryAfter, detail, until)
 			}
 			return false
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // errStopped is returned by scheduler waits when the run stops.
@@ -19,7 +21,7 @@ const DefaultWindow = 32
 
 // refillFunc reads the next entries of host from the store's frontier,
 // from position from on (see Store.Next).
-type refillFunc func(ctx context.Context, host, from string, n int) (FrontierBatch, error)
+type refillFunc func(ctx context.Context, host, from string, n int) (crawlstore.FrontierBatch, error)
 
 // scheduler is the crawler's one per-host scheduler. It owns, for every host
 // (URL.Host, port included):
@@ -94,7 +96,7 @@ type scheduler struct {
 
 type hostState struct {
 	name       string
-	window     []Entry // entries to hand out, in order
+	window     []entry // entries to hand out, in order
 	head       int
 	cursor     string         // where the next read of the store starts
 	more       bool           // the store may hold entries at or after cursor not in window
@@ -295,19 +297,19 @@ func (s *scheduler) isClosed() bool {
 // ok=false when ctx is done, when the run is closed, or when nothing is
 // left (the crawl is over). A refill that fails is reported by the
 // refill function; the host is then left alone for the run.
-func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
+func (s *scheduler) pop(ctx context.Context) (e entry, host string, ok bool) {
 	var w waiter
 	defer w.stop()
 	s.lock()
 	defer s.mu.Unlock()
 	for {
 		if ctx.Err() != nil {
-			return Entry{}, "", false
+			return entry{}, "", false
 		}
 		if s.over() {
 			s.closed = true
 			s.wakeAll()
-			return Entry{}, "", false
+			return entry{}, "", false
 		}
 		var wait time.Duration
 		if s.budget != 0 && len(s.ready) > 0 {
@@ -368,7 +370,7 @@ func (s *scheduler) pop(ctx context.Context) (e Entry, host string, ok bool) {
 			}
 		}
 		if err != nil {
-			return Entry{}, "", false
+			return entry{}, "", false
 		}
 	}
 }
@@ -392,7 +394,8 @@ func (s *scheduler) fill(ctx context.Context, h *hostState) {
 		h.more = false // left in the store for a later run
 	} else {
 		now := time.Now()
-		for _, e := range b.Entries {
+		for _, stored := range b.Entries {
+			e := entry{Entry: stored}
 			if !h.has(e.Key) && s.place(h, &e, now) {
 				h.push(e)
 				s.inWindow++
@@ -416,7 +419,7 @@ func (s *scheduler) fill(ctx context.Context, h *hostState) {
 // done returns an entry handed out by pop. fetched reports a successful
 // fetch, which uses up one page of the MaxPages budget; otherwise the
 // budget is given back.
-func (s *scheduler) done(host string, e Entry, fetched bool) {
+func (s *scheduler) done(host string, e entry, fetched bool) {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.hosts[host]

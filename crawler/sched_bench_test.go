@@ -8,16 +8,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // endlessFrontier is a store frontier in which every host has entries
 // without end, made up as they are read.
-func endlessFrontier(_ context.Context, host, from string, n int) (FrontierBatch, error) {
+func endlessFrontier(_ context.Context, host, from string, n int) (crawlstore.FrontierBatch, error) {
 	first, _ := strconv.Atoi(from)
-	b := FrontierBatch{Entries: make([]Entry, n), More: true}
+	b := crawlstore.FrontierBatch{Entries: make([]crawlstore.Entry, n), More: true}
 	for i := range n {
 		pos := fmt.Sprintf("%010d", first+i)
-		b.Entries[i] = Entry{URL: "http://" + host + "/" + pos, Key: host + "/" + pos, Frontier: pos}
+		b.Entries[i] = crawlstore.Entry{URL: "http://" + host + "/" + pos, Key: host + "/" + pos, Frontier: pos}
 	}
 	b.Next = fmt.Sprintf("%010d", first+n)
 	return b, nil

@@ -4,18 +4,20 @@ import (
 	"cmp"
 	"slices"
 	"time"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // originState is what the scheduler knows of one origin of a host: its
 // pause (a server's 429 or 5xx, a backoff), and whether its entries are
 // held back, and why.
 type originState struct {
-	pause  time.Time  // no request to the origin starts before
-	until  time.Time  // its entries are set aside before (farFuture: for the run)
-	reason HoldReason // why, while until is ahead
-	detail string     // the last error that held it back
-	fails  int        // requests in a row that got no response
-	works  bool       // a request got a response in this run
+	pause  time.Time             // no request to the origin starts before
+	until  time.Time             // its entries are set aside before (farFuture: for the run)
+	reason crawlstore.HoldReason // why, while until is ahead
+	detail string                // the last error that held it back
+	fails  int                   // requests in a row that got no response
+	works  bool                  // a request got a response in this run
 }
 
 // forRun forgets, at the start of a run, the holds that last for a run
@@ -23,7 +25,7 @@ type originState struct {
 // until its time.
 func (o *originState) forRun() {
 	o.fails, o.works = 0, false
-	if o.reason != HoldRetryAfter {
+	if o.reason != crawlstore.HoldRetryAfter {
 		o.until, o.reason, o.detail = time.Time{}, "", ""
 	}
 }
@@ -34,14 +36,14 @@ func (o *originState) held(now time.Time) bool { return now.Before(o.until) }
 // asideKey counts entries set aside by origin and reason.
 type asideKey struct {
 	origin string
-	reason HoldReason
+	reason crawlstore.HoldReason
 }
 
 // place decides, as an entry of h enters its window, whether it is handed
 // out: kept as it is, moved to the host's other scheme (its own origin
 // unreachable, the other not held back), or set aside, counted in
 // s.aside (it stays queued in the store). Callers hold s.mu.
-func (s *scheduler) place(h *hostState, e *Entry, now time.Time) bool {
+func (s *scheduler) place(h *hostState, e *entry, now time.Time) bool {
 	if e.moved {
 		// NB: placed again from its own scheme, so that it is counted
 		// under the origin its links name when both are held back.
@@ -50,17 +52,17 @@ func (s *scheduler) place(h *hostState, e *Entry, now time.Time) bool {
 	i := entryScheme(e.URL)
 	switch {
 	case h.outside:
-		s.setAside(h, i, HoldDomain)
+		s.setAside(h, i, crawlstore.HoldDomain)
 		return false
 	case h.isFull:
-		s.setAside(h, i, HoldHostFull)
+		s.setAside(h, i, crawlstore.HoldHostFull)
 		return false
 	}
 	o := &h.orig[i]
 	if !o.held(now) {
 		return true
 	}
-	if o.reason.fallback() && h.portless && !h.orig[1-i].held(now) {
+	if fallback(o.reason) && h.portless && !h.orig[1-i].held(now) {
 		e.URL, e.moved = otherSchemeURL(e.URL), true
 		return true
 	}
@@ -69,7 +71,7 @@ func (s *scheduler) place(h *hostState, e *Entry, now time.Time) bool {
 }
 
 // setAside counts an entry of h's origin i set aside for reason.
-func (s *scheduler) setAside(h *hostState, i int, reason HoldReason) {
+func (s *scheduler) setAside(h *hostState, i int, reason crawlstore.HoldReason) {
 	if s.aside == nil {
 		s.aside = make(map[asideKey]int64)
 	}
@@ -79,21 +81,21 @@ func (s *scheduler) setAside(h *hostState, i int, reason HoldReason) {
 // take removes and returns the first entry of h's window whose origin may
 // start a request at now (an origin's pause keeps its entries, not the
 // other origin's).
-func (h *hostState) take(now time.Time) (Entry, bool) {
+func (h *hostState) take(now time.Time) (entry, bool) {
 	for i := h.head; i < len(h.window); i++ {
 		e := h.window[i]
 		if h.orig[entryScheme(e.URL)].pause.After(now) {
 			continue
 		}
 		if i == h.head {
-			h.window[i] = Entry{}
+			h.window[i] = entry{}
 			h.head++
 		} else {
 			h.window = slices.Delete(h.window, i, i+1)
 		}
 		return e, true
 	}
-	return Entry{}, false
+	return entry{}, false
 }
 
 // sweep places again the window entries of h after a hold: those of a
@@ -119,7 +121,7 @@ func (s *scheduler) sweep(h *hostState) {
 // hold holds back the origin of scheme on host until until (farFuture: for
 // the rest of the run) for reason, and reports whether it was not held
 // back before (a caller logs the origin once).
-func (s *scheduler) hold(scheme, host string, reason HoldReason, detail string, until time.Time) bool {
+func (s *scheduler) hold(scheme, host string, reason crawlstore.HoldReason, detail string, until time.Time) bool {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
@@ -150,7 +152,7 @@ func (s *scheduler) pause(scheme, host string, d time.Duration) {
 // response, of kind k, and reports whether the origin is now held back for
 // the run for reason (at once for a definitive kind, else after MaxOriginFailures in
 // a row) and whether that is new.
-func (s *scheduler) failed(scheme, host string, k FailureKind, reason HoldReason, detail string) (held, fresh bool) {
+func (s *scheduler) failed(scheme, host string, k FailureKind, reason crawlstore.HoldReason, detail string) (held, fresh bool) {
 	s.lock()
 	h := s.host(host)
 	o := &h.orig[schemeIndex(scheme)]
@@ -202,7 +204,7 @@ func (s *scheduler) full(host string) {
 // recheck places e (handed out by pop on host) again, as it is about to be
 // fetched: an origin held back since it was placed moves it or sets it
 // aside (false).
-func (s *scheduler) recheck(host string, e *Entry) bool {
+func (s *scheduler) recheck(host string, e *entry) bool {
 	s.lock()
 	defer s.mu.Unlock()
 	return s.place(s.host(host), e, time.Now())
@@ -218,12 +220,12 @@ func (s *scheduler) heldOrigin(scheme, host string) bool {
 
 // heldBack lists the entries set aside in this run by origin and reason,
 // most entries first.
-func (s *scheduler) heldBack() []HeldBack {
+func (s *scheduler) heldBack() []crawlstore.HeldBack {
 	s.lock()
 	defer s.mu.Unlock()
-	out := make([]HeldBack, 0, len(s.aside))
+	out := make([]crawlstore.HeldBack, 0, len(s.aside))
 	for k, n := range s.aside {
-		hb := HeldBack{Origin: k.origin, Reason: k.reason, Entries: n}
+		hb := crawlstore.HeldBack{Origin: k.origin, Reason: k.reason, Entries: n}
 		scheme, host, _ := cutOrigin(k.origin)
 		if h := s.hosts[host]; h != nil {
 			if o := h.orig[schemeIndex(scheme)]; o.reason == k.reason {
@@ -235,7 +237,7 @@ func (s *scheduler) heldBack() []HeldBack {
 		}
 		out = append(out, hb)
 	}
-	slices.SortFunc(out, func(a, b HeldBack) int {
+	slices.SortFunc(out, func(a, b crawlstore.HeldBack) int {
 		return cmp.Or(cmp.Compare(b.Entries, a.Entries), cmp.Compare(a.Origin, b.Origin), cmp.Compare(a.Reason, b.Reason))
 	})
 	return out

@@ -8,25 +8,28 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // fakeFrontier is a store frontier for the scheduler alone: entries per
 // host, in position order, and the positions each refill started from.
 type fakeFrontier struct {
 	mu    sync.Mutex
-	hosts map[string][]Entry
+	hosts map[string][]crawlstore.Entry
 	froms []string
 }
 
-func (f *fakeFrontier) add(host string, n, first int) []Entry {
+func (f *fakeFrontier) add(host string, n, first int) []crawlstore.Entry {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.hosts == nil {
-		f.hosts = map[string][]Entry{}
+		f.hosts = map[string][]crawlstore.Entry{}
 	}
-	var es []Entry
+	var es []crawlstore.Entry
 	for i := first; i < first+n; i++ {
-		e := Entry{URL: fmt.Sprintf("http://%s/%d", host, i), Key: fmt.Sprintf("%s/%d", host, i), Frontier: fmt.Sprintf("%08d", i)}
+		e := crawlstore.Entry{URL: fmt.Sprintf("http://%s/%d", host, i), Key: fmt.Sprintf("%s/%d", host, i), Frontier: fmt.Sprintf("%08d", i)}
 		f.hosts[host] = append(f.hosts[host], e)
 		es = append(es, e)
 	}
@@ -34,7 +37,7 @@ func (f *fakeFrontier) add(host string, n, first int) []Entry {
 }
 
 // remove deletes an entry, as SavePage does with the page's entry.
-func (f *fakeFrontier) remove(host string, e Entry) {
+func (f *fakeFrontier) remove(host string, e crawlstore.Entry) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	es := f.hosts[host]
@@ -46,11 +49,11 @@ func (f *fakeFrontier) remove(host string, e Entry) {
 	}
 }
 
-func (f *fakeFrontier) next(_ context.Context, host, from string, n int) (FrontierBatch, error) {
+func (f *fakeFrontier) next(_ context.Context, host, from string, n int) (crawlstore.FrontierBatch, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.froms = append(f.froms, from)
-	b := FrontierBatch{Next: from}
+	b := crawlstore.FrontierBatch{Next: from}
 	es := f.hosts[host]
 	i := 0
 	for i < len(es) && es[i].Frontier < from {
@@ -109,7 +112,7 @@ func TestSchedulerLateEntry(t *testing.T) {
 	late := f.add("a.test", 1, 5)[0]
 	f.mu.Lock()
 	es := f.hosts["a.test"]
-	es = append([]Entry{es[len(es)-1]}, es[:len(es)-1]...) // keep position order
+	es = append([]crawlstore.Entry{es[len(es)-1]}, es[:len(es)-1]...) // keep position order
 	f.hosts["a.test"] = es
 	f.mu.Unlock()
 	s.enqueued("a.test", late)
@@ -123,7 +126,7 @@ func TestSchedulerLateEntry(t *testing.T) {
 			t.Errorf("%s handed out twice", e.URL)
 		}
 		got[e.URL] = true
-		f.remove(host, e)
+		f.remove(host, e.Entry)
 		s.done(host, e, true)
 	}
 	if !got[late.URL] || len(got) != DefaultWindow+1 {
@@ -162,7 +165,7 @@ func TestSchedulerSoonestHostFirst(t *testing.T) {
 
 // popped is what one worker of startPoppers took.
 type popped struct {
-	e    Entry
+	e    entry
 	host string
 }
 
@@ -239,7 +242,7 @@ func TestSchedulerDuplicateHeld(t *testing.T) {
 	if !ok || !ok2 || x.URL != es[0].URL || y.URL != es[1].URL {
 		t.Fatalf("first pops: %q (%v), %q (%v), want %q and %q", x.URL, ok, y.URL, ok2, es[0].URL, es[1].URL)
 	}
-	f.remove("a.test", y)
+	f.remove("a.test", y.Entry)
 	s.done("a.test", y, true)
 	z, _, ok := s.pop(t.Context())
 	if !ok || z.URL != es[3].URL {
@@ -261,7 +264,7 @@ func TestIdleHostsLeaveTheScheduler(t *testing.T) {
 		body += fmt.Sprintf(`<a href="http://%s/">%d</a>`, host, i)
 	}
 	w.site("a.example.com", "", map[string]string{"/": page(body)})
-	c, err := New(w.config(), NewMemStore())
+	c, err := New(w.config(), crawlertest.NewMemStore())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +286,7 @@ func TestIdleHostsLeaveTheScheduler(t *testing.T) {
 func TestPrunedHostKeepsItsCrawlDelay(t *testing.T) {
 	w := newVWeb(t)
 	w.site("a.example.com", "User-agent: *\nCrawl-delay: 1\n", map[string]string{"/": page(`<a href="/x">x</a>`), "/x": page("x")})
-	c, err := New(w.config(), NewMemStore())
+	c, err := New(w.config(), crawlertest.NewMemStore())
 	if err != nil {
 		t.Fatal(err)
 	}

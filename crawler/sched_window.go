@@ -3,6 +3,8 @@ package crawler
 import (
 	"slices"
 	"time"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // addHost records that host has entries in the store (resume), unless the
@@ -26,7 +28,8 @@ func (s *scheduler) addHost(host string, outside bool) {
 // waits in the store, otherwise left to the next refill, which then starts
 // no later than the entry's position (saves of one host may commit out of
 // the order of their positions).
-func (s *scheduler) enqueued(host string, e Entry) {
+func (s *scheduler) enqueued(host string, stored crawlstore.Entry) {
+	e := entry{Entry: stored}
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
@@ -58,7 +61,7 @@ func (s *scheduler) enqueued(host string, e Entry) {
 }
 
 // push appends e to h's window.
-func (h *hostState) push(e Entry) {
+func (h *hostState) push(e entry) {
 	if h.head > 0 && h.head == len(h.window) {
 		h.window, h.head = h.window[:0], 0
 	}
@@ -84,25 +87,18 @@ func (h *hostState) has(key string) bool {
 // fetch is to be tried again: call it before done. It goes to the back of
 // the host's window (nothing if the host was given up); its store entry
 // is still there, so a crash loses nothing.
-func (s *scheduler) retry(host string, e Entry) {
-	s.lock()
-	defer s.mu.Unlock()
-	h := s.host(host)
-	if s.closed || !s.place(h, &e, time.Now()) {
-		s.update(h)
-		return
-	}
-	h.push(e)
-	s.inWindow++
-	s.update(h)
-	s.signal()
-}
+func (s *scheduler) retry(host string, e entry) { s.readd(host, e, false) }
 
 // putBack returns e, handed out by pop and not fetched, to the front of
 // its host's window, for a worker to take when the host's turn comes
 // (rather than one waiting for it now): call it before done. Nothing
 // happens if the host was given up.
-func (s *scheduler) putBack(host string, e Entry) {
+func (s *scheduler) putBack(host string, e entry) { s.readd(host, e, true) }
+
+// readd puts e, handed out by pop, back in its host's window: at the
+// front (putBack), or at the back with a worker woken for it (retry);
+// nothing happens if the host was given up.
+func (s *scheduler) readd(host string, e entry, front bool) {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.host(host)
@@ -110,14 +106,20 @@ func (s *scheduler) putBack(host string, e Entry) {
 		s.update(h)
 		return
 	}
-	if h.head > 0 {
+	switch {
+	case !front:
+		h.push(e)
+	case h.head > 0:
 		h.head--
 		h.window[h.head] = e
-	} else {
+	default:
 		h.window = slices.Insert(h.window, 0, e)
 	}
 	s.inWindow++
 	s.update(h)
+	if !front {
+		s.signal()
+	}
 }
 
 // fetching is the number of h's entries held by workers whose fetch is not
@@ -128,7 +130,7 @@ func (h *hostState) fetching() int { return len(h.holding) - len(h.over) }
 // (its response read, or it failed): storing it does not hold the host's
 // turn, so with a delay its next entry is handed out when the delay has
 // passed, not when the page is stored. done still follows.
-func (s *scheduler) fetchOver(host string, e Entry) {
+func (s *scheduler) fetchOver(host string, e entry) {
 	s.lock()
 	defer s.mu.Unlock()
 	h := s.hosts[host]

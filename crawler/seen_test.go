@@ -3,6 +3,9 @@ package crawler
 import (
 	"fmt"
 	"testing"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // TestSeenCacheBounded: the cache holds at most its size, keeps what was
@@ -47,8 +50,8 @@ func TestSeenCacheSparesTheStore(t *testing.T) {
 		cfg := w.config()
 		cfg.SeenCache = size
 		homes := 0
-		store := NewMemStore()
-		crawl(t, cfg, &spyStore{Store: store, pages: func(p *Page) {
+		store := crawlertest.NewMemStore()
+		crawl(t, cfg, &spyStore{Store: store, pages: func(p *crawlstore.Page) {
 			for _, e := range p.Discovered {
 				if e.URL == "http://a.test/" {
 					homes++

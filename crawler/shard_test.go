@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 func TestShardOf(t *testing.T) {
@@ -23,7 +26,7 @@ func TestShardOf(t *testing.T) {
 			hash uint64
 		}{{"a", 0xaf63dc4c8601ec8c}, {"", 0xcbf29ce484222325}} {
 			b := int(tc.hash % 720720)
-			got := ShardOf(tc.host, n)
+			got := crawlstore.ShardOf(tc.host, n)
 			if lo, hi := got*720720/n, (got+1)*720720/n; b < lo || b >= hi {
 				t.Errorf("ShardOf(%q, %d) = %d, whose buckets [%d, %d) miss the host's bucket %d", tc.host, n, got, lo, hi, b)
 			}
@@ -36,23 +39,23 @@ func TestShardOf(t *testing.T) {
 	}
 	for _, hosts := range same {
 		for _, n := range []int{3, 16} {
-			want := ShardOf(hosts[0], n)
+			want := crawlstore.ShardOf(hosts[0], n)
 			for _, h := range hosts[1:] {
-				if got := ShardOf(h, n); got != want {
+				if got := crawlstore.ShardOf(h, n); got != want {
 					t.Errorf("ShardOf(%q, %d) = %d, want %d as for %q", h, n, got, want, hosts[0])
 				}
 			}
 		}
 	}
 	for _, n := range []int{-1, 0, 1} {
-		if got := ShardOf("www.cnn.com", n); got != 0 {
+		if got := crawlstore.ShardOf("www.cnn.com", n); got != 0 {
 			t.Errorf("ShardOf(_, %d) = %d, want 0 (no sharding)", n, got)
 		}
 	}
 	// The hash spreads hosts: 3,000 hosts, each of 3 shards gets a fair part.
 	count := make([]int, 3)
 	for i := range 3000 {
-		count[ShardOf(fmt.Sprintf("host%d.example.com", i), 3)]++
+		count[crawlstore.ShardOf(fmt.Sprintf("host%d.example.com", i), 3)]++
 	}
 	for s, c := range count {
 		if c < 900 || c > 1100 {
@@ -72,7 +75,7 @@ func TestShardConfig(t *testing.T) {
 	for _, tc := range tests {
 		cfg := DefaultConfig()
 		cfg.Shard, cfg.Shards = tc.shard, tc.shards
-		_, err := New(cfg, NewMemStore())
+		_, err := New(cfg, crawlertest.NewMemStore())
 		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, ErrConfig)) {
 			t.Errorf("New with shard %d/%d: error %v, want ok=%v (ErrConfig otherwise)", tc.shard, tc.shards, err, tc.ok)
 		}
@@ -86,7 +89,7 @@ func shardHosts() []string {
 	count := make([]int, 3)
 	for n := 0; len(hosts) < 8; n++ {
 		h := fmt.Sprintf("h%d.shard.test", n)
-		if s := ShardOf(h, 3); count[s] < 3 {
+		if s := crawlstore.ShardOf(h, 3); count[s] < 3 {
 			count[s]++
 			hosts = append(hosts, h)
 		}
@@ -132,7 +135,7 @@ func shardWeb(t *testing.T) *vweb {
 // states, contents, anchors, media types and redirect targets of every
 // row (not the fetch times, depths or the status of a redirect source,
 // which differ with who followed the redirect).
-func comparable(store *MemStore) map[string]string {
+func comparable(store *crawlertest.MemStore) map[string]string {
 	out := map[string]string{}
 	for k, r := range store.Rows() {
 		var shas []string
@@ -166,11 +169,11 @@ func TestShards(t *testing.T) {
 	cfg := single.config()
 	cfg.Depth = 50
 	cfg.AllowDomains = []string{"shard.test"}
-	want := NewMemStore()
+	want := crawlertest.NewMemStore()
 	crawl(t, cfg, want, seed, bad)
 
 	w := shardWeb(t)
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	crawlers := make([]*Crawler, shards)
 	for i := range crawlers {
 		cfg := w.config()
@@ -249,11 +252,11 @@ func TestShards(t *testing.T) {
 	}
 	used := map[int]bool{}
 	for host, agents := range by {
-		wantUA := fmt.Sprintf("webtable/%s (shard %d)", Version, ShardOf(host, shards))
+		wantUA := fmt.Sprintf("webtable/%s (shard %d)", Version, crawlstore.ShardOf(host, shards))
 		if len(agents) != 1 || !agents[wantUA] {
 			t.Errorf("host %s fetched by %v, want only %q", host, agents, wantUA)
 		}
-		used[ShardOf(host, shards)] = true
+		used[crawlstore.ShardOf(host, shards)] = true
 	}
 	if len(used) != shards {
 		t.Errorf("hosts fell in shards %v: the test web must give every shard work", used)
@@ -268,14 +271,14 @@ func TestShardSkipsOthers(t *testing.T) {
 	hosts := shardHosts()
 	mineHost, otherHost := hosts[0], ""
 	for _, h := range hosts {
-		if ShardOf(h, 3) != ShardOf(mineHost, 3) {
+		if crawlstore.ShardOf(h, 3) != crawlstore.ShardOf(mineHost, 3) {
 			otherHost = h
 			break
 		}
 	}
-	owner, other := ShardOf(otherHost, 3), ShardOf(mineHost, 3)
-	store := NewMemStore()
-	if _, err := store.Enqueue(t.Context(), []Entry{{URL: "http://" + otherHost + "/3", Depth: 1}}, Requeue{}); err != nil {
+	owner, other := crawlstore.ShardOf(otherHost, 3), crawlstore.ShardOf(mineHost, 3)
+	store := crawlertest.NewMemStore()
+	if _, err := store.Enqueue(t.Context(), []crawlstore.Entry{{URL: "http://" + otherHost + "/3", Depth: 1}}, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	cfg := w.config()
@@ -288,7 +291,7 @@ func TestShardSkipsOthers(t *testing.T) {
 		t.Errorf("shard %d fetched %d pages (%d requests) of %s, which is shard %d's", other, st.Fetched+st.Errors, len(w.hits), otherHost, owner)
 	}
 	for _, u := range []string{seed, "http://" + otherHost + "/3"} {
-		if row, _ := store.Row(u); row.State != StateQueued {
+		if row, _ := store.Row(u); row.State != crawlstore.StateQueued {
 			t.Errorf("%s = %v, want queued for shard %d", u, row.State, owner)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"sync"
 	"time"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // Stats is a snapshot of a run's progress, for progress bars and the
@@ -24,7 +26,7 @@ type Stats struct {
 	// Errors counts failed fetches, robots.txt refusals included;
 	// ErrorsByKind splits them.
 	Errors       int64
-	ErrorsByKind map[ErrorKind]int64
+	ErrorsByKind map[crawlstore.ErrorKind]int64
 	// Traps counts links refused as crawler traps.
 	Traps int64
 	// Retries counts fetches tried again: after 429, a 5xx, or a
@@ -37,7 +39,7 @@ type Stats struct {
 	Failures map[FailureKind]int64
 	// HeldBack lists, in the last snapshot of a run, the entries left
 	// queued on purpose, by origin and reason, most entries first.
-	HeldBack []HeldBack
+	HeldBack []crawlstore.HeldBack
 	// MaxPagesReached is true in the last snapshot of a run that stopped
 	// at its MaxPages with entries still to fetch.
 	MaxPagesReached bool
@@ -84,7 +86,7 @@ type statsRecorder struct {
 
 func newStatsRecorder(progress func(Stats)) *statsRecorder {
 	return &statsRecorder{progress: progress, begin: time.Now(), s: Stats{
-		ErrorsByKind: map[ErrorKind]int64{}, RetriesBy: map[RetryCause]int64{}, Failures: map[FailureKind]int64{},
+		ErrorsByKind: map[crawlstore.ErrorKind]int64{}, RetriesBy: map[RetryCause]int64{}, Failures: map[FailureKind]int64{},
 	}}
 }
 
@@ -137,7 +139,7 @@ func (r *statsRecorder) trap() {
 }
 
 // page counts a stored page and reports progress.
-func (r *statsRecorder) page(p *Page, newVersion bool, sched *scheduler) {
+func (r *statsRecorder) page(p *crawlstore.Page, newVersion bool, sched *scheduler) {
 	q, _ := sched.queued()
 	r.mu.Lock()
 	defer r.mu.Unlock()

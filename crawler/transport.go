@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // maxHeaderBytes bounds the response headers of one request (net/http's
@@ -50,7 +52,7 @@ type transport struct {
 	// report is told of every request that got no response (the current
 	// run's requestFailed): its origin, the kind of failure, and whether
 	// that held the origin back.
-	report atomic.Pointer[func(origin string, k FailureKind, reason HoldReason, fresh bool, err error)]
+	report atomic.Pointer[func(origin string, k FailureKind, reason crawlstore.HoldReason, fresh bool, err error)]
 
 	nextID   atomic.Uint64
 	captures sync.Map // id string -> *capture
@@ -181,9 +183,9 @@ func (t *transport) failed(req *http.Request, scheme, host string, err error) {
 	if !ok {
 		return
 	}
-	reason := HoldUnreachable
+	reason := crawlstore.HoldUnreachable
 	if k == FailPrivate {
-		reason = HoldPrivate
+		reason = crawlstore.HoldPrivate
 	}
 	_, fresh := t.sched.failed(scheme, host, k, reason, errText(err))
 	if report := t.report.Load(); report != nil {
@@ -192,7 +194,7 @@ func (t *transport) failed(req *http.Request, scheme, host string, err error) {
 }
 
 // setReport sets the function told of requests that got no response.
-func (t *transport) setReport(f func(origin string, k FailureKind, reason HoldReason, fresh bool, err error)) {
+func (t *transport) setReport(f func(origin string, k FailureKind, reason crawlstore.HoldReason, fresh bool, err error)) {
 	t.report.Store(&f)
 }
 

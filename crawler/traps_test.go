@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/crawler/crawlertest"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -50,7 +51,7 @@ func TestHostileSpiderTraps(t *testing.T) {
 			r.URL.Path, id(), id(), id())))
 	}))
 	t.Run("calendar within depth", func(t *testing.T) {
-		store := NewMemStore()
+		store := crawlertest.NewMemStore()
 		cfg := w.config()
 		cfg.Depth = 5
 		cfg.IgnoreRobots = true
@@ -61,7 +62,7 @@ func TestHostileSpiderTraps(t *testing.T) {
 	})
 	for _, seed := range []string{"http://cal.test/cal?month=0", "http://cal.test/cal/2026/12"} {
 		t.Run("calendar detected "+seed, func(t *testing.T) {
-			store := NewMemStore()
+			store := crawlertest.NewMemStore()
 			cfg := w.config()
 			cfg.Depth = 100_000 // no help from the depth limit
 			cfg.IgnoreRobots = true
@@ -78,7 +79,7 @@ func TestHostileSpiderTraps(t *testing.T) {
 		})
 	}
 	t.Run("session ids", func(t *testing.T) {
-		store := NewMemStore()
+		store := crawlertest.NewMemStore()
 		cfg := w.config()
 		cfg.Depth = 100_000
 		cfg.IgnoreRobots = true

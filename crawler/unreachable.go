@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // RetryCause says why a fetch was tried again, for Stats.RetriesBy.
@@ -27,7 +29,7 @@ const (
 // most MaxRetries times in a row; then the origin is held back for the run
 // (the entry moves to the other scheme, or is set aside). An origin held back by the robots.txt request itself (it got no
 // answer) moves the entry at once.
-func (r *run) robotsUnavailable(e Entry, u *url.URL, host string, err error) {
+func (r *run) robotsUnavailable(e entry, u *url.URL, host string, err error) {
 	if r.sched.heldOrigin(u.Scheme, host) {
 		r.sched.retry(host, e)
 		return
@@ -41,10 +43,10 @@ func (r *run) robotsUnavailable(e Entry, u *url.URL, host string, err error) {
 	// NB: a gateway error (502, 504) is what a proxy or a CDN answers
 	// when it cannot reach the origin: the origin is unreachable, and its
 	// pages may be had through the other scheme.
-	reason := HoldUnreachable
+	reason := crawlstore.HoldUnreachable
 	var se *robotsServerError
 	if errors.As(err, &se) && se.status != http.StatusBadGateway && se.status != http.StatusGatewayTimeout {
-		reason = HoldRobots
+		reason = crawlstore.HoldRobots
 	}
 	// NB: the reason says "robots.txt unavailable" already.
 	detail := strings.TrimPrefix(errText(err), errRobotsUnavailable.Error()+": ")
@@ -60,7 +62,7 @@ func (r *run) robotsUnavailable(e Entry, u *url.URL, host string, err error) {
 // it aside, and unreachable returns true; otherwise the fetch is recorded
 // as failed as it is (a redirect hop's origin, or a failure not yet
 // enough to hold the origin back).
-func (r *run) unreachable(e Entry, u *url.URL, host string, err error) bool {
+func (r *run) unreachable(e entry, u *url.URL, host string, err error) bool {
 	fu := failedOrigin(err)
 	if fu == nil || fu.Scheme != u.Scheme || serverKey(fu.Scheme, fu.Host) != host {
 		return false
@@ -77,7 +79,7 @@ func (r *run) unreachable(e Entry, u *url.URL, host string, err error) bool {
 // it cannot reach the origin) MaxRetries times, when e's URL has no port
 // and the other origin answered in this run: the row holds the page
 // whatever the scheme. It reports whether e was queued again.
-func (r *run) otherScheme(e Entry, host string, u *url.URL, p *Page, capt *capture) bool {
+func (r *run) otherScheme(e entry, host string, u *url.URL, p *crawlstore.Page, capt *capture) bool {
 	if e.swapped || capt.hops != 1 || hasPort(host) || (p.Status != http.StatusBadGateway && p.Status != http.StatusGatewayTimeout) {
 		return false
 	}
@@ -93,7 +95,7 @@ func (r *run) otherScheme(e Entry, host string, u *url.URL, p *Page, capt *captu
 // requestFailed is the transport's report of a request that got no
 // response: counted by kind, and the origin named once when the failure
 // held it back.
-func (r *run) requestFailed(origin string, k FailureKind, reason HoldReason, fresh bool, err error) {
+func (r *run) requestFailed(origin string, k FailureKind, reason crawlstore.HoldReason, fresh bool, err error) {
 	r.stats.failure(k)
 	if fresh {
 		r.logOrigin(origin, reason, errText(err), time.Time{})
@@ -101,12 +103,12 @@ func (r *run) requestFailed(origin string, k FailureKind, reason HoldReason, fre
 }
 
 // logOrigin names an origin held back, once per run.
-func (r *run) logOrigin(origin string, reason HoldReason, detail string, until time.Time) {
+func (r *run) logOrigin(origin string, reason crawlstore.HoldReason, detail string, until time.Time) {
 	if r.c.cfg.Log == nil {
 		return
 	}
 	what := "its pages stay queued for a later run"
-	if reason.fallback() {
+	if fallback(reason) {
 		scheme, host, _ := cutOrigin(origin)
 		other := "https"
 		if scheme == "https" {
@@ -123,21 +125,10 @@ func (r *run) logOrigin(origin string, reason HoldReason, detail string, until t
 	r.c.cfg.Log(fmt.Sprintf("holding back %s %s: %s (%s); %s", origin, when, reason, detail, what))
 }
 
-// HoldRecorder is a Store that keeps the origins a run held back, for
-// readers (query stats --by-origin), and gives them back to the next run,
-// which honours a server's Retry-After from a run before.
-type HoldRecorder interface {
-	// RecordHeldBack replaces what the store holds for the origins of the
-	// hosts of shard of shards (every host when shards <= 1) with held.
-	RecordHeldBack(ctx context.Context, shard, shards int, held []HeldBack) error
-	// HeldBack returns what RecordHeldBack recorded last, for every host.
-	HeldBack(ctx context.Context) ([]HeldBack, error)
-}
-
 // loadHolds holds back again, at the start of a run, the origins whose
 // server asked an earlier run to wait until a time still ahead.
 func (r *run) loadHolds(ctx context.Context) error {
-	hr, ok := r.c.store.(HoldRecorder)
+	hr, ok := has[crawlstore.HoldRecorder](r.c.store)
 	if !ok {
 		return nil
 	}
@@ -148,11 +139,11 @@ func (r *run) loadHolds(ctx context.Context) error {
 	now := time.Now()
 	for _, h := range held {
 		scheme, host, ok := cutOrigin(h.Origin)
-		if !ok || h.Reason != HoldRetryAfter || !h.Until.After(now) || !r.c.mine(host) {
+		if !ok || h.Reason != crawlstore.HoldRetryAfter || !h.Until.After(now) || !r.c.mine(host) {
 			continue
 		}
-		if r.sched.hold(scheme, host, HoldRetryAfter, h.Detail, h.Until) {
-			r.logOrigin(h.Origin, HoldRetryAfter, h.Detail, h.Until)
+		if r.sched.hold(scheme, host, crawlstore.HoldRetryAfter, h.Detail, h.Until) {
+			r.logOrigin(h.Origin, crawlstore.HoldRetryAfter, h.Detail, h.Until)
 		}
 	}
 	return nil
@@ -160,8 +151,8 @@ func (r *run) loadHolds(ctx context.Context) error {
 
 // recordHolds hands the run's held-back origins to the store, if it keeps
 // them.
-func (r *run) recordHolds(held []HeldBack) error {
-	hr, ok := r.c.store.(HoldRecorder)
+func (r *run) recordHolds(held []crawlstore.HeldBack) error {
+	hr, ok := has[crawlstore.HoldRecorder](r.c.store)
 	if !ok {
 		return nil
 	}

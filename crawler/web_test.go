@@ -10,6 +10,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // vweb is a test web: one loopback HTTP server acting as the crawler's
@@ -162,7 +165,7 @@ func (w *vweb) config() Config {
 }
 
 // crawl runs a crawler once and fails the test on error.
-func crawl(t *testing.T, cfg Config, store Store, seeds ...string) Stats {
+func crawl(t *testing.T, cfg Config, store crawlstore.Store, seeds ...string) Stats {
 	t.Helper()
 	c, err := New(cfg, store)
 	if err != nil {
@@ -188,13 +191,13 @@ func TestSmoke(t *testing.T) {
 		"/":  page(`<a href="/x">X</a> <a href="http://b.test/">B</a>`),
 		"/x": page(`<a href="/">home</a>`),
 	})
-	store := NewMemStore()
+	store := crawlertest.NewMemStore()
 	st := crawl(t, w.config(), store, "http://a.test/")
 	if st.Fetched != 2 {
 		t.Errorf("Fetched = %d, want 2 (stats %+v)", st.Fetched, st)
 	}
 	row, ok := store.Row("http://b.test/")
-	if !ok || row.Anchors["http://a.test/"] != "B" || row.State != StateNone {
+	if !ok || row.Anchors["http://a.test/"] != "B" || row.State != crawlstore.StateNone {
 		t.Errorf("row b.test = %+v, want anchor B and no state (outside the allowed domains)", row)
 	}
 	t.Logf("keys %v", store.Keys())

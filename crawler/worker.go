@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -48,14 +49,14 @@ func (r *run) work(ctx context.Context) {
 // one) must not be fetched again in this run: it was fetched in this run
 // already, or it is done and this is not a recrawl. The store says so, not
 // the crawler's memory.
-func (r *run) fetchedInRun(f Fetch, ok bool) bool {
+func (r *run) fetchedInRun(f crawlstore.Fetch, ok bool) bool {
 	if !ok {
 		return false
 	}
 	switch f.State {
-	case StateDone:
+	case crawlstore.StateDone:
 		return !r.c.cfg.Recrawl || !f.Time.Before(r.start)
-	case StateFailed:
+	case crawlstore.StateFailed:
 		return !f.Time.Before(r.start)
 	}
 	return false
@@ -65,8 +66,8 @@ func (r *run) fetchedInRun(f Fetch, ok bool) bool {
 // It reports whether the fetch succeeded (counts against MaxPages). It
 // calls fetchOver once the page's fetch is over, before storing it (see
 // work).
-func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
-	host := hostOf(e.URL)
+func (r *run) process(ctx context.Context, e entry, fetchOver func()) bool {
+	host := crawlstore.HostOf(e.URL)
 	if !r.sched.recheck(host, &e) {
 		return false // its origin is held back (counted): stays queued
 	}
@@ -78,14 +79,19 @@ func (r *run) process(ctx context.Context, e Entry, fetchOver func()) bool {
 		e.URL, e.Key = u.String(), urlkey.KeyOf(u)
 	}
 	start := time.Now()
-	p := &Page{URL: e.URL, Key: e.Key, Frontier: e.Frontier, FinalURL: e.URL, Depth: e.Depth,
+	p := &crawlstore.Page{URL: e.URL, Key: e.Key, Frontier: e.Frontier, FinalURL: e.URL, Depth: e.Depth,
 		Time: start.Truncate(time.Millisecond), Requeue: r.requeue}
+	if p.Key == "" {
+		// NB: the store sets it on every entry it hands out; an entry
+		// queued without one is keyed here, once.
+		p.Key, _ = urlkey.Key(p.URL)
+	}
 	r.stats.start()
 	defer r.stats.end()
 	// The store decides whether the URL is still to be fetched: an entry
 	// queued twice (two pages saved at once) or reached meanwhile through
 	// a redirect is not fetched again.
-	last, ok, err := r.c.store.LastFetch(r.storeCtx, p.URL)
+	last, ok, err := r.c.store.LastFetch(r.storeCtx, p.Key)
 	if err != nil {
 		r.fail(fmt.Errorf("%w: last fetch of %s: %w", ErrStore, p.URL, err))
 		return false
@@ -154,7 +160,7 @@ func (r *run) stopped(ctx context.Context, err error) bool {
 // it disallows is stored as failed (kind robots); one whose robots.txt
 // cannot be had waits (robotsUnavailable); a run stopping leaves it
 // queued.
-func (r *run) robotsAllow(ctx context.Context, e Entry, u *url.URL, host string, p *Page) bool {
+func (r *run) robotsAllow(ctx context.Context, e entry, u *url.URL, host string, p *crawlstore.Page) bool {
 	if r.c.cfg.IgnoreRobots {
 		return true
 	}
@@ -167,7 +173,7 @@ func (r *run) robotsAllow(ctx context.Context, e Entry, u *url.URL, host string,
 	case unavailable(err):
 		r.robotsUnavailable(e, u, host, err)
 	default:
-		p.Err, p.ErrKind = err.Error(), KindRobots
+		p.Err, p.ErrKind = err.Error(), crawlstore.KindRobots
 		r.save(p, u)
 	}
 	return false
@@ -175,7 +181,7 @@ func (r *run) robotsAllow(ctx context.Context, e Entry, u *url.URL, host string,
 
 // header is the request header of a fetch whose last fetch is last (ok:
 // there was one): conditional when recrawling a stored page.
-func (r *run) header(last Fetch, ok bool) http.Header {
+func (r *run) header(last crawlstore.Fetch, ok bool) http.Header {
 	hdr := http.Header{}
 	hdr.Set("User-Agent", r.c.cfg.UserAgent)
 	hdr.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -96,10 +97,10 @@ func TestImportOutOfOrder(t *testing.T) {
 		t.Errorf("anchor in com.cnnsi/ = %v, %v; want the newest capture's text, SI B", row.Cells, err)
 	}
 	f, ok, err := w.LastFetch(ctx, "http://www.cnn.com/")
-	if err != nil || !ok || !f.Time.Equal(at(5)) || f.State != StateDone {
+	if err != nil || !ok || !f.Time.Equal(at(5)) || f.State != crawlstore.StateDone {
 		t.Errorf("fetch record = %+v, %v, %v; want the newest capture's, done", f, ok, err)
 	}
-	if st, _ := w.states(ctx, []string{"com.cnnsi/"}); st["com.cnnsi/"].state != StateUnknown {
+	if st, _ := w.states(ctx, []string{"com.cnnsi/"}); st["com.cnnsi/"].state != crawlstore.StateNone {
 		t.Errorf("an import queued a link target: state %q", st["com.cnnsi/"].state)
 	}
 }

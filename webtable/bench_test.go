@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // noGCStore is the embedded store with SetGCPolicy ignored: a WebTable
@@ -25,18 +26,18 @@ func benchFetched(i int, t time.Time) *Fetched {
 	var body strings.Builder
 	fmt.Fprintf(&body, "<!doctype html><html><head><title>Page %d</title></head><body><h1>Page %d</h1>\n<a href=\"/\">Home</a>\n", i, i)
 	anchors := []Anchor{{URL: "http://bench.example/", Text: "Home"}}
-	var discovered []Entry
+	var discovered []crawlstore.Entry
 	for c := 10*i + 1; c <= 10*i+10; c++ {
 		target := fmt.Sprintf("http://bench.example/p/%d", c)
 		fmt.Fprintf(&body, "<a href=\"/p/%d\">Page %d</a>\n", c, c)
 		anchors = append(anchors, Anchor{URL: target, Text: fmt.Sprintf("Page %d", c)})
-		discovered = append(discovered, Entry{URL: target, Depth: 2})
+		discovered = append(discovered, crawlstore.Entry{URL: target, Depth: 2})
 	}
 	body.WriteString(strings.Repeat("<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>\n", 12))
 	ts := bigtable.Time(t).TruncateToMilliseconds()
 	return &Fetched{
 		Page: &Page{
-			Fetch:    Fetch{URL: url, Status: 200, Time: t, Length: int64(body.Len()), Charset: "utf-8", Depth: 1},
+			Fetch:    crawlstore.Fetch{URL: url, Status: 200, Time: t, Length: int64(body.Len()), Charset: "utf-8", Depth: 1},
 			MIME:     "text/html",
 			KeepBody: true,
 			Body:     []byte(body.String()),
@@ -44,7 +45,7 @@ func benchFetched(i int, t time.Time) *Fetched {
 		Anchors:    anchors,
 		Discovered: discovered,
 		AnchorTime: ts,
-		State:      StateDone,
+		State:      crawlstore.StateDone,
 		StateTime:  ts,
 	}
 }

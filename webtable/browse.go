@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -67,7 +68,7 @@ func (w *WebTable) Schema(ctx context.Context) (tables []string, families []Fami
 // FetchOf reads the fetch record (the fetch family) of a row that [WebTable.Get]
 // or [WebTable.Scan] returned; cells of other families are ignored, and so
 // are older versions. A row without fetch cells gives a zero Fetch.
-func FetchOf(r Row) (Fetch, error) {
+func FetchOf(r Row) (crawlstore.Fetch, error) {
 	var items []bigtable.ReadItem
 	for _, c := range r.Cells {
 		if c.Family != FamilyFetch {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 func TestSchemaListsFamiliesWithTheirGCPolicies(t *testing.T) {
@@ -30,7 +32,7 @@ func TestFetchOfAndFetchTimes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := w.Enqueue(ctx, []Entry{{URL: "http://c.test/", Depth: 2}}); err != nil {
+	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://c.test/", Depth: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	row, err := w.Get(ctx, "test.b/x", Query{Versions: -1})

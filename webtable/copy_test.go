@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // dump reads every cell of every row, all versions, for comparison.
@@ -31,7 +32,7 @@ func TestCopyKeepsEveryVersionAndTimestamp(t *testing.T) {
 			}
 		}
 	}
-	if _, err := src.AddLinks(ctx, "http://cnnsi.com/", []Anchor{{URL: "http://www.cnn.com/", Text: "CNN"}}, []Entry{{URL: "http://www.cnn.com/sports", Depth: 1}}, bigtable.Time(t0)); err != nil {
+	if _, err := src.AddLinks(ctx, "http://cnnsi.com/", []Anchor{{URL: "http://www.cnn.com/", Text: "CNN"}}, []crawlstore.Entry{{URL: "http://www.cnn.com/sports", Depth: 1}}, bigtable.Time(t0)); err != nil {
 		t.Fatal(err)
 	}
 	dst := openDir(t, filepath.Join(t.TempDir(), "dst.db"), true, Options{})
@@ -47,7 +48,7 @@ func TestCopyKeepsEveryVersionAndTimestamp(t *testing.T) {
 		t.Errorf("Copy stats %+v after %d progress calls; want %d rows", st, calls, len(want)+1)
 	}
 	var queued []string
-	if err := dst.Queued(ctx, func(e Entry) bool { queued = append(queued, e.URL); return true }); err != nil {
+	if err := dst.Queued(ctx, func(e crawlstore.Entry) bool { queued = append(queued, e.URL); return true }); err != nil {
 		t.Fatal(err)
 	}
 	if len(queued) != 1 || queued[0] != "http://www.cnn.com/sports" {

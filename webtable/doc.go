@@ -66,7 +66,11 @@
 // leaves the page "queued", so it is fetched again and nothing is lost.
 // [WebTable.Save] does all three on the embedded store in one bulk write,
 // shared with the saves of other pages that arrive meanwhile (group
-// commit), committed in that order.
+// commit), committed in that order. [WebTable.CrawlStore] is the WebTable
+// as the crawler's store (crawlstore.Store and its optional powers), in
+// the crawler's own types (crawlstore.Entry, Page, Fetch, State), so that
+// no program converts one into another; it remembers the rows it queued
+// as new, which hold no fetch, to spare the crawl two reads per page.
 //
 // Readers use [WebTable.Get], [WebTable.Versions], [WebTable.Scan],
 // [WebTable.Stats] and [WebTable.Errors]; none of them returns raw bigtable

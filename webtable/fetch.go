@@ -9,17 +9,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
-)
-
-// State is a URL's place in the crawl frontier, stored in fetch:state.
-type State string
-
-// Frontier states. A URL with no fetch:state is unknown to the frontier.
-const (
-	StateUnknown State = ""
-	StateQueued  State = "queued"
-	StateDone    State = "done"
-	StateFailed  State = "failed"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // The qualifiers of the fetch family. A fetch is one cell, fetch:record
@@ -33,35 +23,6 @@ const (
 // JSON object (see [Fetch] for its fields), which readers may show field
 // by field.
 const FetchRecordColumn = FamilyFetch + ":" + colRecord
-
-// Fetch is the record of the latest fetch of a URL and its frontier state:
-// the fetch family of its row.
-type Fetch struct {
-	URL          string    // full URL with scheme (the final one after same-row redirects)
-	Status       int       // HTTP status; 0 when no response came
-	Time         time.Time // when the fetch was made (whole milliseconds, UTC)
-	Length       int64     // body bytes received (after any cut at the size limit)
-	Charset      string    // charset named by the response, if any
-	ETag         string    // ETag response header
-	LastModified string    // Last-Modified response header
-	Redirect     string    // target URL when the page redirected to another row
-	Error        string    // why the fetch failed; "" on success
-	Truncated    bool      // the body was cut at the size limit
-	Depth        int       // link hops from a seed
-	Links        int       // distinct http(s) targets the page linked to
-	LinksKept    int       // how many of them were stored as anchors (at most the crawl's --max-links)
-	State        State     // frontier state
-
-	// SHA256 is the contents:sha256 of the newest stored version of the
-	// page ("" when none) and MIME its mime:type. They are not part of the
-	// fetch family; LastFetch fills them in for conditional recrawls.
-	SHA256 string
-	MIME   string
-}
-
-// Fetched reports whether the record describes a fetch that was made (as
-// opposed to a frontier entry that was only queued).
-func (f Fetch) Fetched() bool { return !f.Time.IsZero() }
 
 // timestamp is t in whole milliseconds, as bigtable microseconds.
 func timestamp(t time.Time) bigtable.Timestamp {
@@ -96,7 +57,7 @@ const (
 // In a fresh row (rowFresh) the only fetch cell is the queued state (at
 // FrontierTime, replaced with the mark, see Save), so the record is
 // written without pruning (bigtable.Mutation.SetUnpruned).
-func setFetchRecord(m *bigtable.Mutation, f Fetch, ts bigtable.Timestamp, form rowForm) {
+func setFetchRecord(m *bigtable.Mutation, f crawlstore.Fetch, ts bigtable.Timestamp, form rowForm) {
 	v := encodeFetchRecord(f)
 	if form == rowFresh {
 		m.SetUnpruned(FamilyFetch, colRecord, ts, v)
@@ -134,7 +95,7 @@ type fetchRecord struct {
 //
 // NB: one cell, not a column per field: a page's fetch costs one stored
 // key instead of 8-13, and keys are most of what a crawl's writes cost.
-func encodeFetchRecord(f Fetch) []byte {
+func encodeFetchRecord(f crawlstore.Fetch) []byte {
 	r := fetchRecord{
 		URL: f.URL, Status: f.Status, Length: f.Length, Charset: f.Charset, ETag: f.ETag,
 		LastModified: f.LastModified, Redirect: f.Redirect, Error: f.Error, Truncated: f.Truncated,
@@ -157,7 +118,7 @@ func encodeFetchRecord(f Fetch) []byte {
 // state). Fields it does not know are ignored (a later version may add
 // some); a field of the wrong type or a time that does not parse is an
 // error.
-func decodeFetchRecord(f *Fetch, v []byte) error {
+func decodeFetchRecord(f *crawlstore.Fetch, v []byte) error {
 	if v = bytes.TrimLeft(v, " \t\r\n"); len(v) == 0 || v[0] != '{' {
 		return errors.New("not a JSON object")
 	}
@@ -176,10 +137,10 @@ func decodeFetchRecord(f *Fetch, v []byte) error {
 			return err
 		}
 	}
-	*f = Fetch{
+	*f = crawlstore.Fetch{
 		URL: r.URL, Status: r.Status, Time: t, Length: r.Length, Charset: r.Charset, ETag: r.ETag,
 		LastModified: r.LastModified, Redirect: r.Redirect, Error: r.Error, Truncated: r.Truncated,
-		Depth: r.Depth, Links: r.Links, LinksKept: r.LinksKept, State: f.State, SHA256: f.SHA256, MIME: f.MIME,
+		Depth: r.Depth, Links: r.Links, LinksKept: r.LinksKept, State: f.State, SHA256: f.SHA256, MediaType: f.MediaType,
 	}
 	return nil
 }
@@ -238,8 +199,8 @@ func RecordFields(v []byte) (fields []RecordField, ok bool) {
 // record from fetch:record, the state from fetch:state. A value that does
 // not parse is reported with the row and column, never silently read as
 // zero.
-func parseFetch(row bigtable.Row) (Fetch, error) {
-	var f Fetch
+func parseFetch(row bigtable.Row) (crawlstore.Fetch, error) {
+	var f crawlstore.Fetch
 	record := false
 	for _, it := range row[FamilyFetch] {
 		switch qualifier(it.Column) {
@@ -251,7 +212,7 @@ func parseFetch(row bigtable.Row) (Fetch, error) {
 				}
 			}
 		case colState:
-			f.State = State(it.Value)
+			f.State = crawlstore.ParseState(string(it.Value))
 		}
 	}
 	return f, nil

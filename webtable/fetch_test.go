@@ -11,11 +11,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // oldFormFetch writes f as a store written before the record was one cell
 // holds it: a column per field, at the fetch's time, and its state.
-func oldFormFetch(t *testing.T, w *WebTable, key string, f Fetch) {
+func oldFormFetch(t *testing.T, w *WebTable, key string, f crawlstore.Fetch) {
 	t.Helper()
 	ts := timestamp(f.Time)
 	m := bigtable.NewMutation()
@@ -26,7 +27,7 @@ func oldFormFetch(t *testing.T, w *WebTable, key string, f Fetch) {
 	} {
 		m.Set(FamilyFetch, col, ts, []byte(v))
 	}
-	m.Set(FamilyFetch, colState, ts, []byte(f.State))
+	m.Set(FamilyFetch, colState, ts, []byte(f.State.String()))
 	if err := w.tbl.Apply(context.Background(), key, m); err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +42,8 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func TestOldFormFetchRecord(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
-	old := Fetch{URL: "http://www.cnn.com/", Status: 500, Time: t0, Length: 12, Charset: "iso-8859-1", ETag: `"x"`,
-		LastModified: "Mon, 30 Nov 2026 11:00:00 GMT", Error: "server error", Depth: 2, Links: 7, LinksKept: 5, State: StateFailed}
+	old := crawlstore.Fetch{URL: "http://www.cnn.com/", Status: 500, Time: t0, Length: 12, Charset: "iso-8859-1", ETag: `"x"`,
+		LastModified: "Mon, 30 Nov 2026 11:00:00 GMT", Error: "server error", Depth: 2, Links: 7, LinksKept: 5, State: crawlstore.StateFailed}
 	oldFormFetch(t, w, "com.cnn.www/", old)
 	asOriginal(t, w)
 	migrateAll(t, w)
@@ -68,7 +69,7 @@ func TestOldFormFetchRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := st["com.cnn.www/"]; s.state != StateFailed || !s.time.Equal(t0) {
+	if s := st["com.cnn.www/"]; s.state != crawlstore.StateFailed || !s.time.Equal(t0) {
 		t.Errorf("states of an old-form row = %+v, want failed at %v", s, t0)
 	}
 	var fails []Failure
@@ -81,7 +82,7 @@ func TestOldFormFetchRecord(t *testing.T) {
 
 	// The next fetch: a success without validators or error.
 	p := htmlPage(old.URL, t0.Add(time.Hour), "<p>back")
-	if _, _, err := w.Save(ctx, &Fetched{Page: p, State: StateDone, StateTime: TimestampOf(p.Fetch.Time)}); err != nil {
+	if _, _, err := w.Save(ctx, &Fetched{Page: p, State: crawlstore.StateDone, StateTime: TimestampOf(p.Fetch.Time)}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"record", "state"}, fetchColumns(t, w, "com.cnn.www/")); diff != "" {
@@ -92,7 +93,7 @@ func TestOldFormFetchRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := p.Fetch
-	want.State, want.SHA256, want.MIME = StateDone, sha256Hex(p.Body), p.MIME
+	want.State, want.SHA256, want.MediaType = crawlstore.StateDone, sha256Hex(p.Body), p.MIME
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("LastFetch after the fetch (-want +got):\n%s", diff)
 	}
@@ -117,12 +118,12 @@ func TestCorruptFetchRecordCellIsAClearError(t *testing.T) {
 // TestFetchRecordForm: the record is the JSON a reader of the raw cell
 // (query get) sees, empty fields left out, URLs unescaped.
 func TestFetchRecordForm(t *testing.T) {
-	f := Fetch{URL: "http://www.cnn.com/?a=1&b=<2>", Status: 200, Time: t0.Add(1500 * time.Microsecond), Length: 5120, Charset: "utf-8", Depth: 1, Links: 12, LinksKept: 10}
+	f := crawlstore.Fetch{URL: "http://www.cnn.com/?a=1&b=<2>", Status: 200, Time: t0.Add(1500 * time.Microsecond), Length: 5120, Charset: "utf-8", Depth: 1, Links: 12, LinksKept: 10}
 	const want = `{"url":"http://www.cnn.com/?a=1&b=<2>","status":200,"time":"2026-11-30T12:00:00.001Z","length":5120,"charset":"utf-8","depth":1,"links":12,"links_kept":10}`
 	if got := string(encodeFetchRecord(f)); got != want {
 		t.Errorf("encodeFetchRecord =\n%s\nwant\n%s", got, want)
 	}
-	if got := string(encodeFetchRecord(Fetch{})); got != `{}` {
+	if got := string(encodeFetchRecord(crawlstore.Fetch{})); got != `{}` {
 		t.Errorf("encodeFetchRecord(Fetch{}) = %s, want {}", got)
 	}
 }
@@ -136,9 +137,9 @@ func FuzzFetchRecord(f *testing.F) {
 	f.Add([]byte(`{"error":"dial tcp: refused","truncated":true,"unknown":[1,2]}`), "", 0, int64(0), "", false, 0)
 	f.Add([]byte(`{"time":"2026-11-30T12:00:00+01:00"}`), "h\xffttp", -1, int64(-5), "\x00\"\\", false, -2)
 	f.Fuzz(func(t *testing.T, v []byte, url string, status int, ms int64, s string, trunc bool, depth int) {
-		var got Fetch
+		var got crawlstore.Fetch
 		if err := decodeFetchRecord(&got, v); err == nil {
-			var again Fetch
+			var again crawlstore.Fetch
 			if err := decodeFetchRecord(&again, encodeFetchRecord(got)); err != nil {
 				t.Fatalf("decoded %q, its encoding does not decode: %v", v, err)
 			}
@@ -158,11 +159,11 @@ func FuzzFetchRecord(f *testing.F) {
 		if !utf8.ValidString(url) || !utf8.ValidString(s) {
 			return // stored as U+FFFD
 		}
-		in := Fetch{URL: url, Status: status, Length: ms, ETag: s, Error: s, Truncated: trunc, Depth: depth, Links: depth, LinksKept: status}
+		in := crawlstore.Fetch{URL: url, Status: status, Length: ms, ETag: s, Error: s, Truncated: trunc, Depth: depth, Links: depth, LinksKept: status}
 		if ms > 0 && ms < 253402300799999 { // years 1970-9999
 			in.Time = time.UnixMilli(ms).UTC()
 		}
-		out := Fetch{}
+		out := crawlstore.Fetch{}
 		if err := decodeFetchRecord(&out, encodeFetchRecord(in)); err != nil {
 			t.Fatalf("the record of %+v does not decode: %v", in, err)
 		}
@@ -209,22 +210,22 @@ func TestRecordFields(t *testing.T) {
 // the new fetch; so is a row in the current form.
 func TestOldFormRewrittenByEveryWriter(t *testing.T) {
 	ctx := context.Background()
-	old := Fetch{URL: "http://www.cnn.com/", Status: 500, Time: t0, Error: "server error", Depth: 1, State: StateFailed}
+	old := crawlstore.Fetch{URL: "http://www.cnn.com/", Status: 500, Time: t0, Error: "server error", Depth: 1, State: crawlstore.StateFailed}
 	later := t0.Add(time.Hour)
 	for _, tc := range []struct {
 		name  string
 		write func(w *WebTable) error
-		want  Fetch
+		want  crawlstore.Fetch
 	}{
 		{"redirect source", func(w *WebTable) error {
-			src := &Page{Fetch: Fetch{URL: old.URL, Status: 301, Time: later, Redirect: "http://edition.cnn.com/"}}
-			_, _, err := w.Save(ctx, &Fetched{Page: htmlPage("http://edition.cnn.com/", later, "<p>e"), Source: src, State: StateDone, StateTime: TimestampOf(later)})
+			src := &Page{Fetch: crawlstore.Fetch{URL: old.URL, Status: 301, Time: later, Redirect: "http://edition.cnn.com/"}}
+			_, _, err := w.Save(ctx, &Fetched{Page: htmlPage("http://edition.cnn.com/", later, "<p>e"), Source: src, State: crawlstore.StateDone, StateTime: TimestampOf(later)})
 			return err
-		}, Fetch{URL: old.URL, Status: 301, Time: later, Redirect: "http://edition.cnn.com/", State: StateDone}},
+		}, crawlstore.Fetch{URL: old.URL, Status: 301, Time: later, Redirect: "http://edition.cnn.com/", State: crawlstore.StateDone}},
 		{"import", func(w *WebTable) error {
 			_, err := w.Import(ctx, &Capture{URL: old.URL, Time: later, Status: 200, MIME: "text/html", Body: []byte("<p>i")})
 			return err
-		}, Fetch{URL: old.URL, Status: 200, Time: later, Length: 4, State: StateDone}},
+		}, crawlstore.Fetch{URL: old.URL, Status: 200, Time: later, Length: 4, State: crawlstore.StateDone}},
 	} {
 		for _, oldForm := range []bool{true, false} {
 			w, _ := openTemp(t)
@@ -243,7 +244,7 @@ func TestOldFormRewrittenByEveryWriter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got.SHA256, got.MIME = "", ""
+			got.SHA256, got.MediaType = "", ""
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s (old form %v): LastFetch (-want +got):\n%s", tc.name, oldForm, diff)
 			}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/keyspace"
 	"github.com/webtable/webtable/urlkey"
 )
@@ -189,7 +190,7 @@ func (s *sequencer) key(host string) string {
 // NB: an entry's row is new (its key holds a fresh sequence number) and
 // written at FrontierTime only, so its cell has nothing to prune
 // (SetUnpruned spares a seek).
-func frontierMutation(e Entry) *bigtable.Mutation {
+func frontierMutation(e crawlstore.Entry) *bigtable.Mutation {
 	m := bigtable.NewMutation()
 	m.SetUnpruned(FamilyFetch, colEntry, FrontierTime, entryValue(e))
 	return m
@@ -197,7 +198,7 @@ func frontierMutation(e Entry) *bigtable.Mutation {
 
 // entryValue is the value of an entry's fetch:entry cell (see the layout
 // above).
-func entryValue(e Entry) []byte {
+func entryValue(e crawlstore.Entry) []byte {
 	v := make([]byte, 0, len(e.URL)+8)
 	v = strconv.AppendInt(v, int64(e.Depth), 10)
 	v = append(v, ' ')
@@ -207,7 +208,7 @@ func entryValue(e Entry) []byte {
 }
 
 // parseEntryValue reads an entry's fetch:entry cell into e.
-func parseEntryValue(e *Entry, v string) error {
+func parseEntryValue(e *crawlstore.Entry, v string) error {
 	depth, rest, ok1 := strings.Cut(v, " ")
 	chain, url, ok2 := strings.Cut(rest, " ")
 	if !ok1 || !ok2 {
@@ -324,7 +325,7 @@ func (w *WebTable) firstKey(ctx context.Context, start, end string) (string, err
 // FrontierPage is what [WebTable.FrontierNext] read.
 type FrontierPage struct {
 	// Entries are the entries read, in order, each with its Frontier key.
-	Entries []Entry
+	Entries []crawlstore.Entry
 	// Next is where the next read of the host starts.
 	Next string
 	// More is true when the read stopped at its limit (the host may have
@@ -390,7 +391,7 @@ func (w *WebTable) FrontierNextKnowing(ctx context.Context, host, from string, n
 	var stale batch
 	kept := out.Entries[:0]
 	for _, e := range out.Entries {
-		if st := states[e.Key].state; st == StateDone || st == StateFailed {
+		if st := states[e.Key].state; st == crawlstore.StateDone || st == crawlstore.StateFailed {
 			stale.add(e.Frontier, deleteRow())
 			continue
 		}
@@ -410,8 +411,8 @@ func deleteRow() *bigtable.Mutation {
 }
 
 // parseEntry reads a frontier entry's row (see the layout above).
-func parseEntry(r bigtable.Row) (e Entry, err error) {
-	e = Entry{Frontier: r.Key()}
+func parseEntry(r bigtable.Row) (e crawlstore.Entry, err error) {
+	e = crawlstore.Entry{Frontier: r.Key()}
 	_, host, err := ParseFrontierKey(r.Key())
 	if err != nil {
 		return e, err

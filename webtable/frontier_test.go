@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -76,10 +77,10 @@ func TestBucketRangesCoverShards(t *testing.T) {
 	}
 }
 
-func entries(urls ...string) []Entry {
-	out := make([]Entry, len(urls))
+func entries(urls ...string) []crawlstore.Entry {
+	out := make([]crawlstore.Entry, len(urls))
 	for i, u := range urls {
-		out[i] = Entry{URL: u, Depth: i}
+		out[i] = crawlstore.Entry{URL: u, Depth: i}
 	}
 	return out
 }
@@ -115,11 +116,11 @@ func TestFrontierNextWalksForward(t *testing.T) {
 	}
 	// Page 1 is saved (its entry deleted); page 3 is fetched through a
 	// redirect and marked done without its entry.
-	f := &Fetched{Page: htmlPage("http://a.test/1", t0, "<p>1"), State: StateDone, StateTime: timestamp(t0), Frontier: []string{p.Entries[0].Frontier}}
+	f := &Fetched{Page: htmlPage("http://a.test/1", t0, "<p>1"), State: crawlstore.StateDone, StateTime: timestamp(t0), Frontier: []string{p.Entries[0].Frontier}}
 	if _, _, err := w.Save(ctx, f); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SetState(ctx, "http://a.test/3", StateDone, timestamp(t0)); err != nil {
+	if err := w.SetState(ctx, "http://a.test/3", crawlstore.StateDone, timestamp(t0)); err != nil {
 		t.Fatal(err)
 	}
 	p2, err := w.FrontierNext(ctx, "a.test", p.Next, 10)
@@ -171,7 +172,7 @@ func TestFrontierNextKnowingSkipsStateReads(t *testing.T) {
 		if _, err := w.Enqueue(ctx, es); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.SetState(ctx, "http://a.test/1", StateDone, timestamp(t0)); err != nil {
+		if err := w.SetState(ctx, "http://a.test/1", crawlstore.StateDone, timestamp(t0)); err != nil {
 			t.Fatal(err)
 		}
 		var asked []string
@@ -204,24 +205,24 @@ func TestFrontierNextKnowingSkipsStateReads(t *testing.T) {
 func TestRequeueOnlyBeforeTheRun(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
-	bad := &Page{Fetch: Fetch{URL: "http://a.test/x", Status: 500, Time: t0, Error: "500"}}
+	bad := &Page{Fetch: crawlstore.Fetch{URL: "http://a.test/x", Status: 500, Time: t0, Error: "500"}}
 	if _, err := w.RecordFetch(ctx, bad); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SetState(ctx, bad.Fetch.URL, StateFailed, timestamp(t0)); err != nil {
+	if err := w.SetState(ctx, bad.Fetch.URL, crawlstore.StateFailed, timestamp(t0)); err != nil {
 		t.Fatal(err)
 	}
-	during := Requeue{Failed: true, Before: t0}
+	during := crawlstore.Requeue{Failed: true, Before: t0}
 	es := entries("http://a.test/x")
-	if st, err := w.EnqueueAgain(ctx, es, during); err != nil || st[0] != StateFailed || es[0].Frontier != "" {
+	if st, err := w.EnqueueAgain(ctx, es, during); err != nil || st[0] != crawlstore.StateFailed || es[0].Frontier != "" {
 		t.Errorf("EnqueueAgain in the run that failed it = %v, %v, frontier %q; want failed and not queued", st, err, es[0].Frontier)
 	}
-	after := Requeue{Failed: true, Before: t0.Add(1)}
-	if st, err := w.EnqueueAgain(ctx, es, after); err != nil || st[0] != StateFailed || es[0].Frontier == "" {
+	after := crawlstore.Requeue{Failed: true, Before: t0.Add(1)}
+	if st, err := w.EnqueueAgain(ctx, es, after); err != nil || st[0] != crawlstore.StateFailed || es[0].Frontier == "" {
 		t.Errorf("EnqueueAgain in a later run = %v, %v, frontier %q; want failed and queued", st, err, es[0].Frontier)
 	}
 	es2 := entries("http://a.test/x")
-	if st, err := w.EnqueueAgain(ctx, es2, after); err != nil || st[0] != StateQueued || es2[0].Frontier != "" {
+	if st, err := w.EnqueueAgain(ctx, es2, after); err != nil || st[0] != crawlstore.StateQueued || es2[0].Frontier != "" {
 		t.Errorf("EnqueueAgain once more = %v, %v; want queued, no second entry", st, err)
 	}
 }
@@ -253,7 +254,7 @@ func TestMigrateFrontier(t *testing.T) {
 		t.Errorf("Migrate = %d entries, bad %v; want 2 and the rows /b and /c", n, bad)
 	}
 	var got []string
-	if err := w.Queued(ctx, func(e Entry) bool { got = append(got, e.URL); return true }); err != nil {
+	if err := w.Queued(ctx, func(e crawlstore.Entry) bool { got = append(got, e.URL); return true }); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 2 || got[0] != "http://www.cnn.com/" || got[1] != "http://www.cnn.com/a" {
@@ -319,7 +320,7 @@ func FuzzFrontierKeyOrder(f *testing.F) {
 func TestFrontierEntryChain(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
-	es := []Entry{{URL: "http://a.test/1", Depth: 1}, {URL: "http://a.test/2", Depth: 2, Chain: 3}}
+	es := []crawlstore.Entry{{URL: "http://a.test/1", Depth: 1}, {URL: "http://a.test/2", Depth: 2, Chain: 3}}
 	if _, err := w.Enqueue(ctx, es); err != nil {
 		t.Fatal(err)
 	}
@@ -382,11 +383,11 @@ func TestOldFormFrontierEntry(t *testing.T) {
 	old(k2, "http://a.test/2", "5", "2")
 	asOriginal(t, w)
 	migrateAll(t, w)
-	var queued []Entry
-	if err := w.Queued(ctx, func(e Entry) bool { queued = append(queued, e); return true }); err != nil {
+	var queued []crawlstore.Entry
+	if err := w.Queued(ctx, func(e crawlstore.Entry) bool { queued = append(queued, e); return true }); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := fmt.Sprint(queued), fmt.Sprint([]Entry{
+	if got, want := fmt.Sprint(queued), fmt.Sprint([]crawlstore.Entry{
 		{URL: "http://a.test/1", Depth: 4, Key: "test.a/1", Frontier: k1},
 		{URL: "http://a.test/2", Depth: 5, Key: "test.a/2", Frontier: k2, Chain: 2},
 	}); got != want {
@@ -404,8 +405,8 @@ func TestOldFormFrontierEntry(t *testing.T) {
 			t.Errorf("old-form entry %s after Migrate holds %s, want %s (rewritten)", key, got, want)
 		}
 	}
-	f := &Fetched{Page: &Page{Fetch: Fetch{URL: "http://a.test/1", Status: 200, Time: time.Now(), Depth: 4}},
-		State: StateDone, StateTime: timestamp(time.Now()), Frontier: []string{k1}}
+	f := &Fetched{Page: &Page{Fetch: crawlstore.Fetch{URL: "http://a.test/1", Status: 200, Time: time.Now(), Depth: 4}},
+		State: crawlstore.StateDone, StateTime: timestamp(time.Now()), Frontier: []string{k1}}
 	if _, _, err := w.Save(ctx, f); err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +429,7 @@ func TestOldFormFrontierEntry(t *testing.T) {
 func TestQueuedRowHoldsStateOnly(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
-	es := []Entry{{URL: "http://a.test/x", Depth: 3}}
+	es := []crawlstore.Entry{{URL: "http://a.test/x", Depth: 3}}
 	if _, err := w.Enqueue(ctx, es); err != nil {
 		t.Fatal(err)
 	}
@@ -453,8 +454,8 @@ func FuzzEntryValue(f *testing.F) {
 	f.Add(3, 2, "http://a.test/a b c")
 	f.Add(-1, 1<<40, "")
 	f.Fuzz(func(t *testing.T, depth, chain int, url string) {
-		var e Entry
-		v := entryValue(Entry{URL: url, Depth: depth, Chain: chain})
+		var e crawlstore.Entry
+		v := entryValue(crawlstore.Entry{URL: url, Depth: depth, Chain: chain})
 		if err := parseEntryValue(&e, string(v)); err != nil {
 			t.Fatalf("parseEntryValue(%q): %v", v, err)
 		}

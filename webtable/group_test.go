@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // gatedTable is the embedded store's table (bulk writes in order) whose
@@ -87,9 +88,9 @@ func groupPage(i int) *Fetched {
 	return &Fetched{
 		Page:       htmlPage(url, t0, fmt.Sprintf("<p>page %d", i)),
 		Anchors:    []Anchor{{URL: "http://g.test/", Text: "home"}, {URL: child, Text: "child"}},
-		Discovered: []Entry{{URL: child, Depth: 1}},
+		Discovered: []crawlstore.Entry{{URL: child, Depth: 1}},
 		AnchorTime: ts,
-		State:      StateDone,
+		State:      crawlstore.StateDone,
 		StateTime:  ts,
 	}
 }
@@ -298,7 +299,7 @@ func TestFrontierEntriesGoWithTheNextGroup(t *testing.T) {
 	pages := make([]*Fetched, 4)
 	for i := range pages {
 		pages[i] = groupPage(i)
-		es := []Entry{{URL: pages[i].Page.Fetch.URL}}
+		es := []crawlstore.Entry{{URL: pages[i].Page.Fetch.URL}}
 		if _, err := w.Enqueue(ctx, es); err != nil {
 			t.Fatal(err)
 		}
@@ -380,7 +381,7 @@ func TestFlushDeletesLeavesCloseNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := groupPage(0)
-	es := []Entry{{URL: p.Page.Fetch.URL}}
+	es := []crawlstore.Entry{{URL: p.Page.Fetch.URL}}
 	if _, err := w.Enqueue(ctx, es); err != nil {
 		t.Fatal(err)
 	}

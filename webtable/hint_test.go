@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -56,7 +57,7 @@ func TestSaveWritesFrontierHint(t *testing.T) {
 	saved := 0
 	for saved < n-50 {
 		e := es[saved]
-		f := &Fetched{Page: htmlPage(e.URL, t0, "<p>x"), State: StateDone, StateTime: timestamp(t0), Frontier: []string{e.Frontier}}
+		f := &Fetched{Page: htmlPage(e.URL, t0, "<p>x"), State: crawlstore.StateDone, StateTime: timestamp(t0), Frontier: []string{e.Frontier}}
 		if _, _, err := w.Save(ctx, f); err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +91,7 @@ func TestFrontierHostsWithWrongHints(t *testing.T) {
 	w, _ := openTemp(t)
 	// Hosts chosen to share one bucket would be ideal; any order will do
 	// as long as the result is compared with the listing without hints.
-	var es []Entry
+	var es []crawlstore.Entry
 	hosts := []string{"a.test", "a.b.test", "b.test", "c.test", "d.test", "e.test"}
 	for _, h := range hosts {
 		es = append(es, entries("http://"+h+"/1", "http://"+h+"/2")...)
@@ -102,14 +103,14 @@ func TestFrontierHostsWithWrongHints(t *testing.T) {
 	if len(want) != len(hosts) {
 		t.Fatalf("FrontierHosts without hints = %v, want the %d hosts", want, len(hosts))
 	}
-	first := func(h string) Entry {
+	first := func(h string) crawlstore.Entry {
 		for _, e := range es {
 			if e.URL == "http://"+h+"/1" {
 				return e
 			}
 		}
 		t.Fatalf("no entry of %s", h)
-		return Entry{}
+		return crawlstore.Entry{}
 	}
 	// a.test: a hint past all its entries (a stale hint, entries before).
 	setHint(t, w, "a.test", FrontierEntryKey("a.test", 1<<62, 0))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -105,7 +106,7 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 			again = again || e.sum == hexSum
 		}
 		p := &Page{
-			Fetch: Fetch{
+			Fetch: crawlstore.Fetch{
 				URL: c.URL, Status: c.Status, Time: c.Time.UTC().Truncate(time.Millisecond),
 				Length: int64(len(c.Body)), Charset: c.Charset, Truncated: c.Truncated, Error: c.Error,
 			},
@@ -153,11 +154,11 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 			if p.MIME != "" {
 				m.Set(FamilyMIME, "type", t, []byte(p.MIME))
 			}
-			state := StateDone
+			state := crawlstore.StateDone
 			if c.Error != "" {
-				state = StateFailed
+				state = crawlstore.StateFailed
 			}
-			m.Set(FamilyFetch, colState, t, []byte(state))
+			m.Set(FamilyFetch, colState, t, []byte(state.String()))
 			im.records[instantKey(key, t)] = recordKey(p.Fetch, p.MIME)
 		}
 		u, err := urlkey.Canonical(c.URL)
@@ -170,7 +171,7 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 				return nil, err
 			}
 		}
-		if _, err := w.addLinkMutations(ctx, &b, referrer, anchors, nil, t, Requeue{}, false); err != nil {
+		if _, err := w.addLinkMutations(ctx, &b, referrer, anchors, nil, t, crawlstore.Requeue{}, false); err != nil {
 			return nil, err
 		}
 		out[i] = stored

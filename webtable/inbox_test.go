@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -26,10 +27,10 @@ func TestInboxNotesOtherShardsHosts(t *testing.T) {
 			theirs = append(theirs, h)
 		}
 	}
-	entries := func(hosts ...string) []Entry {
-		var es []Entry
+	entries := func(hosts ...string) []crawlstore.Entry {
+		var es []crawlstore.Entry
 		for _, h := range hosts {
-			es = append(es, Entry{URL: "http://" + h + "/a"}, Entry{URL: "http://" + h + "/b"})
+			es = append(es, crawlstore.Entry{URL: "http://" + h + "/a"}, crawlstore.Entry{URL: "http://" + h + "/b"})
 		}
 		return es
 	}
@@ -73,7 +74,7 @@ func TestInboxNotesOtherShardsHosts(t *testing.T) {
 	if got := fed(1); len(got) != 0 {
 		t.Errorf("FedHosts(1/2) after queueing known URLs = %v, want none", got)
 	}
-	if _, err := w.Enqueue(ctx, []Entry{{URL: "http://" + theirs[1] + "/c"}, {URL: "http://" + theirs[0] + "/c"}}); err != nil {
+	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://" + theirs[1] + "/c"}, {URL: "http://" + theirs[0] + "/c"}}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{theirs[0], theirs[1]}

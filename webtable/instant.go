@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -197,7 +198,7 @@ func (c cells) factsKey() string {
 
 // recordKey orders the fetch records of captures of one instant that
 // could each be its latest.
-func recordKey(f Fetch, mime string) string {
+func recordKey(f crawlstore.Fetch, mime string) string {
 	return fmt.Sprintf("%s\x00%d\x00%d\x00%s\x00%t\x00%s\x00%s", f.URL, f.Status, f.Length, f.Charset, f.Truncated, f.Error, mime)
 }
 

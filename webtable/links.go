@@ -8,41 +8,17 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
-// Entry is a frontier entry: a URL to fetch and its distance from a seed.
-type Entry struct {
-	URL   string // full URL with scheme (canonical when read from the store)
-	Depth int    // link hops from a seed
-	// Key is the row key of URL; "" means computed from URL.
-	Key string
-	// Frontier is the row key of the entry in the frontier (see
-	// FrontierPrefix); "" when it is not there. The calls that queue
-	// entries set it on each entry they queued.
-	Frontier string
-	// Chain is how many hops within one URL pattern led to URL (the
-	// crawler's trap rule), kept with the entry.
-	Chain int
-}
-
-// Requeue says which URLs already fetched are queued again when a page
-// links to them (or they are enqueued): failed ones, done ones (a
-// recrawl), each only when its last fetch started before Before, so that a
-// run fetches a URL once. Such a URL gets a frontier entry and the state
-// queued again; its fetch record stays.
-type Requeue struct {
-	Failed, Done bool
-	Before       time.Time
-}
-
 // again reports whether a URL in state st, last fetched at t, is queued
 // again.
-func (rq Requeue) again(st rowState) bool {
+func again(rq crawlstore.Requeue, st rowState) bool {
 	switch st.state {
-	case StateFailed:
+	case crawlstore.StateFailed:
 		return rq.Failed && st.time.Before(rq.Before)
-	case StateDone:
+	case crawlstore.StateDone:
 		return rq.Done && st.time.Before(rq.Before)
 	}
 	return false
@@ -67,13 +43,13 @@ const FrontierTime bigtable.Timestamp = 1000
 // already knows them (queued, done or failed). It returns each entry's state
 // before the call, in order; an entry listed twice is new only the first
 // time (the second sees StateQueued).
-func (w *WebTable) Enqueue(ctx context.Context, entries []Entry) ([]State, error) {
-	return w.EnqueueAgain(ctx, entries, Requeue{})
+func (w *WebTable) Enqueue(ctx context.Context, entries []crawlstore.Entry) ([]crawlstore.State, error) {
+	return w.EnqueueAgain(ctx, entries, crawlstore.Requeue{})
 }
 
 // EnqueueAgain is Enqueue that also queues again the fetched URLs rq
 // names. It sets Frontier on each entry it queued.
-func (w *WebTable) EnqueueAgain(ctx context.Context, entries []Entry, rq Requeue) ([]State, error) {
+func (w *WebTable) EnqueueAgain(ctx context.Context, entries []crawlstore.Entry, rq crawlstore.Requeue) ([]crawlstore.State, error) {
 	var b batch
 	out, err := w.addLinkMutations(ctx, &b, "", nil, entries, 0, rq, false)
 	if err != nil {
@@ -91,15 +67,15 @@ func (w *WebTable) EnqueueAgain(ctx context.Context, entries []Entry, rq Requeue
 // did not know. All rows go in one
 // bulk write; each row's write is atomic. It returns each discovered
 // entry's state before the call, as Enqueue does.
-func (w *WebTable) AddLinks(ctx context.Context, from string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp) ([]State, error) {
+func (w *WebTable) AddLinks(ctx context.Context, from string, anchors []Anchor, discovered []crawlstore.Entry, t bigtable.Timestamp) ([]crawlstore.State, error) {
 	u, err := urlkey.Canonical(from)
 	if err != nil {
 		return nil, fmt.Errorf("webtable: storing links: %w", err)
 	}
-	return w.addLinks(ctx, urlkey.Referrer(u), anchors, discovered, t, Requeue{})
+	return w.addLinks(ctx, urlkey.Referrer(u), anchors, discovered, t, crawlstore.Requeue{})
 }
 
-func (w *WebTable) addLinks(ctx context.Context, referrer string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp, rq Requeue) ([]State, error) {
+func (w *WebTable) addLinks(ctx context.Context, referrer string, anchors []Anchor, discovered []crawlstore.Entry, t bigtable.Timestamp, rq crawlstore.Requeue) ([]crawlstore.State, error) {
 	var b batch
 	out, err := w.addLinkMutations(ctx, &b, referrer, anchors, discovered, t, rq, false)
 	if err != nil {
@@ -187,7 +163,7 @@ func (w *WebTable) applyBatch(ctx context.Context, b *batch) error {
 //
 // firstFetch says the referrer's page is fetched for the first time, so
 // that its anchor columns are new (SetUnpruned).
-func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer string, anchors []Anchor, discovered []Entry, t bigtable.Timestamp, rq Requeue, firstFetch bool) ([]State, error) {
+func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer string, anchors []Anchor, discovered []crawlstore.Entry, t bigtable.Timestamp, rq crawlstore.Requeue, firstFetch bool) ([]crawlstore.State, error) {
 	if len(anchors) == 0 && len(discovered) == 0 {
 		return nil, nil
 	}
@@ -233,7 +209,7 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 			}
 		}
 	}
-	out := make([]State, len(discovered))
+	out := make([]crawlstore.State, len(discovered))
 	queued := map[string]bool{}
 	var queuedHosts []string // for the inboxes
 	for i := range discovered {
@@ -242,10 +218,10 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 		st := prior[k]
 		out[i] = st.state
 		if queued[k] {
-			out[i] = StateQueued
+			out[i] = crawlstore.StateQueued
 			continue
 		}
-		if out[i] != StateUnknown && !rq.again(st) {
+		if out[i] != crawlstore.StateNone && !again(rq, st) {
 			continue
 		}
 		queued[k] = true
@@ -253,15 +229,15 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 		e.Frontier = w.seq.key(hosts[i])
 		b.add(e.Frontier, frontierMutation(*e))
 		m, _ := rows.mutation(k)
-		if out[i] == StateUnknown {
+		if out[i] == crawlstore.StateNone {
 			// NB: the row has no state, so no fetch cells to prune. Its
 			// URL and depth are in its frontier entry: the row says
 			// queued and nothing more (two cells per link fewer).
-			m.SetUnpruned(FamilyFetch, colState, FrontierTime, []byte(StateQueued))
+			m.SetUnpruned(FamilyFetch, colState, FrontierTime, []byte(crawlstore.StateQueued.String()))
 		} else {
 			// Queued again: the state, newer than the last one, says so;
 			// the fetch record stays.
-			m.Set(FamilyFetch, colState, timestamp(time.Now()), []byte(StateQueued))
+			m.Set(FamilyFetch, colState, timestamp(time.Now()), []byte(crawlstore.StateQueued.String()))
 		}
 	}
 	// The anchors and queued rows, after the entries; a row with an anchor
@@ -277,12 +253,12 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 // rowState is the frontier state of a row and the time of its last fetch
 // (zero when never fetched).
 type rowState struct {
-	state State
+	state crawlstore.State
 	time  time.Time
 }
 
 // states reads the frontier state and last fetch time of each row key, in
-// one read; keys the table does not hold map to StateUnknown.
+// one read; keys the table does not hold map to StateNone.
 func (w *WebTable) states(ctx context.Context, keys []string) (map[string]rowState, error) {
 	if len(keys) == 0 {
 		return nil, nil
@@ -299,7 +275,7 @@ func (w *WebTable) states(ctx context.Context, keys []string) (map[string]rowSta
 		f, _ := parseFetch(r)
 		for _, it := range r[FamilyFetch] {
 			if qualifier(it.Column) == colState {
-				st.state = State(it.Value)
+				st.state = crawlstore.ParseState(string(it.Value))
 			}
 		}
 		st.time = f.Time
@@ -316,8 +292,8 @@ func (w *WebTable) states(ctx context.Context, keys []string) (map[string]rowSta
 // fetched, in key order (by host bucket, host, then order of discovery),
 // until fn returns false. Entries that cannot be read, and entries of
 // pages fetched since (see FrontierNext), are skipped.
-func (w *WebTable) Queued(ctx context.Context, fn func(Entry) bool) error {
-	var pending []Entry
+func (w *WebTable) Queued(ctx context.Context, fn func(crawlstore.Entry) bool) error {
+	var pending []crawlstore.Entry
 	stop := false
 	flush := func() error {
 		keys := make([]string, len(pending))
@@ -329,7 +305,7 @@ func (w *WebTable) Queued(ctx context.Context, fn func(Entry) bool) error {
 			return err
 		}
 		for _, e := range pending {
-			if st := states[e.Key].state; st == StateDone || st == StateFailed {
+			if st := states[e.Key].state; st == crawlstore.StateDone || st == crawlstore.StateFailed {
 				continue
 			}
 			if !fn(e) {

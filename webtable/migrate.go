@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -169,7 +170,7 @@ func migrateFrontierRows(ctx context.Context, m *migration) error {
 	}
 	var seq uint64
 	return m.scan(ctx, PageRange(), latestFetch(), func(r bigtable.Row) error {
-		var f Fetch
+		var f crawlstore.Fetch
 		var err error
 		if hasColumn(r, FamilyFetch, colRecord) {
 			f, err = parseFetch(r)
@@ -180,7 +181,7 @@ func migrateFrontierRows(ctx context.Context, m *migration) error {
 			m.reportBad(r.Key(), err)
 			return nil
 		}
-		if f.State != StateQueued || f.URL == "" {
+		if f.State != crawlstore.StateQueued || f.URL == "" {
 			// NB: a queued row without a URL was queued with its
 			// frontier entry.
 			return nil
@@ -194,7 +195,7 @@ func migrateFrontierRows(ctx context.Context, m *migration) error {
 			return nil
 		}
 		seq++
-		return m.add(ctx, FrontierEntryKey(u.Host, seq, 0), frontierMutation(Entry{URL: u.String(), Depth: f.Depth}))
+		return m.add(ctx, FrontierEntryKey(u.Host, seq, 0), frontierMutation(crawlstore.Entry{URL: u.String(), Depth: f.Depth}))
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // The old forms that [WebTable.Migrate] rewrites, and their decoders: only
@@ -45,14 +46,14 @@ var oldContentsColumns = [...]string{colStatus, colFetched, colHeaders, colTrunc
 // parseOldFetch reads a row's fetch family (its newest cells) in the form
 // before FormatFetchRecord: a column per field, and fetch:state. A value
 // that does not parse is reported with the row and column.
-func parseOldFetch(row bigtable.Row) (Fetch, error) {
-	var f Fetch
+func parseOldFetch(row bigtable.Row) (crawlstore.Fetch, error) {
+	var f crawlstore.Fetch
 	for _, it := range row[FamilyFetch] {
 		v := string(it.Value)
 		var err error
 		switch qualifier(it.Column) {
 		case colState:
-			f.State = State(v)
+			f.State = crawlstore.ParseState(v)
 		case colURL:
 			f.URL = v
 		case colStatus:
@@ -92,8 +93,8 @@ func parseOldFetch(row bigtable.Row) (Fetch, error) {
 // parseOldEntry reads a frontier entry's row in the form before
 // FormatEntryCell. The URL is taken as it is: whether it is one of the
 // entry's host is for the readers of the entry to say.
-func parseOldEntry(r bigtable.Row) (Entry, error) {
-	e := Entry{Frontier: r.Key()}
+func parseOldEntry(r bigtable.Row) (crawlstore.Entry, error) {
+	e := crawlstore.Entry{Frontier: r.Key()}
 	for _, it := range r[FamilyFetch] {
 		v := string(it.Value)
 		var err error

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -85,7 +86,7 @@ func oldFormQueuedRow(t *testing.T, w *WebTable, key, url, depth string) {
 	m := bigtable.NewMutation()
 	m.Set(FamilyFetch, colURL, FrontierTime, []byte(url))
 	m.Set(FamilyFetch, colDepth, FrontierTime, []byte(depth))
-	m.Set(FamilyFetch, colState, FrontierTime, []byte(StateQueued))
+	m.Set(FamilyFetch, colState, FrontierTime, []byte(crawlstore.StateQueued.String()))
 	if err := w.tbl.Apply(context.Background(), key, m); err != nil {
 		t.Fatal(err)
 	}
@@ -123,16 +124,16 @@ func setMarker(t *testing.T, w *WebTable) {
 // and two on a.test (one with a chain).
 var (
 	corpusFetches = []*Page{
-		{Fetch: Fetch{URL: "http://www.cnn.com/", Status: 200, Time: t0, Length: 6, Charset: "utf-8", ETag: `"a1"`, Truncated: true, Depth: 0, Links: 4, LinksKept: 3},
+		{Fetch: crawlstore.Fetch{URL: "http://www.cnn.com/", Status: 200, Time: t0, Length: 6, Charset: "utf-8", ETag: `"a1"`, Truncated: true, Depth: 0, Links: 4, LinksKept: 3},
 			MIME: "text/html", KeepBody: true, Body: []byte("<p>one"), Headers: []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n")},
-		{Fetch: Fetch{URL: "http://www.cnn.com/", Status: 203, Time: t0.Add(time.Hour), Length: 6, LastModified: "Mon, 30 Nov 2026 11:00:00 GMT", Depth: 0, Links: 2, LinksKept: 2},
+		{Fetch: crawlstore.Fetch{URL: "http://www.cnn.com/", Status: 203, Time: t0.Add(time.Hour), Length: 6, LastModified: "Mon, 30 Nov 2026 11:00:00 GMT", Depth: 0, Links: 2, LinksKept: 2},
 			MIME: "text/html", KeepBody: true, Body: []byte("<p>two")},
-		{Fetch: Fetch{URL: "http://www.cnn.com/gone", Time: t0.Add(2 * time.Hour), Error: "connection refused", Depth: 1}},
+		{Fetch: crawlstore.Fetch{URL: "http://www.cnn.com/gone", Time: t0.Add(2 * time.Hour), Error: "connection refused", Depth: 1}},
 	}
-	corpusStates = map[string]State{"http://www.cnn.com/": StateDone, "http://www.cnn.com/gone": StateFailed}
+	corpusStates = map[string]crawlstore.State{"http://www.cnn.com/": crawlstore.StateDone, "http://www.cnn.com/gone": crawlstore.StateFailed}
 	// corpusQueued: the first two are queued in their rows only in an
 	// old store without the marker; the last two have three-cell entries.
-	corpusQueued = []Entry{
+	corpusQueued = []crawlstore.Entry{
 		{URL: "http://www.cnn.com/a", Depth: 1},
 		{URL: "http://www.cnn.com/b", Depth: 2},
 		{URL: "http://a.test/1", Depth: 4},
@@ -182,7 +183,7 @@ func writeOld(t *testing.T, w *WebTable, marker bool) {
 			continue
 		}
 		m := bigtable.NewMutation()
-		m.Set(FamilyFetch, colState, FrontierTime, []byte(StateQueued))
+		m.Set(FamilyFetch, colState, FrontierTime, []byte(crawlstore.StateQueued.String()))
 		if err := w.tbl.Apply(ctx, key, m); err != nil {
 			t.Fatal(err)
 		}
@@ -227,7 +228,7 @@ func dumpCells(t *testing.T, w *WebTable, rs bigtable.RowSet) []string {
 func queuedList(t *testing.T, w *WebTable) []string {
 	t.Helper()
 	var out []string
-	if err := w.Queued(context.Background(), func(e Entry) bool {
+	if err := w.Queued(context.Background(), func(e crawlstore.Entry) bool {
 		e.Frontier = ""
 		out = append(out, fmt.Sprintf("%+v", e))
 		return true

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // Held-back origins: what a crawl left queued on purpose, and why.
@@ -130,7 +131,7 @@ type OriginCount struct {
 // and the state of each entry's row, in batches.
 func (w *WebTable) QueuedByOrigin(ctx context.Context) ([]OriginCount, error) {
 	counts := map[string]int64{}
-	err := w.Queued(ctx, func(e Entry) bool {
+	err := w.Queued(ctx, func(e crawlstore.Entry) bool {
 		counts[originOfURL(e.URL)]++
 		return true
 	})

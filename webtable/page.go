@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -14,7 +15,7 @@ import (
 type Page struct {
 	// Fetch is the fetch record; Fetch.URL names the row. Its State is
 	// ignored here: see [WebTable.SetState].
-	Fetch Fetch
+	Fetch crawlstore.Fetch
 	// MIME is the media type without parameters; "" leaves mime:type as it was.
 	MIME string
 	// KeepBody says Body is to be kept as a contents:html version (HTML
@@ -144,13 +145,13 @@ func (w *WebTable) rowFacts(ctx context.Context, key string) (newest string, err
 // SetState sets the frontier state of a URL's row at time t (whole
 // milliseconds). The crawler marks a page done only after its row and its
 // links are stored.
-func (w *WebTable) SetState(ctx context.Context, rawURL string, state State, t bigtable.Timestamp) error {
+func (w *WebTable) SetState(ctx context.Context, rawURL string, state crawlstore.State, t bigtable.Timestamp) error {
 	key, err := urlkey.Key(rawURL)
 	if err != nil {
 		return fmt.Errorf("webtable: setting state: %w", err)
 	}
 	m := bigtable.NewMutation()
-	m.Set(FamilyFetch, colState, t, []byte(state))
+	m.Set(FamilyFetch, colState, t, []byte(state.String()))
 	if err := w.tbl.Apply(ctx, key, m); err != nil {
 		return fmt.Errorf("webtable: marking %s %s: %w", rawURL, state, err)
 	}
@@ -159,31 +160,36 @@ func (w *WebTable) SetState(ctx context.Context, rawURL string, state State, t b
 
 // LastFetch returns the fetch record and frontier state of a URL; ok is
 // false when the table knows nothing of it.
-func (w *WebTable) LastFetch(ctx context.Context, rawURL string) (f Fetch, ok bool, err error) {
+func (w *WebTable) LastFetch(ctx context.Context, rawURL string) (f crawlstore.Fetch, ok bool, err error) {
 	key, err := urlkey.Key(rawURL)
 	if err != nil {
-		return Fetch{}, false, fmt.Errorf("webtable: reading fetch record: %w", err)
+		return crawlstore.Fetch{}, false, fmt.Errorf("webtable: reading fetch record: %w", err)
 	}
+	return w.lastFetch(ctx, key)
+}
+
+// lastFetch is LastFetch of the row key.
+func (w *WebTable) lastFetch(ctx context.Context, key string) (f crawlstore.Fetch, ok bool, err error) {
 	row, err := w.tbl.ReadRow(ctx, key, bigtable.RowFilter(bigtable.InterleaveFilters(
 		bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), bigtable.LatestNFilter(1)),
 		bigtable.ChainFilters(bigtable.FamilyFilter(FamilyContents), bigtable.ColumnFilter("sha256"), bigtable.LatestNFilter(1)),
 		bigtable.ChainFilters(bigtable.FamilyFilter(FamilyMIME), bigtable.ColumnFilter("type"), bigtable.LatestNFilter(1)),
 	)))
 	if err != nil {
-		return Fetch{}, false, fmt.Errorf("webtable: reading fetch record of %s: %w", rawURL, err)
+		return crawlstore.Fetch{}, false, fmt.Errorf("webtable: reading fetch record of row %q: %w", key, err)
 	}
 	if len(row[FamilyFetch]) == 0 {
-		return Fetch{}, false, nil
+		return crawlstore.Fetch{}, false, nil
 	}
 	f, err = parseFetch(row)
 	if err != nil {
-		return Fetch{}, false, err
+		return crawlstore.Fetch{}, false, err
 	}
 	if sums := row[FamilyContents]; len(sums) > 0 {
 		f.SHA256 = string(sums[0].Value)
 	}
 	if types := row[FamilyMIME]; len(types) > 0 {
-		f.MIME = string(types[0].Value)
+		f.MediaType = string(types[0].Value)
 	}
 	return f, true, nil
 }
@@ -195,6 +201,11 @@ func (w *WebTable) Content(ctx context.Context, rawURL string) (body []byte, ok 
 	if err != nil {
 		return nil, false, fmt.Errorf("webtable: reading content: %w", err)
 	}
+	return w.content(ctx, key)
+}
+
+// content is Content of the row key.
+func (w *WebTable) content(ctx context.Context, key string) (body []byte, ok bool, err error) {
 	row, err := w.Get(ctx, key, Query{Column: FamilyContents + ":html"})
 	if err != nil || len(row.Cells) == 0 {
 		return nil, false, err

@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -20,17 +21,17 @@ type Fetched struct {
 	// Anchors are the page's links, stored as anchor:<referrer> at
 	// AnchorTime in each target's row; Discovered the URLs to queue.
 	Anchors    []Anchor
-	Discovered []Entry
+	Discovered []crawlstore.Entry
 	AnchorTime bigtable.Timestamp
 	// State is the frontier state the fetch ends in (done or failed), set
 	// at StateTime on Page's row and Source's.
-	State     State
+	State     crawlstore.State
 	StateTime bigtable.Timestamp
 	// Frontier lists the frontier entries of the page (its Entry.Frontier),
 	// deleted with the mark.
 	Frontier []string
 	// Requeue says which fetched URLs among Discovered are queued again.
-	Requeue Requeue
+	Requeue crawlstore.Requeue
 	// NewRow says the caller knows that Page's row holds no content
 	// version and no fetch record (a URL it queued as new and has not
 	// stored since), so that Save stores the body without reading the
@@ -64,7 +65,7 @@ type orderedBulk interface{ OrderedBulk() bool }
 // It returns what became of the body and the prior state of each
 // discovered URL, as RecordFetch and AddLinks do, and sets Frontier on each
 // entry of f.Discovered it queued.
-func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error) {
+func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []crawlstore.State, error) {
 	// NB: the bulk write goes on after an entry fails: a page row the
 	// store would refuse must be refused here, before anything is
 	// written, or the page would be marked done without its content.
@@ -141,9 +142,9 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []State, error
 			// NB: a row queued as new holds one state, queued at
 			// FrontierTime: deleted as a known cell, nothing to prune.
 			m.DeleteCellUnread(FamilyFetch, colState, FrontierTime)
-			m.SetUnpruned(FamilyFetch, colState, f.StateTime, []byte(f.State))
+			m.SetUnpruned(FamilyFetch, colState, f.StateTime, []byte(f.State.String()))
 		} else {
-			m.Set(FamilyFetch, colState, f.StateTime, []byte(f.State))
+			m.Set(FamilyFetch, colState, f.StateTime, []byte(f.State.String()))
 		}
 	}
 	counted := u // the URL fetched; for a redirect, doneMark parses Source's
@@ -184,7 +185,7 @@ func checkPage(p *Page) error {
 // host of the URL fetched, Source's for a redirect): see HostPages. u,
 // when not nil, is the canonical form of that URL.
 func doneMark(f *Fetched, u *url.URL) (string, bool) {
-	if f.State != StateDone {
+	if f.State != crawlstore.StateDone {
 		return "", false
 	}
 	if u == nil {
@@ -206,13 +207,13 @@ func doneMark(f *Fetched, u *url.URL) (string, bool) {
 // prune.
 func doneMutation() *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	m.SetUnpruned(FamilyFetch, colState, FrontierTime, []byte(StateDone))
+	m.SetUnpruned(FamilyFetch, colState, FrontierTime, []byte(crawlstore.StateDone.String()))
 	return m
 }
 
 // saveInSteps is Save as three calls, for stores whose bulk writes promise
 // no order.
-func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []State, error) {
+func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []crawlstore.State, error) {
 	if f.Source != nil {
 		if _, err := w.RecordFetch(ctx, f.Source); err != nil {
 			return NoBody, nil, err

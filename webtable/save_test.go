@@ -11,6 +11,7 @@ import (
 	"github.com/dgraph-io/badger/v4"
 	"github.com/google/go-cmp/cmp"
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // countingTable counts write calls (Apply and ApplyBulk). Embedding *bigtable.Table it keeps
@@ -66,9 +67,9 @@ func TestSaveAsksForOrderedBulk(t *testing.T) {
 		return &Fetched{
 			Page:       htmlPage("http://www.cnn.com/", t0, "<p>hello"),
 			Anchors:    []Anchor{{URL: "http://www.cnn.com/a", Text: "a"}, {URL: "http://cnnsi.com/", Text: "CNN/SI"}},
-			Discovered: []Entry{{URL: "http://www.cnn.com/a", Depth: 2}, {URL: "http://cnnsi.com/", Depth: 2}},
+			Discovered: []crawlstore.Entry{{URL: "http://www.cnn.com/a", Depth: 2}, {URL: "http://cnnsi.com/", Depth: 2}},
 			AnchorTime: TimestampOf(t0).TruncateToMilliseconds(),
-			State:      StateDone,
+			State:      crawlstore.StateDone,
 			StateTime:  TimestampOf(t0).TruncateToMilliseconds(),
 		}
 	}
@@ -122,7 +123,7 @@ func TestSaveNewRowReadsNoVersion(t *testing.T) {
 	w, _ := openTemp(t)
 	save := func(newRow bool) Stored {
 		t.Helper()
-		f := &Fetched{Page: htmlPage("http://www.cnn.com/", t0, "<p>same"), State: StateDone, StateTime: TimestampOf(t0), NewRow: newRow}
+		f := &Fetched{Page: htmlPage("http://www.cnn.com/", t0, "<p>same"), State: crawlstore.StateDone, StateTime: TimestampOf(t0), NewRow: newRow}
 		stored, _, err := w.Save(ctx, f)
 		if err != nil {
 			t.Fatal(err)
@@ -150,7 +151,7 @@ func TestSaveNewRowWrongWordReadsRight(t *testing.T) {
 	for i, text := range []string{"one", "two", "three"} {
 		at := t0.Add(time.Duration(i) * time.Hour)
 		p := htmlPage("http://www.cnn.com/", at, "<p>"+text)
-		f := &Fetched{Page: p, State: StateDone, StateTime: TimestampOf(at), NewRow: true,
+		f := &Fetched{Page: p, State: crawlstore.StateDone, StateTime: TimestampOf(at), NewRow: true,
 			Anchors: []Anchor{{URL: "http://cnnsi.com/", Text: text}}, AnchorTime: TimestampOf(at)}
 		if _, _, err := w.Save(ctx, f); err != nil {
 			t.Fatal(err)
@@ -189,12 +190,12 @@ func TestSaveNewRowLeavesNoQueuedCells(t *testing.T) {
 	for i, newRow := range []bool{false, true} {
 		dir := filepath.Join(t.TempDir(), "db")
 		w := openDir(t, dir, true, Options{})
-		es := []Entry{{URL: "http://www.cnn.com/a", Depth: 2}}
+		es := []crawlstore.Entry{{URL: "http://www.cnn.com/a", Depth: 2}}
 		if _, err := w.Enqueue(ctx, es); err != nil {
 			t.Fatal(err)
 		}
 		p := htmlPage("http://www.cnn.com/a", t0, "<p>a")
-		f := &Fetched{Page: p, State: StateDone, StateTime: TimestampOf(t0), NewRow: newRow,
+		f := &Fetched{Page: p, State: crawlstore.StateDone, StateTime: TimestampOf(t0), NewRow: newRow,
 			Frontier: []string{es[0].Frontier}}
 		if _, _, err := w.Save(ctx, f); err != nil {
 			t.Fatal(err)
@@ -243,14 +244,14 @@ func badgerKeys(t *testing.T, dir, row string) int {
 func TestNewRowRecordLeavesEmptyFieldsOut(t *testing.T) {
 	ctx := context.Background()
 	const url = "http://www.cnn.com/a"
-	var got [2]Fetch
+	var got [2]crawlstore.Fetch
 	for i, newRow := range []bool{false, true} {
 		w, _ := openTemp(t)
-		es := []Entry{{URL: url, Depth: 1}}
+		es := []crawlstore.Entry{{URL: url, Depth: 1}}
 		if _, err := w.Enqueue(ctx, es); err != nil {
 			t.Fatal(err)
 		}
-		f := &Fetched{Page: htmlPage(url, t0, "<p>a"), State: StateDone, StateTime: TimestampOf(t0), NewRow: newRow,
+		f := &Fetched{Page: htmlPage(url, t0, "<p>a"), State: crawlstore.StateDone, StateTime: TimestampOf(t0), NewRow: newRow,
 			Frontier: []string{es[0].Frontier}}
 		if _, _, err := w.Save(ctx, f); err != nil {
 			t.Fatal(err)
@@ -280,7 +281,7 @@ func TestNewRowRecordLeavesEmptyFieldsOut(t *testing.T) {
 		for j, e := range []string{"connection reset", ""} {
 			p := htmlPage(url, t0.Add(time.Duration(j+1)*time.Hour), "<p>a")
 			p.Fetch.Error, p.Fetch.Truncated = e, e != ""
-			f := &Fetched{Page: p, State: StateDone, StateTime: TimestampOf(p.Fetch.Time)}
+			f := &Fetched{Page: p, State: crawlstore.StateDone, StateTime: TimestampOf(p.Fetch.Time)}
 			if _, _, err := w.Save(ctx, f); err != nil {
 				t.Fatal(err)
 			}
@@ -329,12 +330,12 @@ func TestSaveMarksTheHostFetched(t *testing.T) {
 				}
 			}
 			for i := range 2 { // saved twice: one mark
-				save(&Fetched{Page: htmlPage("http://a.example/p", t0.Add(time.Duration(i)*time.Minute), "<p>a"), State: StateDone, StateTime: ts, NewRow: i == 0})
+				save(&Fetched{Page: htmlPage("http://a.example/p", t0.Add(time.Duration(i)*time.Minute), "<p>a"), State: crawlstore.StateDone, StateTime: ts, NewRow: i == 0})
 			}
-			src := &Page{Fetch: Fetch{URL: "http://b.example/old", Status: 301, Time: t0, Redirect: "http://c.example/new"}}
-			save(&Fetched{Page: htmlPage("http://c.example/new", t0, "<p>c"), Source: src, State: StateDone, StateTime: ts})
-			failed := &Page{Fetch: Fetch{URL: "http://a.example/gone", Status: 500, Time: t0, Error: "500"}}
-			save(&Fetched{Page: failed, State: StateFailed, StateTime: ts})
+			src := &Page{Fetch: crawlstore.Fetch{URL: "http://b.example/old", Status: 301, Time: t0, Redirect: "http://c.example/new"}}
+			save(&Fetched{Page: htmlPage("http://c.example/new", t0, "<p>c"), Source: src, State: crawlstore.StateDone, StateTime: ts})
+			failed := &Page{Fetch: crawlstore.Fetch{URL: "http://a.example/gone", Status: 500, Time: t0, Error: "500"}}
+			save(&Fetched{Page: failed, State: crawlstore.StateFailed, StateTime: ts})
 			for host, want := range map[string]int{"a.example": 1, "b.example": 1, "c.example": 0} {
 				if n, err := w.HostPages(ctx, host, 10); err != nil || n != want {
 					t.Errorf("HostPages(%s) = %d, %v; want %d", host, n, err, want)
@@ -354,7 +355,7 @@ func TestSaveRefusesAPageNoCellHolds(t *testing.T) {
 	ts := TimestampOf(t0).TruncateToMilliseconds()
 	p := htmlPage("http://a.example/big", t0, "")
 	p.Body = make([]byte, MaxBody+1)
-	_, _, err := w.Save(ctx, &Fetched{Page: p, State: StateDone, StateTime: ts, NewRow: true,
+	_, _, err := w.Save(ctx, &Fetched{Page: p, State: crawlstore.StateDone, StateTime: ts, NewRow: true,
 		Anchors: []Anchor{{URL: "http://a.example/next", Text: "next"}}})
 	if !errors.Is(err, bigtable.ErrValueTooLarge) {
 		t.Fatalf("Save of a body of MaxBody+1 bytes = %v, want ErrValueTooLarge", err)

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -91,11 +92,11 @@ func (s *Stats) add(r bigtable.Row) error {
 		return err
 	}
 	switch f.State {
-	case StateDone:
+	case crawlstore.StateDone:
 		s.Fetched++
-	case StateFailed:
+	case crawlstore.StateFailed:
 		s.Failed++
-	case StateQueued:
+	case crawlstore.StateQueued:
 		s.Queued++
 	}
 	return nil
@@ -118,7 +119,7 @@ func latest(r bigtable.Row, family string) bigtable.Row {
 // Failure is a URL whose last fetch failed.
 type Failure struct {
 	Row   string
-	Fetch Fetch
+	Fetch crawlstore.Fetch
 }
 
 // Errors calls fn, in key order, for every row in ranges (the whole table
@@ -133,7 +134,7 @@ func (w *WebTable) Errors(ctx context.Context, ranges []urlkey.Range, limit int,
 			ferr = err
 			return false
 		}
-		if f.State != StateFailed {
+		if f.State != crawlstore.StateFailed {
 			return true
 		}
 		n++

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -49,7 +50,7 @@ func openDir(t *testing.T, dir string, create bool, opts Options) *WebTable {
 
 func htmlPage(url string, at time.Time, body string) *Page {
 	return &Page{
-		Fetch:    Fetch{URL: url, Status: 200, Time: at, Length: int64(len(body)), Charset: "utf-8", Depth: 1},
+		Fetch:    crawlstore.Fetch{URL: url, Status: 200, Time: at, Length: int64(len(body)), Charset: "utf-8", Depth: 1},
 		MIME:     "text/html",
 		KeepBody: true,
 		Body:     []byte(body),
@@ -115,7 +116,7 @@ func TestLastFetchRoundTrip(t *testing.T) {
 	if _, err := w.RecordFetch(ctx, p); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SetState(ctx, "https://www.cnn.com/", StateDone, bigtable.Time(t0)); err != nil {
+	if err := w.SetState(ctx, "https://www.cnn.com/", crawlstore.StateDone, bigtable.Time(t0)); err != nil {
 		t.Fatal(err)
 	}
 	// http and https of a page share one row.
@@ -124,10 +125,10 @@ func TestLastFetchRoundTrip(t *testing.T) {
 		t.Fatalf("LastFetch = ok %v, err %v", ok, err)
 	}
 	want := p.Fetch
-	want.State = StateDone
+	want.State = crawlstore.StateDone
 	sum := sha256.Sum256([]byte("<p>hi"))
 	want.SHA256 = hex.EncodeToString(sum[:])
-	want.MIME = "text/html"
+	want.MediaType = "text/html"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("LastFetch (-want +got):\n%s", diff)
 	}
@@ -138,10 +139,10 @@ func TestAddLinksWritesAnchorsAndQueuesOnlyNewURLs(t *testing.T) {
 	w, _ := openTemp(t)
 	ts := bigtable.Time(t0)
 	// www.cnn.com/ is already done; sports is new.
-	if _, err := w.Enqueue(ctx, []Entry{{URL: "http://www.cnn.com/", Depth: 0}}); err != nil {
+	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://www.cnn.com/", Depth: 0}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SetState(ctx, "http://www.cnn.com/", StateDone, ts+1000); err != nil {
+	if err := w.SetState(ctx, "http://www.cnn.com/", crawlstore.StateDone, ts+1000); err != nil {
 		t.Fatal(err)
 	}
 	anchors := []Anchor{
@@ -149,7 +150,7 @@ func TestAddLinksWritesAnchorsAndQueuesOnlyNewURLs(t *testing.T) {
 		{URL: "https://www.cnn.com/", Text: "ignored: same row, second link"},
 		{URL: "http://www.cnn.com/sports", Text: "Sports"},
 	}
-	discovered := []Entry{
+	discovered := []crawlstore.Entry{
 		{URL: "http://www.cnn.com/", Depth: 1},
 		{URL: "http://www.cnn.com/sports", Depth: 1},
 		{URL: "https://www.cnn.com/sports", Depth: 1},
@@ -158,7 +159,7 @@ func TestAddLinksWritesAnchorsAndQueuesOnlyNewURLs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]State{StateDone, StateUnknown, StateQueued}, states); diff != "" {
+	if diff := cmp.Diff([]crawlstore.State{crawlstore.StateDone, crawlstore.StateNone, crawlstore.StateQueued}, states); diff != "" {
 		t.Errorf("AddLinks prior states (-want +got):\n%s", diff)
 	}
 	row, err := w.Get(ctx, "com.cnn.www/", Query{Family: FamilyAnchor})
@@ -169,14 +170,14 @@ func TestAddLinksWritesAnchorsAndQueuesOnlyNewURLs(t *testing.T) {
 		t.Errorf("anchors of com.cnn.www/ = %+v, want anchor:cnnsi.com = CNN", row.Cells)
 	}
 	f, _, err := w.LastFetch(ctx, "http://www.cnn.com/")
-	if err != nil || f.State != StateDone {
+	if err != nil || f.State != crawlstore.StateDone {
 		t.Errorf("state of a done page after a new link to it = %q (err %v), want done", f.State, err)
 	}
-	var queued []Entry
-	if err := w.Queued(ctx, func(e Entry) bool { queued = append(queued, e); return true }); err != nil {
+	var queued []crawlstore.Entry
+	if err := w.Queued(ctx, func(e crawlstore.Entry) bool { queued = append(queued, e); return true }); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]Entry{{URL: "http://www.cnn.com/sports", Depth: 1, Key: "com.cnn.www/sports"}}, queued, cmpopts.IgnoreFields(Entry{}, "Frontier")); diff != "" {
+	if diff := cmp.Diff([]crawlstore.Entry{{URL: "http://www.cnn.com/sports", Depth: 1, Key: "com.cnn.www/sports"}}, queued, cmpopts.IgnoreFields(crawlstore.Entry{}, "Frontier")); diff != "" {
 		t.Errorf("Queued (-want +got):\n%s", diff)
 	}
 }
@@ -266,13 +267,13 @@ func TestStatsAndErrors(t *testing.T) {
 	if _, err := w.RecordFetch(ctx, htmlPage("http://www.cnn.com/", t0, "<p>hello")); err != nil {
 		t.Fatal(err)
 	}
-	w.SetState(ctx, "http://www.cnn.com/", StateDone, bigtable.Time(t0))
-	bad := &Page{Fetch: Fetch{URL: "http://www.cnn.com/gone", Status: 404, Time: t0, Error: "http status 404 Not Found"}}
+	w.SetState(ctx, "http://www.cnn.com/", crawlstore.StateDone, bigtable.Time(t0))
+	bad := &Page{Fetch: crawlstore.Fetch{URL: "http://www.cnn.com/gone", Status: 404, Time: t0, Error: "http status 404 Not Found"}}
 	if _, err := w.RecordFetch(ctx, bad); err != nil {
 		t.Fatal(err)
 	}
-	w.SetState(ctx, bad.Fetch.URL, StateFailed, bigtable.Time(t0))
-	if _, err := w.Enqueue(ctx, []Entry{{URL: "http://www.cnn.com/later", Depth: 2}}); err != nil {
+	w.SetState(ctx, bad.Fetch.URL, crawlstore.StateFailed, bigtable.Time(t0))
+	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://www.cnn.com/later", Depth: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := w.Stats(ctx, urlkey.DomainRanges("cnn.com"))
@@ -427,18 +428,18 @@ func TestPageAndScanDomain(t *testing.T) {
 func TestFetchWinsOverTheFrontierEntry(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
-	if _, err := w.Enqueue(ctx, []Entry{{URL: "http://www.cnn.com/", Depth: 2}}); err != nil {
+	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://www.cnn.com/", Depth: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	p := htmlPage("https://www.cnn.com/", time.UnixMilli(2), "<p>x") // 1 ms after the entry
 	if _, err := w.RecordFetch(ctx, p); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SetState(ctx, p.Fetch.URL, StateDone, bigtable.Time(p.Fetch.Time)); err != nil {
+	if err := w.SetState(ctx, p.Fetch.URL, crawlstore.StateDone, bigtable.Time(p.Fetch.Time)); err != nil {
 		t.Fatal(err)
 	}
 	f, ok, err := w.LastFetch(ctx, "http://www.cnn.com/")
-	if err != nil || !ok || f.URL != "https://www.cnn.com/" || f.Depth != 1 || f.State != StateDone {
+	if err != nil || !ok || f.URL != "https://www.cnn.com/" || f.Depth != 1 || f.State != crawlstore.StateDone {
 		t.Errorf("LastFetch = %+v (ok %v, err %v); want the fetch of https://www.cnn.com/ at depth 1, done", f, ok, err)
 	}
 }
@@ -455,7 +456,7 @@ func TestStatsOverManyTablets(t *testing.T) {
 		if _, err := w.RecordFetch(ctx, p); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.SetState(ctx, p.Fetch.URL, StateDone, bigtable.Time(t0)); err != nil {
+		if err := w.SetState(ctx, p.Fetch.URL, crawlstore.StateDone, bigtable.Time(t0)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
 )
@@ -32,9 +33,8 @@ func BenchmarkCrawlIntoWebTable(b *testing.B) {
 		defer w.Close()
 		cfg := crawler.DefaultConfig()
 		cfg.Delay, cfg.Concurrency, cfg.PerHost, cfg.Depth = 0, conc, conc, 10
-		s := newStore(w)
-		defer s.cutOffAfter(context.Background(), storeGrace)() // as crawlOnce does
-		c, err := crawler.New(cfg, s)
+		cfg.StoreGrace = storeGrace // as crawlOnce does
+		c, err := crawler.New(cfg, w.CrawlStore())
 		if err != nil {
 			return 0, err
 		}
@@ -46,7 +46,7 @@ func BenchmarkCrawlIntoWebTable(b *testing.B) {
 
 // BenchmarkCrawlCPU crawls the generated site of -site-pages pages as
 // BenchmarkCrawlIntoWebTable does, into the WebTable (closing the store
-// included), into memory (crawler.MemStore), and with plain colly, one
+// included), into memory (crawlertest.MemStore), and with plain colly, one
 // after the other, and reports each one's pages/s and the CPU time of the
 // whole process per page (cpu-us/page; the test site's server included,
 // the same for all three). On a shared machine CPU per page moves less
@@ -57,7 +57,7 @@ func BenchmarkCrawlCPU(b *testing.B) {
 	const conc = 8
 	srv := genSite(b, *benchPages)
 	root := srv.URL + "/"
-	crawl := func(b *testing.B, s crawler.Store) int64 {
+	crawl := func(b *testing.B, s crawlstore.Store) int64 {
 		cfg := crawler.DefaultConfig()
 		cfg.Delay, cfg.Concurrency, cfg.PerHost, cfg.Depth = 0, conc, conc, 10
 		c, err := crawler.New(cfg, s)
@@ -80,13 +80,13 @@ func BenchmarkCrawlCPU(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			n := crawl(b, newStore(w))
+			n := crawl(b, w.CrawlStore())
 			if err := w.Close(); err != nil {
 				b.Fatal(err)
 			}
 			return n
 		}},
-		{"memory", func(b *testing.B) int64 { return crawl(b, crawler.NewMemStore()) }},
+		{"memory", func(b *testing.B) int64 { return crawl(b, crawlertest.NewMemStore()) }},
 		{"colly", func(b *testing.B) int64 {
 			n, err := crawlertest.PlainColly(root, conc)
 			if err != nil {
@@ -159,7 +159,7 @@ func BenchmarkCrawlWhileScanned(b *testing.B) {
 		}
 		cfg := crawler.DefaultConfig()
 		cfg.Delay, cfg.Concurrency, cfg.PerHost, cfg.Depth = 0, conc, conc, 10
-		c, err := crawler.New(cfg, newStore(s.WebTable))
+		c, err := crawler.New(cfg, s.WebTable.CrawlStore())
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	emulatorpkg "github.com/webtable/webtable/internal/emulator"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -571,3 +572,7 @@ func TestShardsOnCloudBigtable(t *testing.T) {
 		t.Errorf("sharded anchors differ from one crawl's:\n%s", diff)
 	}
 }
+
+// emulator starts Google's in-process Bigtable emulator and points
+// BIGTABLE_EMULATOR_HOST at it.
+func emulator(t *testing.T) { emulatorpkg.Start(t) }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/shardrun"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -147,7 +148,7 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		c.Shard, c.Shards = i, n
 		return err
 	})
-	fs.DurationVar(&o.shardTimeout, "shard-timeout", defaultShardTimeout, "with --shard: stop, exit status 3, when another shard has given no sign of life for `DUR`")
+	fs.DurationVar(&o.shardTimeout, "shard-timeout", shardrun.DefaultTimeout, "with --shard: stop, exit status 3, when another shard has given no sign of life for `DUR`")
 	fs.IntVar(&o.versions, "versions", webtable.DefaultVersions, "keep `N` versions of each page's HTML")
 	fs.Func("from-warc", "build the table from this WARC `FILE` instead of fetching (repeatable; further arguments are WARC files too)", func(s string) error {
 		o.warcs = append(o.warcs, s)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/archive"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
@@ -116,7 +117,7 @@ func TestFromWgetWARC(t *testing.T) {
 		}
 	}
 	f, ok, err := w.LastFetch(ctx, srv.URL+"/img.png")
-	if err != nil || !ok || f.MIME != "image/png" || f.Status != 200 || f.State != webtable.StateDone {
+	if err != nil || !ok || f.MediaType != "image/png" || f.Status != 200 || f.State != crawlstore.StateDone {
 		t.Errorf("fetch of /img.png = %+v, %v, %v; want a done 200 image/png", f, ok, err)
 	}
 	if _, ok, _ := w.Content(ctx, srv.URL+"/img.png"); ok {

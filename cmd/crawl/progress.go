@@ -13,6 +13,7 @@ import (
 	"github.com/dustin/go-humanize"
 	"github.com/schollz/progressbar/v3"
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // progress shows a crawl as it goes: a bar on a terminal, a plain line
@@ -124,7 +125,7 @@ func summary(label string, s crawler.Stats) string {
 // heldBack lists the entries a run left queued on purpose, by origin, with
 // the reason and when they may be tried again: the last lines of a crawl
 // that did not fetch everything it knows of.
-func heldBack(b *strings.Builder, held []crawler.HeldBack) {
+func heldBack(b *strings.Builder, held []crawlstore.HeldBack) {
 	if len(held) == 0 {
 		return
 	}
@@ -200,15 +201,15 @@ var failureLabels = map[crawler.FailureKind]string{
 func failureLabel(k crawler.FailureKind) string { return cmp.Or(failureLabels[k], string(k)) }
 
 // kindLabel names an error kind for people.
-func kindLabel(k crawler.ErrorKind) string {
+func kindLabel(k crawlstore.ErrorKind) string {
 	switch k {
-	case crawler.KindHTTP:
+	case crawlstore.KindHTTP:
 		return "HTTP error status"
-	case crawler.KindRobots:
+	case crawlstore.KindRobots:
 		return "disallowed by robots.txt"
-	case crawler.KindRedirect:
+	case crawlstore.KindRedirect:
 		return "bad redirect"
-	case crawler.KindBody:
+	case crawlstore.KindBody:
 		return "unreadable body"
 	}
 	return string(k)

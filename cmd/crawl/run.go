@@ -176,15 +176,22 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 		defer logMu.Unlock()
 		fmt.Fprintf(stderr, "crawl: %s%s\n", label, line)
 	}
-	s := newStore(w)
-	defer s.cutOffAfter(ctx, o.deps.storeGrace)()
-	c, err := crawler.New(cfg, s)
+	cfg.StoreGrace = o.deps.storeGrace
+	// The WebTable's last deletes, after the run, are cut off when the
+	// run's own store calls are: closing it then writes nothing that a
+	// hung store could hold for ever.
+	cut, release := crawler.CutOff(ctx, o.deps.storeGrace)
+	defer release()
+	c, err := crawler.New(cfg, w.CrawlStore())
 	if err != nil {
 		return crawler.Stats{}, fail(exitUsage, "%v", err)
 	}
 	defer c.Close()
 	st, err := c.Run(ctx, seedURLs)
-	if ferr := s.flushDeletes(); ferr != nil {
+	if ferr := w.FlushDeletes(cut); ferr != nil {
+		if cut.Err() != nil {
+			ferr = fmt.Errorf("%v: %v", context.Cause(cut), ferr)
+		}
 		// NB: nothing is lost: the entries of pages already done are
 		// dropped as stale when the frontier next reaches them.
 		fmt.Fprintf(stderr, "crawl: %scould not delete the queue entries of the last pages saved (the next run skips them, as those pages are done): %v\n", label, ferr)

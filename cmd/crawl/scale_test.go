@@ -200,7 +200,7 @@ func crawlWeb(tb testing.TB, web *webgen.Web, cfg crawler.Config, dir string, to
 			}
 		}
 	}
-	c, err := crawler.New(cfg, newStore(w))
+	c, err := crawler.New(cfg, w.CrawlStore())
 	if err != nil {
 		tb.Fatal(err)
 	}

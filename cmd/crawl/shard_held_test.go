@@ -8,26 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/webtable"
 )
-
-// TestLeftQueued: a round that took nothing holds what it left queued only
-// when the count did not move while it ran.
-func TestLeftQueued(t *testing.T) {
-	for _, tc := range []struct {
-		before, after, want int64
-	}{
-		{0, 0, 0},
-		{3, 3, 3},
-		{0, 1, -1}, // queued by another shard during the round: maybe unseen
-		{2, 1, -1}, // a stale entry dropped: something may have come too
-	} {
-		if got := leftQueued(tc.before, tc.after); got != tc.want {
-			t.Errorf("leftQueued(%d, %d) = %d, want %d", tc.before, tc.after, got, tc.want)
-		}
-	}
-}
 
 // TestShardTakesEntryQueuedAfterEmptyRound: an entry that another shard
 // queues for this one just after a round of it that took nothing (and so
@@ -40,12 +23,12 @@ func TestShardTakesEntryQueuedAfterEmptyRound(t *testing.T) {
 	emulator(t)
 	const shards = 2
 	web := newManyHostWeb(t, 1, 1) // the seed only: h0000/p/0
-	owner := crawler.ShardOf(web.host(0), shards)
+	owner := crawlstore.ShardOf(web.host(0), shards)
 	other := 1 - owner
 	// A host of the other shard that no page links to: only the entry
 	// queued below leads to it.
 	k := 1
-	for crawler.ShardOf(web.host(k), shards) != other {
+	for crawlstore.ShardOf(web.host(k), shards) != other {
 		k++
 	}
 	web.unlinked = k
@@ -58,7 +41,7 @@ func TestShardTakesEntryQueuedAfterEmptyRound(t *testing.T) {
 				return
 			}
 			once.Do(func() {
-				if _, err := newStore(w).Enqueue(ctx, []crawler.Entry{{URL: late, Depth: 1}}, crawler.Requeue{}); err != nil {
+				if _, err := w.CrawlStore().Enqueue(ctx, []crawlstore.Entry{{URL: late, Depth: 1}}, crawlstore.Requeue{}); err != nil {
 					t.Errorf("queuing %s: %v", late, err)
 				}
 			})

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // TestShardsChainAcrossShards crawls a chain of hosts whose every link
@@ -27,7 +27,7 @@ func TestShardsChainAcrossShards(t *testing.T) {
 	// Hosts alternating between the shards: c<k> of shard k%2.
 	var hosts []string
 	for i := 0; len(hosts) < hops; i++ {
-		if h := fmt.Sprintf("c%d.chain.test", i); crawler.ShardOf(h, shards) == len(hosts)%shards {
+		if h := fmt.Sprintf("c%d.chain.test", i); crawlstore.ShardOf(h, shards) == len(hosts)%shards {
 			hosts = append(hosts, h)
 		}
 	}

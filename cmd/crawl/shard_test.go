@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
-	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -92,7 +92,7 @@ func (s *manyHostWeb) check(t *testing.T, shards int, again func(url string, uas
 	for u, uas := range s.fetches {
 		host := strings.TrimPrefix(u, "http://")
 		host, _, _ = strings.Cut(host, "/")
-		want := fmt.Sprintf("shard-%d", crawler.ShardOf(host, shards))
+		want := fmt.Sprintf("shard-%d", crawlstore.ShardOf(host, shards))
 		for _, ua := range uas {
 			if !strings.HasPrefix(ua, want) {
 				t.Errorf("%s (host of shard %s) was fetched by %s", u, want, ua)

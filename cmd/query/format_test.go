@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
 )
@@ -23,7 +24,7 @@ func storeInFormat(t *testing.T, v webtable.FormatVersion) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SetState(ctx, "http://www.cnn.com/", webtable.StateQueued, webtable.FrontierTime); err != nil {
+	if err := w.SetState(ctx, "http://www.cnn.com/", crawlstore.StateQueued, webtable.FrontierTime); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

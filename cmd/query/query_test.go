@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/emulator"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
@@ -200,7 +201,7 @@ func TestBinaryValueIsBase64(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw := []byte{0xff, 0xfe, 'h', 'i', 0x00}
-	if _, err := w.RecordFetch(ctx, &webtable.Page{Fetch: webtable.Fetch{URL: "http://x.example/", Status: 200, Time: time.UnixMilli(1700000000000)}, MIME: "application/octet-stream", KeepBody: true, Body: raw}); err != nil {
+	if _, err := w.RecordFetch(ctx, &webtable.Page{Fetch: crawlstore.Fetch{URL: "http://x.example/", Status: 200, Time: time.UnixMilli(1700000000000)}, MIME: "application/octet-stream", KeepBody: true, Body: raw}); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
@@ -396,7 +397,7 @@ func TestQueryChangesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &webtable.Page{Fetch: webtable.Fetch{URL: "http://www.cnn.com/new", Status: 200, Time: time.Now()}, MIME: "text/html", KeepBody: true, Body: []byte("<p>new")}
+	p := &webtable.Page{Fetch: crawlstore.Fetch{URL: "http://www.cnn.com/new", Status: 200, Time: time.Now()}, MIME: "text/html", KeepBody: true, Body: []byte("<p>new")}
 	if _, err := w.RecordFetch(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/archive"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/emulator"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
@@ -277,7 +278,7 @@ func TestWarcioAgrees(t *testing.T) {
 	}
 	for i, h := range []string{"", "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Encoding: gzip\r\n\r\n"} {
 		p := &webtable.Page{
-			Fetch: webtable.Fetch{URL: "https://www.example.org/a?b=2&a=1", Status: 200, Time: time.Date(2026, 1, 2, 3, 4, 5, i*1_000_000, time.UTC)},
+			Fetch: crawlstore.Fetch{URL: "https://www.example.org/a?b=2&a=1", Status: 200, Time: time.Date(2026, 1, 2, 3, 4, 5, i*1_000_000, time.UTC)},
 			MIME:  "text/html", KeepBody: true, Body: []byte(fmt.Sprintf("<p>version %d & <b>more</b></p>", i)),
 		}
 		if h != "" {

@@ -1,10 +1,11 @@
-// Package crawlertest checks implementations of [crawler.Store] against
-// the contract written on that interface. Every Store runs the same suite:
-// crawler.MemStore in this repository's tests, the WebTable adapter of
-// cmd/crawl in its own.
+// Package crawlertest checks implementations of [crawlstore.Store] against
+// the contract written on that interface, and holds [MemStore], the
+// in-memory Store the crawler's tests use. Every Store runs the same
+// suite: MemStore in this package's tests, webtable.CrawlStore (on the
+// embedded store and on Cloud Bigtable's emulator) in webtable's.
 //
 //	func TestStore(t *testing.T) {
-//		crawlertest.StoreContract(t, func(t *testing.T) crawler.Store { return open(t) })
+//		crawlertest.StoreContract(t, func(t *testing.T) crawlstore.Store { return open(t) })
 //	}
 //
 // # Caveats
@@ -22,16 +23,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
+	"github.com/webtable/webtable/urlkey"
 )
 
 // StoreContract runs the Store contract suite, each case on a fresh store
 // from newStore.
-func StoreContract(t *testing.T, newStore func(t *testing.T) crawler.Store) {
+func StoreContract(t *testing.T, newStore func(t *testing.T) crawlstore.Store) {
 	t.Helper()
 	for _, tc := range []struct {
 		name string
-		fn   func(t *testing.T, s crawler.Store)
+		fn   func(t *testing.T, s crawlstore.Store)
 	}{
 		{"EnqueueReportsPriorStates", testEnqueue},
 		{"QueuedListsDepths", testQueued},
@@ -62,20 +64,20 @@ var ctx = context.Background()
 // at is a fetch time in whole milliseconds.
 func at(sec int) time.Time { return time.Date(2026, 11, 30, 6, 0, sec, 0, time.UTC) }
 
-func html(url string, t time.Time, body string) *crawler.Page {
-	p := &crawler.Page{
+func html(url string, t time.Time, body string) *crawlstore.Page {
+	p := &crawlstore.Page{
 		URL: url, FinalURL: url, Time: t, Status: 200,
 		MediaType: "text/html", Charset: "utf-8", ETag: `"e-` + body + `"`,
 		LastModified: "Mon, 30 Nov 2026 06:00:00 GMT",
 		Body:         []byte(body), Length: int64(len(body)),
 	}
-	p.SHA256 = crawler.SHA256Hex(p.Body)
+	p.SHA256 = crawlstore.SHA256Hex(p.Body)
 	return p
 }
 
-func enqueue(t *testing.T, s crawler.Store, es ...crawler.Entry) []crawler.State {
+func enqueue(t *testing.T, s crawlstore.Store, es ...crawlstore.Entry) []crawlstore.State {
 	t.Helper()
-	st, err := s.Enqueue(ctx, es, crawler.Requeue{})
+	st, err := s.Enqueue(ctx, es, crawlstore.Requeue{})
 	if err != nil {
 		t.Fatalf("Enqueue(%v): %v", es, err)
 	}
@@ -85,7 +87,7 @@ func enqueue(t *testing.T, s crawler.Store, es ...crawler.Entry) []crawler.State
 	return st
 }
 
-func save(t *testing.T, s crawler.Store, p *crawler.Page) crawler.SaveResult {
+func save(t *testing.T, s crawlstore.Store, p *crawlstore.Page) crawlstore.SaveResult {
 	t.Helper()
 	res, err := s.SavePage(ctx, p)
 	if err != nil {
@@ -97,9 +99,9 @@ func save(t *testing.T, s crawler.Store, p *crawler.Page) crawler.SaveResult {
 	return res
 }
 
-func last(t *testing.T, s crawler.Store, url string) (crawler.Fetch, bool) {
+func last(t *testing.T, s crawlstore.Store, url string) (crawlstore.Fetch, bool) {
 	t.Helper()
-	f, ok, err := s.LastFetch(ctx, url)
+	f, ok, err := s.LastFetch(ctx, keyOf(t, url))
 	if err != nil {
 		t.Fatalf("LastFetch(%s): %v", url, err)
 	}
@@ -108,7 +110,7 @@ func last(t *testing.T, s crawler.Store, url string) (crawler.Fetch, bool) {
 
 // queued reads the whole frontier through Hosts and Next, a few entries at
 // a time, and returns each URL's depth.
-func queued(t *testing.T, s crawler.Store) map[string]int {
+func queued(t *testing.T, s crawlstore.Store) map[string]int {
 	t.Helper()
 	out := map[string]int{}
 	var hosts []string
@@ -145,26 +147,26 @@ func queued(t *testing.T, s crawler.Store) map[string]int {
 	return out
 }
 
-func testEnqueue(t *testing.T, s crawler.Store) {
+func testEnqueue(t *testing.T, s crawlstore.Store) {
 	got := enqueue(t, s,
-		crawler.Entry{URL: "http://www.cnn.com/", Depth: 0},
-		crawler.Entry{URL: "http://cnnsi.com/", Depth: 1},
-		crawler.Entry{URL: "http://www.cnn.com/", Depth: 2},
+		crawlstore.Entry{URL: "http://www.cnn.com/", Depth: 0},
+		crawlstore.Entry{URL: "http://cnnsi.com/", Depth: 1},
+		crawlstore.Entry{URL: "http://www.cnn.com/", Depth: 2},
 	)
-	want := []crawler.State{crawler.StateNone, crawler.StateNone, crawler.StateQueued}
+	want := []crawlstore.State{crawlstore.StateNone, crawlstore.StateNone, crawlstore.StateQueued}
 	if !slices.Equal(got, want) {
 		t.Errorf("first Enqueue states = %v, want %v", got, want)
 	}
-	got = enqueue(t, s, crawler.Entry{URL: "http://cnnsi.com/", Depth: 3}, crawler.Entry{URL: "http://my.look.ca/", Depth: 1})
-	want = []crawler.State{crawler.StateQueued, crawler.StateNone}
+	got = enqueue(t, s, crawlstore.Entry{URL: "http://cnnsi.com/", Depth: 3}, crawlstore.Entry{URL: "http://my.look.ca/", Depth: 1})
+	want = []crawlstore.State{crawlstore.StateQueued, crawlstore.StateNone}
 	if !slices.Equal(got, want) {
 		t.Errorf("second Enqueue states = %v, want %v", got, want)
 	}
 }
 
-func testQueued(t *testing.T, s crawler.Store) {
-	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/", Depth: 0}, crawler.Entry{URL: "http://www.cnn.com/a.html", Depth: 2})
-	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/a.html", Depth: 1}) // known: depth unchanged
+func testQueued(t *testing.T, s crawlstore.Store) {
+	enqueue(t, s, crawlstore.Entry{URL: "http://www.cnn.com/", Depth: 0}, crawlstore.Entry{URL: "http://www.cnn.com/a.html", Depth: 2})
+	enqueue(t, s, crawlstore.Entry{URL: "http://www.cnn.com/a.html", Depth: 1}) // known: depth unchanged
 	got := queued(t, s)
 	want := map[string]int{"http://www.cnn.com/": 0, "http://www.cnn.com/a.html": 2}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -172,8 +174,8 @@ func testQueued(t *testing.T, s crawler.Store) {
 	}
 }
 
-func testQueuedStop(t *testing.T, s crawler.Store) {
-	enqueue(t, s, crawler.Entry{URL: "http://a.example/"}, crawler.Entry{URL: "http://b.example/"}, crawler.Entry{URL: "http://c.example/"})
+func testQueuedStop(t *testing.T, s crawlstore.Store) {
+	enqueue(t, s, crawlstore.Entry{URL: "http://a.example/"}, crawlstore.Entry{URL: "http://b.example/"}, crawlstore.Entry{URL: "http://c.example/"})
 	n := 0
 	if err := s.Hosts(ctx, 0, 1, func(string) bool { n++; return false }); err != nil {
 		t.Fatalf("Hosts: %v", err)
@@ -185,10 +187,10 @@ func testQueuedStop(t *testing.T, s crawler.Store) {
 
 // testHostsByShard: each host is listed for the shard ShardOf names, and
 // only for it.
-func testHostsByShard(t *testing.T, s crawler.Store) {
-	var es []crawler.Entry
+func testHostsByShard(t *testing.T, s crawlstore.Store) {
+	var es []crawlstore.Entry
 	for i := range 20 {
-		es = append(es, crawler.Entry{URL: fmt.Sprintf("http://h%02d.example/", i)})
+		es = append(es, crawlstore.Entry{URL: fmt.Sprintf("http://h%02d.example/", i)})
 	}
 	enqueue(t, s, es...)
 	const shards = 3
@@ -196,7 +198,7 @@ func testHostsByShard(t *testing.T, s crawler.Store) {
 	for shard := range shards {
 		err := s.Hosts(ctx, shard, shards, func(h string) bool {
 			total++
-			if got := crawler.ShardOf(h, shards); got != shard {
+			if got := crawlstore.ShardOf(h, shards); got != shard {
 				t.Errorf("Hosts(shard %d of %d) listed %s, of shard %d", shard, shards, h, got)
 			}
 			return true
@@ -212,8 +214,8 @@ func testHostsByShard(t *testing.T, s crawler.Store) {
 
 // testNextInOrder: a host's entries come back in order of discovery, and
 // the entry of a page saved with its position is gone.
-func testNextInOrder(t *testing.T, s crawler.Store) {
-	es := []crawler.Entry{{URL: "http://a.example/3"}, {URL: "http://a.example/1"}, {URL: "http://a.example/2"}}
+func testNextInOrder(t *testing.T, s crawlstore.Store) {
+	es := []crawlstore.Entry{{URL: "http://a.example/3"}, {URL: "http://a.example/1"}, {URL: "http://a.example/2"}}
 	enqueue(t, s, es...)
 	b, err := s.Next(ctx, "a.example", "", 10)
 	if err != nil {
@@ -238,20 +240,20 @@ func testNextInOrder(t *testing.T, s crawler.Store) {
 }
 
 // testRequeue: a failed URL is queued again when met by a later run, once.
-func testRequeue(t *testing.T, s crawler.Store) {
-	p := &crawler.Page{URL: "http://a.example/x", FinalURL: "http://a.example/x", Time: at(1), Status: 500, Err: "500", ErrKind: crawler.KindHTTP}
+func testRequeue(t *testing.T, s crawlstore.Store) {
+	p := &crawlstore.Page{URL: "http://a.example/x", FinalURL: "http://a.example/x", Time: at(1), Status: 500, Err: "500", ErrKind: crawlstore.KindHTTP}
 	save(t, s, p)
-	rq := crawler.Requeue{Failed: true, Before: at(1)}
-	es := []crawler.Entry{{URL: p.URL, Depth: 1}}
-	if st, _ := s.Enqueue(ctx, es, rq); st[0] != crawler.StateFailed || es[0].Frontier != "" {
+	rq := crawlstore.Requeue{Failed: true, Before: at(1)}
+	es := []crawlstore.Entry{{URL: p.URL, Depth: 1}}
+	if st, _ := s.Enqueue(ctx, es, rq); st[0] != crawlstore.StateFailed || es[0].Frontier != "" {
 		t.Errorf("Enqueue in the run of the failure = %v, frontier %q; want failed, not queued", st, es[0].Frontier)
 	}
 	rq.Before = at(2)
-	if st, _ := s.Enqueue(ctx, es, rq); st[0] != crawler.StateFailed || es[0].Frontier == "" {
+	if st, _ := s.Enqueue(ctx, es, rq); st[0] != crawlstore.StateFailed || es[0].Frontier == "" {
 		t.Errorf("Enqueue in a later run = %v, frontier %q; want failed, queued again", st, es[0].Frontier)
 	}
-	es = []crawler.Entry{{URL: p.URL, Depth: 1}}
-	if st, _ := s.Enqueue(ctx, es, rq); st[0] != crawler.StateQueued || es[0].Frontier != "" {
+	es = []crawlstore.Entry{{URL: p.URL, Depth: 1}}
+	if st, _ := s.Enqueue(ctx, es, rq); st[0] != crawlstore.StateQueued || es[0].Frontier != "" {
 		t.Errorf("Enqueue once more = %v, frontier %q; want queued, no second entry", st, es[0].Frontier)
 	}
 	if q := queued(t, s); len(q) != 1 {
@@ -259,18 +261,18 @@ func testRequeue(t *testing.T, s crawler.Store) {
 	}
 }
 
-func testLastFetchUnknown(t *testing.T, s crawler.Store) {
+func testLastFetchUnknown(t *testing.T, s crawlstore.Store) {
 	if _, ok := last(t, s, "http://www.cnn.com/"); ok {
 		t.Error("LastFetch of an unknown URL: ok = true")
 	}
-	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/"})
+	enqueue(t, s, crawlstore.Entry{URL: "http://www.cnn.com/"})
 	if _, ok := last(t, s, "http://www.cnn.com/"); ok {
 		t.Error("LastFetch of a queued, never fetched URL: ok = true")
 	}
 }
 
-func testSaveDone(t *testing.T, s crawler.Store) {
-	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/", Depth: 0})
+func testSaveDone(t *testing.T, s crawlstore.Store) {
+	enqueue(t, s, crawlstore.Entry{URL: "http://www.cnn.com/", Depth: 0})
 	p := html("http://www.cnn.com/", at(1), "<p>one</p>")
 	if res := save(t, s, p); !res.NewVersion {
 		t.Error("first SavePage with a body: NewVersion = false")
@@ -279,7 +281,7 @@ func testSaveDone(t *testing.T, s crawler.Store) {
 	if !ok {
 		t.Fatal("LastFetch after SavePage: ok = false")
 	}
-	if f.State != crawler.StateDone || f.Status != 200 || f.SHA256 != p.SHA256 || f.ETag != p.ETag ||
+	if f.State != crawlstore.StateDone || f.Status != 200 || f.SHA256 != p.SHA256 || f.ETag != p.ETag ||
 		f.LastModified != p.LastModified || !f.Time.Equal(p.Time) || f.URL != p.URL ||
 		f.MediaType != "text/html" || f.Charset != "utf-8" {
 		t.Errorf("LastFetch = %+v, want done, 200, sha %s, etag %s, time %v, url %s, text/html, utf-8", f, p.SHA256, p.ETag, p.Time, p.URL)
@@ -287,31 +289,31 @@ func testSaveDone(t *testing.T, s crawler.Store) {
 	if q := queued(t, s); len(q) != 0 {
 		t.Errorf("Queued after the only page is done = %v, want none", q)
 	}
-	if st := enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/"}); st[0] != crawler.StateDone {
+	if st := enqueue(t, s, crawlstore.Entry{URL: "http://www.cnn.com/"}); st[0] != crawlstore.StateDone {
 		t.Errorf("Enqueue of a done page = %v, want done", st[0])
 	}
 }
 
-func testSaveDiscovered(t *testing.T, s crawler.Store) {
-	enqueue(t, s, crawler.Entry{URL: "http://done.example/"})
+func testSaveDiscovered(t *testing.T, s crawlstore.Store) {
+	enqueue(t, s, crawlstore.Entry{URL: "http://done.example/"})
 	save(t, s, html("http://done.example/", at(1), "x"))
-	enqueue(t, s, crawler.Entry{URL: "http://queued.example/", Depth: 1})
+	enqueue(t, s, crawlstore.Entry{URL: "http://queued.example/", Depth: 1})
 
 	p := html("http://www.cnn.com/", at(2), "<a>")
 	p.Depth = 1
-	p.Links = []crawler.Link{
+	p.Links = []crawlstore.Link{
 		{URL: "http://new.example/", Text: "new"},
 		{URL: "http://done.example/", Text: "done"},
 		{URL: "http://queued.example/", Text: "queued"},
 		{URL: "http://nofollow.example/", Text: "nf", NoFollow: true},
 	}
-	p.Discovered = []crawler.Entry{
+	p.Discovered = []crawlstore.Entry{
 		{URL: "http://new.example/", Depth: 2},
 		{URL: "http://done.example/", Depth: 2},
 		{URL: "http://queued.example/", Depth: 2},
 	}
 	res := save(t, s, p)
-	want := []crawler.State{crawler.StateNone, crawler.StateDone, crawler.StateQueued}
+	want := []crawlstore.State{crawlstore.StateNone, crawlstore.StateDone, crawlstore.StateQueued}
 	if !slices.Equal(res.States, want) {
 		t.Errorf("SavePage states = %v, want %v", res.States, want)
 	}
@@ -322,7 +324,7 @@ func testSaveDiscovered(t *testing.T, s crawler.Store) {
 	}
 }
 
-func testNewVersion(t *testing.T, s crawler.Store) {
+func testNewVersion(t *testing.T, s crawlstore.Store) {
 	for i, tc := range []struct {
 		body string
 		want bool
@@ -333,7 +335,7 @@ func testNewVersion(t *testing.T, s crawler.Store) {
 		}
 	}
 	f, _ := last(t, s, "http://www.cnn.com/")
-	if f.SHA256 != crawler.SHA256Hex([]byte("v1")) || !f.Time.Equal(at(5)) {
+	if f.SHA256 != crawlstore.SHA256Hex([]byte("v1")) || !f.Time.Equal(at(5)) {
 		t.Errorf("LastFetch = %+v, want sha of v1 at %v", f, at(5))
 	}
 	p := html("http://www.cnn.com/", at(6), "")
@@ -343,29 +345,29 @@ func testNewVersion(t *testing.T, s crawler.Store) {
 	}
 }
 
-func testNotModified(t *testing.T, s crawler.Store) {
+func testNotModified(t *testing.T, s crawlstore.Store) {
 	p := html("http://www.cnn.com/", at(1), "v1")
 	save(t, s, p)
-	nm := &crawler.Page{URL: p.URL, FinalURL: p.URL, Time: at(2), Status: 304, NotModified: true, ETag: p.ETag}
+	nm := &crawlstore.Page{URL: p.URL, FinalURL: p.URL, Time: at(2), Status: 304, NotModified: true, ETag: p.ETag}
 	if res := save(t, s, nm); res.NewVersion {
 		t.Error("SavePage of a 304: NewVersion = true")
 	}
 	f, _ := last(t, s, p.URL)
-	if f.SHA256 != p.SHA256 || f.Status != 304 || !f.Time.Equal(at(2)) || f.State != crawler.StateDone || f.ETag != p.ETag {
+	if f.SHA256 != p.SHA256 || f.Status != 304 || !f.Time.Equal(at(2)) || f.State != crawlstore.StateDone || f.ETag != p.ETag {
 		t.Errorf("LastFetch after 304 = %+v, want content sha kept, status 304, time %v, done", f, at(2))
 	}
 }
 
-func content(t *testing.T, s crawler.Store, url string) (string, bool) {
+func content(t *testing.T, s crawlstore.Store, url string) (string, bool) {
 	t.Helper()
-	b, ok, err := s.Content(ctx, url)
+	b, ok, err := s.Content(ctx, keyOf(t, url))
 	if err != nil {
 		t.Fatalf("Content(%s): %v", url, err)
 	}
 	return string(b), ok
 }
 
-func testContent(t *testing.T, s crawler.Store) {
+func testContent(t *testing.T, s crawlstore.Store) {
 	const u = "http://www.cnn.com/"
 	if _, ok := content(t, s, u); ok {
 		t.Error("Content of an unknown URL: ok = true")
@@ -375,44 +377,44 @@ func testContent(t *testing.T, s crawler.Store) {
 	if got, ok := content(t, s, u); !ok || got != "v2" {
 		t.Errorf("Content = %q, %v; want v2", got, ok)
 	}
-	save(t, s, &crawler.Page{URL: u, FinalURL: u, Time: at(3), Status: 304, NotModified: true})
-	failed := &crawler.Page{URL: u, FinalURL: u, Time: at(4), Err: "refused", ErrKind: crawler.KindNetwork}
+	save(t, s, &crawlstore.Page{URL: u, FinalURL: u, Time: at(3), Status: 304, NotModified: true})
+	failed := &crawlstore.Page{URL: u, FinalURL: u, Time: at(4), Err: "refused", ErrKind: crawlstore.KindNetwork}
 	save(t, s, failed)
 	if got, ok := content(t, s, "https://www.cnn.com/"); !ok || got != "v2" {
 		t.Errorf("Content after a 304 and a failure = %q, %v; want v2 still", got, ok)
 	}
 }
 
-func testFailed(t *testing.T, s crawler.Store) {
-	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/x"})
-	p := &crawler.Page{URL: "http://www.cnn.com/x", FinalURL: "http://www.cnn.com/x", Time: at(1), Status: 404,
-		Err: "http status 404 Not Found", ErrKind: crawler.KindHTTP}
+func testFailed(t *testing.T, s crawlstore.Store) {
+	enqueue(t, s, crawlstore.Entry{URL: "http://www.cnn.com/x"})
+	p := &crawlstore.Page{URL: "http://www.cnn.com/x", FinalURL: "http://www.cnn.com/x", Time: at(1), Status: 404,
+		Err: "http status 404 Not Found", ErrKind: crawlstore.KindHTTP}
 	save(t, s, p)
 	f, ok := last(t, s, p.URL)
-	if !ok || f.State != crawler.StateFailed || f.Status != 404 {
+	if !ok || f.State != crawlstore.StateFailed || f.Status != 404 {
 		t.Errorf("LastFetch after a failure = %+v, %v; want failed, 404", f, ok)
 	}
 	if q := queued(t, s); len(q) != 0 {
 		t.Errorf("a failed page is still queued: %v", q)
 	}
-	if st := enqueue(t, s, crawler.Entry{URL: p.URL}); st[0] != crawler.StateFailed {
+	if st := enqueue(t, s, crawlstore.Entry{URL: p.URL}); st[0] != crawlstore.StateFailed {
 		t.Errorf("Enqueue of a failed page = %v, want failed", st[0])
 	}
 }
 
-func testRedirect(t *testing.T, s crawler.Store) {
-	enqueue(t, s, crawler.Entry{URL: "http://cnn.com/"})
+func testRedirect(t *testing.T, s crawlstore.Store) {
+	enqueue(t, s, crawlstore.Entry{URL: "http://cnn.com/"})
 	p := html("http://cnn.com/", at(1), "home")
 	p.FinalURL, p.Redirected = "http://www.cnn.com/", true
 	if res := save(t, s, p); !res.NewVersion {
 		t.Error("redirected SavePage with a body: NewVersion = false")
 	}
 	tf, ok := last(t, s, "http://www.cnn.com/")
-	if !ok || tf.SHA256 != p.SHA256 || tf.State != crawler.StateDone || tf.URL != "http://www.cnn.com/" {
+	if !ok || tf.SHA256 != p.SHA256 || tf.State != crawlstore.StateDone || tf.URL != "http://www.cnn.com/" {
 		t.Errorf("target LastFetch = %+v, %v; want the content, done, url http://www.cnn.com/", tf, ok)
 	}
 	sf, ok := last(t, s, "http://cnn.com/")
-	if !ok || sf.State != crawler.StateDone {
+	if !ok || sf.State != crawlstore.StateDone {
 		t.Errorf("source LastFetch = %+v, %v; want done", sf, ok)
 	}
 	if sf.SHA256 == p.SHA256 {
@@ -423,28 +425,28 @@ func testRedirect(t *testing.T, s crawler.Store) {
 	}
 }
 
-func testLocation(t *testing.T, s crawler.Store) {
-	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/old"})
-	p := &crawler.Page{URL: "http://www.cnn.com/old", FinalURL: "http://www.cnn.com/old", Time: at(1),
+func testLocation(t *testing.T, s crawlstore.Store) {
+	enqueue(t, s, crawlstore.Entry{URL: "http://www.cnn.com/old"})
+	p := &crawlstore.Page{URL: "http://www.cnn.com/old", FinalURL: "http://www.cnn.com/old", Time: at(1),
 		Status: 301, Location: "http://www.cnn.com/new"}
 	if res := save(t, s, p); res.NewVersion {
 		t.Error("SavePage of an unfollowed redirect: NewVersion = true")
 	}
 	f, ok := last(t, s, p.URL)
-	if !ok || f.State != crawler.StateDone || f.Status != 301 {
+	if !ok || f.State != crawlstore.StateDone || f.Status != 301 {
 		t.Errorf("LastFetch = %+v, %v; want done, 301", f, ok)
 	}
 	if _, ok := last(t, s, p.Location); ok {
 		t.Error("the target of an unfollowed redirect has a fetch record; its row must be left alone")
 	}
-	if st := enqueue(t, s, crawler.Entry{URL: p.Location}); st[0] != crawler.StateNone {
+	if st := enqueue(t, s, crawlstore.Entry{URL: p.Location}); st[0] != crawlstore.StateNone {
 		t.Errorf("Enqueue of the unfollowed target = %v, want none (unknown)", st[0])
 	}
 }
 
-func testSchemes(t *testing.T, s crawler.Store) {
-	enqueue(t, s, crawler.Entry{URL: "http://www.cnn.com/"})
-	if st := enqueue(t, s, crawler.Entry{URL: "https://www.cnn.com/"}); st[0] != crawler.StateQueued {
+func testSchemes(t *testing.T, s crawlstore.Store) {
+	enqueue(t, s, crawlstore.Entry{URL: "http://www.cnn.com/"})
+	if st := enqueue(t, s, crawlstore.Entry{URL: "https://www.cnn.com/"}); st[0] != crawlstore.StateQueued {
 		t.Errorf("Enqueue(https) after Enqueue(http) = %v, want queued (one row key)", st[0])
 	}
 	p := html("https://www.cnn.com/", at(1), "x")
@@ -455,13 +457,13 @@ func testSchemes(t *testing.T, s crawler.Store) {
 	}
 }
 
-func testIdempotent(t *testing.T, s crawler.Store) {
+func testIdempotent(t *testing.T, s crawlstore.Store) {
 	p := html("http://www.cnn.com/", at(1), "x")
-	p.Links = []crawler.Link{{URL: "http://cnnsi.com/", Text: "SI"}}
-	p.Discovered = []crawler.Entry{{URL: "http://cnnsi.com/", Depth: 1}}
+	p.Links = []crawlstore.Link{{URL: "http://cnnsi.com/", Text: "SI"}}
+	p.Discovered = []crawlstore.Entry{{URL: "http://cnnsi.com/", Depth: 1}}
 	first := save(t, s, p)
 	again := save(t, s, p)
-	if first.States[0] != crawler.StateNone || again.States[0] != crawler.StateQueued {
+	if first.States[0] != crawlstore.StateNone || again.States[0] != crawlstore.StateQueued {
 		t.Errorf("states = %v then %v, want none then queued", first.States, again.States)
 	}
 	if again.NewVersion {
@@ -469,7 +471,7 @@ func testIdempotent(t *testing.T, s crawler.Store) {
 	}
 }
 
-func testConcurrent(t *testing.T, s crawler.Store) {
+func testConcurrent(t *testing.T, s crawlstore.Store) {
 	const n = 16
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -478,8 +480,8 @@ func testConcurrent(t *testing.T, s crawler.Store) {
 		go func() {
 			defer wg.Done()
 			p := html(fmt.Sprintf("http://www.cnn.com/%d", i), at(i), fmt.Sprint(i))
-			p.Links = []crawler.Link{{URL: "http://shared.example/", Text: "s"}}
-			p.Discovered = []crawler.Entry{{URL: "http://shared.example/", Depth: 1}, {URL: fmt.Sprintf("http://own.example/%d", i), Depth: 1}}
+			p.Links = []crawlstore.Link{{URL: "http://shared.example/", Text: "s"}}
+			p.Discovered = []crawlstore.Entry{{URL: "http://shared.example/", Depth: 1}, {URL: fmt.Sprintf("http://own.example/%d", i), Depth: 1}}
 			if _, err := s.SavePage(ctx, p); err != nil {
 				errs <- err
 			}
@@ -498,13 +500,13 @@ func testConcurrent(t *testing.T, s crawler.Store) {
 // testHostPages: each page marked done counts once for its host, however
 // often it was fetched; failures and other hosts do not count; the count
 // stops at the limit.
-func testHostPages(t *testing.T, s crawler.Store) {
+func testHostPages(t *testing.T, s crawlstore.Store) {
 	for i := range 3 {
 		save(t, s, html(fmt.Sprintf("http://a.example/%d", i), at(1), "x"))
 	}
 	save(t, s, html("http://a.example/0", at(2), "y"))
 	save(t, s, html("http://b.example/0", at(1), "x"))
-	save(t, s, &crawler.Page{URL: "http://a.example/bad", FinalURL: "http://a.example/bad", Time: at(1), Status: 500, Err: "500", ErrKind: crawler.KindHTTP})
+	save(t, s, &crawlstore.Page{URL: "http://a.example/bad", FinalURL: "http://a.example/bad", Time: at(1), Status: 500, Err: "500", ErrKind: crawlstore.KindHTTP})
 	for _, tc := range []struct {
 		host        string
 		limit, want int
@@ -514,4 +516,15 @@ func testHostPages(t *testing.T, s crawler.Store) {
 			t.Errorf("HostPages(%s, %d) = %d, %v; want %d", tc.host, tc.limit, n, err, tc.want)
 		}
 	}
+}
+
+// keyOf is the row key of url, as the crawler hands it to LastFetch and
+// Content.
+func keyOf(t *testing.T, url string) string {
+	t.Helper()
+	k, err := urlkey.Key(url)
+	if err != nil {
+		t.Fatalf("urlkey.Key(%s): %v", url, err)
+	}
+	return k
 }

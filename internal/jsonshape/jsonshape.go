@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -74,7 +75,7 @@ type Failure struct {
 }
 
 // FailureOf is the JSON shape of the failed fetch f of row.
-func FailureOf(row string, f webtable.Fetch) Failure {
+func FailureOf(row string, f crawlstore.Fetch) Failure {
 	t := ""
 	if f.Fetched() {
 		t = f.Time.UTC().Format(time.RFC3339Nano)

@@ -41,10 +41,12 @@ var (
 
 // rules is the layout of CONTRIBUTING.md:
 //
+//	            crawler --> crawlstore <-- webtable       crawlstore --> urlkey (only)
 //	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2
-//	                      \-> extract --> x/net/html (links, text; no colly)
+//	    |                 \-> extract --> x/net/html (links, text; no colly)
 //	    |     \-> seeds
 //	    \-------> webtable --> bigtable --> badger/v4
+//	    \-------> shardrun, warcimport --> crawler, webtable (and archive)
 //	cmd/query --> webtable, urlkey            internal/demoweb <-- cmd/crawl, tests
 //	    \-------> internal/webui --> webtable, urlkey, extract (query serve)
 //	cmd/crawl, cmd/query --> archive --> gowarc (WARC files; no storage, no crawling)
@@ -85,8 +87,16 @@ var rules = map[string]rule{
 		internal:  []string{"bigtable"},
 		forbidden: concat(crawling, terminal),
 	},
+	// The boundary between the crawler and the store, as
+	// database/sql/driver sits between database/sql and the drivers: both
+	// import it, it imports neither.
+	"crawlstore": {
+		internal:        []string{"urlkey"},
+		forbidden:       concat(storage, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag", "os"},
+	},
 	"webtable": {
-		internal:        []string{"bigtable", "urlkey"},
+		internal:        []string{"crawlstore", "bigtable", "urlkey"},
 		forbidden:       concat(cloud, crawling, terminal),
 		forbiddenDirect: []string{"net/http", "flag", "golang.org/x/net/html"},
 	},
@@ -95,7 +105,7 @@ var rules = map[string]rule{
 		forbiddenDirect: []string{"net/http", "flag", "os"},
 	},
 	"crawler": {
-		internal:        []string{"urlkey", "extract"},
+		internal:        []string{"crawlstore", "urlkey", "extract"},
 		forbidden:       concat(storage, terminal),
 		forbiddenDirect: []string{"flag"},
 	},
@@ -127,7 +137,7 @@ var rules = map[string]rule{
 		forbidden: concat(crawling, terminal, []string{"github.com/dgraph-io/badger"}),
 	},
 	"internal/stores": {
-		internal:  []string{"webtable", "bigtable", "urlkey"},
+		internal:  []string{"webtable", "crawlstore", "bigtable", "urlkey"},
 		forbidden: concat(crawling, terminal),
 	},
 	// The check that a program's generated CLI reference is current
@@ -141,42 +151,57 @@ var rules = map[string]rule{
 		forbidden:       concat(storage, cloud, crawling, terminal),
 		forbiddenDirect: []string{"net/http", "flag"},
 	},
+	// One shard of a crawl split between processes (crawl --shard): the
+	// crawler over the WebTable, as the program runs it; like the
+	// programs it speaks webtable, never bigtable itself.
+	"shardrun": {
+		internal:        []string{"crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey"},
+		forbidden:       concat(cloud, terminal),
+		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
+	},
+	// WARC files into the WebTable by the crawler's rules (crawl
+	// --from-warc): archive reads them, webtable stores them.
+	"warcimport": {
+		internal:        []string{"archive", "crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey"},
+		forbidden:       concat(cloud, terminal),
+		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
+	},
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "extract", "seeds", "webtable", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit"},
+		internal:        []string{"crawler", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.
 	"internal/jsonshape": {
-		internal:  []string{"webtable", "bigtable", "urlkey"},
+		internal:  []string{"webtable", "crawlstore", "bigtable", "urlkey"},
 		forbidden: concat(cloud, crawling, terminal),
 	},
 	"internal/webui": {
-		internal:        []string{"webtable", "bigtable", "urlkey", "extract", "internal/jsonshape"},
+		internal:        []string{"webtable", "crawlstore", "bigtable", "urlkey", "extract", "internal/jsonshape"},
 		forbidden:       concat(cloud, crawling, terminal),
 		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4", "github.com/webtable/webtable/bigtable", "flag"},
 	},
 	// The indexing jobs (issue 33): the runner and each job read and
 	// write through webtable, never the store itself.
 	"jobs": {
-		internal:        []string{"webtable", "bigtable", "urlkey", "extract"},
+		internal:        []string{"webtable", "crawlstore", "bigtable", "urlkey", "extract"},
 		forbidden:       concat(cloud, crawling, terminal),
 		forbiddenDirect: []string{"github.com/dgraph-io/badger/v4", module + "/bigtable", "flag", "net/http"},
 	},
 	// jobstest builds stores for the jobs' tests, so it may open one.
 	"jobs/jobstest": {
-		internal:        []string{"webtable", "bigtable", "urlkey", "jobs"},
+		internal:        []string{"webtable", "crawlstore", "bigtable", "urlkey", "jobs"},
 		forbidden:       concat(cloud, crawling, terminal),
 		forbiddenDirect: []string{"flag", "net/http"},
 	},
 	"cmd/index": {
-		internal:        []string{"jobs", "webtable", "bigtable", "urlkey", "extract", "internal/stores"},
+		internal:        []string{"jobs", "webtable", "crawlstore", "bigtable", "urlkey", "extract", "internal/stores"},
 		forbidden:       crawling,
 		forbiddenDirect: programsMustNotImport,
 	},
 	"cmd/query": {
-		internal:        []string{"webtable", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui", "internal/jsonshape", "jobs"},
+		internal:        []string{"webtable", "crawlstore", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui", "internal/jsonshape", "jobs"},
 		forbidden:       concat(crawling, terminal),
 		forbiddenDirect: programsMustNotImport,
 	},
@@ -322,6 +347,11 @@ func TestViolationsDetected(t *testing.T) {
 	}{
 		{"bigtable may use badger", listedPackage{ImportPath: module + "/bigtable", Deps: []string{"github.com/dgraph-io/badger/v4"}}, ""},
 		{"bigtable must not know urlkey", listedPackage{ImportPath: module + "/bigtable", Deps: []string{module + "/urlkey"}}, "bigtable depends on urlkey"},
+		{"crawlstore must not know the crawler", listedPackage{ImportPath: module + "/crawlstore", Deps: []string{module + "/urlkey", module + "/crawler"}}, "crawlstore depends on crawler"},
+		{"crawlstore must not know the store", listedPackage{ImportPath: module + "/crawlstore", Deps: []string{module + "/webtable"}}, "crawlstore depends on webtable"},
+		{"webtable must not know the crawler", listedPackage{ImportPath: module + "/webtable", Deps: []string{module + "/crawlstore", module + "/crawler"}}, "webtable depends on crawler"},
+		{"shardrun speaks webtable, not bigtable", listedPackage{ImportPath: module + "/shardrun", Imports: []string{module + "/bigtable"}}, "shardrun imports " + module + "/bigtable directly"},
+		{"shardrun must not know terminals", listedPackage{ImportPath: module + "/shardrun", Deps: []string{"github.com/schollz/progressbar/v3"}}, "shardrun depends on github.com/schollz/progressbar/v3"},
 		{"crawler must not know storage", listedPackage{ImportPath: module + "/crawler", Deps: []string{module + "/urlkey", module + "/webtable"}}, "crawler depends on webtable"},
 		{"crawler must not reach badger indirectly", listedPackage{ImportPath: module + "/crawler", Deps: []string{"github.com/dgraph-io/badger/v4"}}, "crawler depends on github.com/dgraph-io/badger/v4"},
 		{"urlkey must not do HTTP", listedPackage{ImportPath: module + "/urlkey", Imports: []string{"net/http"}}, "urlkey imports net/http directly"},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/bigtable/cloud"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/webtable"
 	"google.golang.org/api/option"
 	"google.golang.org/grpc"
@@ -28,7 +29,7 @@ func TestServedStoreReadLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
-	p := &webtable.Page{Fetch: webtable.Fetch{URL: "http://www.cnn.com/", Status: 200, Time: at}, MIME: "text/html", KeepBody: true, Body: []byte("<p>hello")}
+	p := &webtable.Page{Fetch: crawlstore.Fetch{URL: "http://www.cnn.com/", Status: 200, Time: at}, MIME: "text/html", KeepBody: true, Body: []byte("<p>hello")}
 	if _, err := s.RecordFetch(ctx, p); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestServedStoreBigPage(t *testing.T) {
 	const size = bigPage
 	body := bytes.Repeat([]byte("0123456789abcdef"), size/16)
 	at := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
-	p := &webtable.Page{Fetch: webtable.Fetch{URL: "http://www.cnn.com/big", Status: 200, Time: at}, MIME: "text/html", KeepBody: true, Body: body}
+	p := &webtable.Page{Fetch: crawlstore.Fetch{URL: "http://www.cnn.com/big", Status: 200, Time: at}, MIME: "text/html", KeepBody: true, Body: body}
 	if _, err := s.RecordFetch(ctx, p); err != nil {
 		t.Fatal(err)
 	}

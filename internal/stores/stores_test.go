@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	emulatorpkg "github.com/webtable/webtable/internal/emulator"
 	"github.com/webtable/webtable/webtable"
 )
@@ -30,7 +31,7 @@ func roundTrip(t *testing.T, db string) {
 		t.Fatalf("Open(%s, ForCrawl): %v", db, err)
 	}
 	at := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
-	p := &webtable.Page{Fetch: webtable.Fetch{URL: "http://www.cnn.com/", Status: 200, Time: at}, MIME: "text/html", KeepBody: true, Body: []byte("<p>hello")}
+	p := &webtable.Page{Fetch: crawlstore.Fetch{URL: "http://www.cnn.com/", Status: 200, Time: at}, MIME: "text/html", KeepBody: true, Body: []byte("<p>hello")}
 	if _, err := w.RecordFetch(ctx, p); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
@@ -109,13 +110,13 @@ func genStore(tb testing.TB, dir string, n int) *webtable.WebTable {
 					at := at.Add(time.Duration(v) * 24 * time.Hour)
 					body := genBody(h, p, v)
 					f := &webtable.Fetched{
-						Page: &webtable.Page{Fetch: webtable.Fetch{URL: genPage(h, p), Status: 200, Time: at, Length: int64(len(body)), Charset: "utf-8", Depth: 1},
+						Page: &webtable.Page{Fetch: crawlstore.Fetch{URL: genPage(h, p), Status: 200, Time: at, Length: int64(len(body)), Charset: "utf-8", Depth: 1},
 							MIME: "text/html", KeepBody: true, Body: []byte(body)},
-						AnchorTime: stamp, State: webtable.StateDone, StateTime: stamp,
+						AnchorTime: stamp, State: crawlstore.StateDone, StateTime: stamp,
 					}
 					if i%100 == 99 {
-						f.Page = &webtable.Page{Fetch: webtable.Fetch{URL: genPage(h, p), Status: 503, Time: at, Error: "HTTP 503 Service Unavailable", Depth: 1}}
-						f.State = webtable.StateFailed
+						f.Page = &webtable.Page{Fetch: crawlstore.Fetch{URL: genPage(h, p), Status: 503, Time: at, Error: "HTTP 503 Service Unavailable", Depth: 1}}
+						f.State = crawlstore.StateFailed
 					}
 					for l := range 3 {
 						f.Anchors = append(f.Anchors, webtable.Anchor{URL: genPage((h+l)%hosts, (p+1)%pagesPerHost), Text: fmt.Sprintf("link %d", l)})

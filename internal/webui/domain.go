@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -27,7 +28,7 @@ type domainData struct {
 type rowEntry struct {
 	Key   string
 	URL   string
-	Fetch webtable.Fetch
+	Fetch crawlstore.Fetch
 }
 
 // jsonDomain is a node of the domain tree (documented in doc.go).
@@ -132,7 +133,7 @@ func parentKey(k string) string {
 }
 
 // urlOf is the URL of a row: the URL of its fetch record, else the key read as http.
-func urlOf(key string, f webtable.Fetch) string {
+func urlOf(key string, f crawlstore.Fetch) string {
 	if f.URL != "" {
 		return f.URL
 	}

@@ -3,6 +3,7 @@ package webui
 import (
 	"net/http"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -49,7 +50,7 @@ func (ui *UI) failures(r *http.Request) (result, error) {
 		err := ui.w.Scan(r.Context(), rs, q, failureScan, func(row webtable.Row) bool {
 			d.Scanned++
 			last = row.Key
-			if len(row.Cells) > 0 && webtable.State(row.Cells[0].Value) == webtable.StateFailed {
+			if len(row.Cells) > 0 && crawlstore.ParseState(string(row.Cells[0].Value)) == crawlstore.StateFailed {
 				failed = append(failed, row.Key)
 			}
 			return len(failed) < ui.opts.PageSize

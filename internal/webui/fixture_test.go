@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
 )
@@ -47,12 +48,12 @@ func fixture(t testing.TB, n int) *webtable.WebTable {
 	t.Cleanup(func() { w.Close() })
 	store := func(url, mime string, at time.Time, body string) {
 		t.Helper()
-		p := &webtable.Page{Fetch: webtable.Fetch{URL: url, Status: 200, Time: at, Length: int64(len(body)), Charset: "utf-8"},
+		p := &webtable.Page{Fetch: crawlstore.Fetch{URL: url, Status: 200, Time: at, Length: int64(len(body)), Charset: "utf-8"},
 			MIME: mime, KeepBody: true, Body: []byte(body)}
 		if _, err := w.RecordFetch(ctx, p); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.SetState(ctx, url, webtable.StateDone, stamp); err != nil {
+		if err := w.SetState(ctx, url, crawlstore.StateDone, stamp); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -71,11 +72,11 @@ func fixture(t testing.TB, n int) *webtable.WebTable {
 	link("http://evil.test/", "http://www.cnn.com/", `</td></iframe><script>alert("anchor")</script>`)
 	link("http://evil.test/", "http://www.cnn.com/x", "bad \xff utf-8")
 	store("http://evil.test/pic.svg", "image/svg+xml", t0, `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(3)</script></svg>`)
-	failed := &webtable.Page{Fetch: webtable.Fetch{URL: "http://www.cnn.com/missing", Status: 404, Time: t0, Error: "HTTP 404 <b>Not Found</b>"}}
+	failed := &webtable.Page{Fetch: crawlstore.Fetch{URL: "http://www.cnn.com/missing", Status: 404, Time: t0, Error: "HTTP 404 <b>Not Found</b>"}}
 	if _, err := w.RecordFetch(ctx, failed); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SetState(ctx, failed.Fetch.URL, webtable.StateFailed, stamp); err != nil {
+	if err := w.SetState(ctx, failed.Fetch.URL, crawlstore.StateFailed, stamp); err != nil {
 		t.Fatal(err)
 	}
 	for i := range n {

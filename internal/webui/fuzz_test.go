@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -30,7 +31,7 @@ func FuzzStoredPageRendersAsText(f *testing.F) {
 		n++
 		ctx := context.Background()
 		url := fmt.Sprintf("http://fuzz.test/%d", n)
-		p := &webtable.Page{Fetch: webtable.Fetch{URL: url, Status: 200, Time: t0}, MIME: "text/html", KeepBody: true, Body: body}
+		p := &webtable.Page{Fetch: crawlstore.Fetch{URL: url, Status: 200, Time: t0}, MIME: "text/html", KeepBody: true, Body: body}
 		if _, err := w.RecordFetch(ctx, p); err != nil {
 			t.Fatal(err)
 		}

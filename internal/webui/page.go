@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/extract"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
@@ -25,7 +26,7 @@ type pageData struct {
 	Key      string
 	URL      string
 	MIME     string
-	Fetch    webtable.Fetch
+	Fetch    crawlstore.Fetch
 	Cells    []cellEntry // the fetch family, latest versions
 	Versions []versionEntry
 	Shown    *versionEntry // the version in the frame; nil when none is stored

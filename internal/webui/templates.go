@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/webtable/webtable/webtable"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // views are the templates of the pages; each is parsed with layout.html.
@@ -25,11 +25,11 @@ var funcs = template.FuncMap{
 		}
 		return s
 	},
-	"state": func(s webtable.State) string {
-		if s == "" {
+	"state": func(s crawlstore.State) string {
+		if s == crawlstore.StateNone {
 			return "only linked to"
 		}
-		return string(s)
+		return s.String()
 	},
 	"gcText": gcText,
 	"inc":    func(i int) int { return i + 1 },

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -237,7 +238,7 @@ func TestAddressesInTheTree(t *testing.T) {
 	w := fixture(t, 0)
 	ctx := context.Background()
 	for _, u := range []string{"http://127.0.0.1:8080/x", "http://127.0.0.1/y", "http://[::1]/z"} {
-		p := &webtable.Page{Fetch: webtable.Fetch{URL: u, Status: 200, Time: t0}, MIME: "text/html", KeepBody: true, Body: []byte("<p>" + u)}
+		p := &webtable.Page{Fetch: crawlstore.Fetch{URL: u, Status: 200, Time: t0}, MIME: "text/html", KeepBody: true, Body: []byte("<p>" + u)}
 		if _, err := w.RecordFetch(ctx, p); err != nil {
 			t.Fatal(err)
 		}

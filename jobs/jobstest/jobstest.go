@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -72,13 +73,13 @@ func Store(tb testing.TB, w *webtable.WebTable, pages []Page) {
 		}
 		f := &webtable.Fetched{
 			Page: &webtable.Page{
-				Fetch:    webtable.Fetch{URL: p.URL, Status: 200, Time: t, Length: int64(len(p.HTML))},
+				Fetch:    crawlstore.Fetch{URL: p.URL, Status: 200, Time: t, Length: int64(len(p.HTML))},
 				MIME:     cmp.Or(p.MIME, "text/html"),
 				KeepBody: true,
 				Body:     []byte(p.HTML),
 			},
 			AnchorTime: webtable.TimestampOf(t).TruncateToMilliseconds(),
-			State:      webtable.StateDone,
+			State:      crawlstore.StateDone,
 			StateTime:  webtable.TimestampOf(t).TruncateToMilliseconds(),
 		}
 		for _, l := range p.Links {

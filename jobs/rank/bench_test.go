@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/jobs"
 	"github.com/webtable/webtable/jobs/jobstest"
@@ -40,10 +41,10 @@ func genStore(b *testing.B, dir string, pages, links int) {
 	for i := 0; i < pages; i++ {
 		t := jobstest.Base.Add(time.Duration(i) * time.Millisecond)
 		f := &webtable.Fetched{
-			Page: &webtable.Page{Fetch: webtable.Fetch{URL: url(i), Status: 200, Time: t}, MIME: "text/html", KeepBody: true,
+			Page: &webtable.Page{Fetch: crawlstore.Fetch{URL: url(i), Status: 200, Time: t}, MIME: "text/html", KeepBody: true,
 				Body: []byte("<p>page " + strconv.Itoa(i) + "</p>")},
 			AnchorTime: webtable.TimestampOf(t).TruncateToMilliseconds(),
-			State:      webtable.StateDone, StateTime: webtable.TimestampOf(t).TruncateToMilliseconds(),
+			State:      crawlstore.StateDone, StateTime: webtable.TimestampOf(t).TruncateToMilliseconds(),
 			NewRow: true,
 		}
 		for k := 0; k < links; k++ {

@@ -1,4 +1,4 @@
-package crawler
+package crawlstore
 
 import (
 	"context"
@@ -6,9 +6,10 @@ import (
 )
 
 // Store is what the crawler needs from storage. The crawler never imports a
-// storage package: cmd/crawl adapts the WebTable to this interface, and
-// [MemStore] implements it in memory. crawlertest.StoreContract checks an
-// implementation against the contract written here.
+// storage package, and no store imports the crawler: webtable.CrawlStore
+// implements this interface on the WebTable, crawlertest.MemStore in
+// memory. crawlertest.StoreContract checks an implementation against the
+// contract written here.
 //
 // # Frontier
 //
@@ -74,11 +75,11 @@ type Store interface {
 	// counting there). --max-pages-per-host reads it once per host and run.
 	HostPages(ctx context.Context, host string, limit int) (int, error)
 
-	// LastFetch returns the facts of the last recorded fetch of the URL
-	// (any scheme of the same row key); ok is false when the URL was never
-	// fetched (it may still be queued). The crawler uses it for conditional
-	// requests when recrawling.
-	LastFetch(ctx context.Context, url string) (f Fetch, ok bool, err error)
+	// LastFetch returns the facts of the last recorded fetch of the row
+	// key (Entry.Key, Page.Key: one for every scheme of a URL); ok is
+	// false when the URL was never fetched (it may still be queued). The
+	// crawler uses it for conditional requests when recrawling.
+	LastFetch(ctx context.Context, key string) (f Fetch, ok bool, err error)
 
 	// Enqueue records each entry as StateQueued unless its URL is already
 	// known (or rq asks for it again), and returns the state each URL had
@@ -88,9 +89,9 @@ type Store interface {
 	Enqueue(ctx context.Context, entries []Entry, rq Requeue) ([]State, error)
 
 	// Content returns the latest stored content (Page.Body of the newest
-	// version) of the URL's row; ok is false when none is stored. The
+	// version) of the row key's row; ok is false when none is stored. The
 	// crawler reads it after a 304 to follow the links of an unchanged page.
-	Content(ctx context.Context, url string) (body []byte, ok bool, err error)
+	Content(ctx context.Context, key string) (body []byte, ok bool, err error)
 
 	// SavePage stores one fetch and what it produced, in the order above,
 	// and reports the states the URLs of p.Discovered had before the call
@@ -122,80 +123,6 @@ type FrontierBatch struct {
 type Requeue struct {
 	Failed, Done bool
 	Before       time.Time
-}
-
-// State is the frontier state of a URL.
-type State uint8
-
-// The frontier states. The names are those of the WebTable's fetch:state.
-const (
-	StateNone   State = iota // unknown to the store
-	StateQueued              // waiting to be fetched
-	StateDone                // fetched (any HTTP status below 400, 304 included)
-	StateFailed              // the last fetch failed; fetched again by the next run that meets it
-)
-
-// String returns "queued", "done", "failed" or "" for StateNone.
-func (s State) String() string {
-	switch s {
-	case StateQueued:
-		return "queued"
-	case StateDone:
-		return "done"
-	case StateFailed:
-		return "failed"
-	}
-	return ""
-}
-
-// ParseState is the inverse of State.String; unknown text is StateNone.
-func ParseState(s string) State {
-	switch s {
-	case "queued":
-		return StateQueued
-	case "done":
-		return StateDone
-	case "failed":
-		return StateFailed
-	}
-	return StateNone
-}
-
-// Entry is a frontier entry: a URL to fetch and its depth. It carries the
-// URL canonical and its row key across the crawler/store boundary, so that
-// neither side parses or keys it again.
-type Entry struct {
-	// URL is canonical ([urlkey.Canonical]), scheme included.
-	URL string
-	// Key is urlkey.KeyOf of URL; "" when the caller did not compute it
-	// (the store then does).
-	Key string
-	// Depth is the number of link hops from a seed (a seed is 0).
-	Depth int
-	// Chain is how many links within one URL pattern led here (see
-	// MaxPatternChain); 0 for a seed or a link that changed pattern.
-	Chain int
-	// Frontier is the entry's position in the store's frontier, set by the
-	// store; "" when it is not there.
-	Frontier string
-
-	tries   int  // fetches retried in this run (429, 5xx)
-	swapped bool // tried through the other scheme after gateway errors (otherScheme)
-	moved   bool // URL is on the other scheme: its own origin was held back (place)
-}
-
-// Fetch is what a store remembers of the last fetch of a URL.
-type Fetch struct {
-	URL          string    // the URL fetched (final URL for the row holding content)
-	State        State     // frontier state
-	Depth        int       // depth recorded with the fetch
-	Status       int       // HTTP status; 0 if the fetch failed before a response
-	Time         time.Time // when the fetch started (whole milliseconds)
-	ETag         string    // ETag response header, "" if none
-	LastModified string    // Last-Modified response header, "" if none
-	SHA256       string    // hex SHA-256 of the latest stored content, "" if none
-	MediaType    string    // media type of the last fetch
-	Charset      string    // charset of the last fetch
 }
 
 // SaveResult is what SavePage reports back.

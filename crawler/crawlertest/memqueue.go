@@ -1,8 +1,10 @@
-package crawler
+package crawlertest
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // hostQueue is one host's frontier entries in a MemStore, in order of
@@ -15,13 +17,13 @@ import (
 // together once they are half of the slice, so a delete costs a binary
 // search and, amortised, one entry moved.
 type hostQueue struct {
-	entries []Entry
+	entries []crawlstore.Entry
 	gone    []bool // gone[i]: entries[i] was deleted
 	ngone   int
 }
 
 // push adds e, whose Frontier position is after every other entry's.
-func (q *hostQueue) push(e Entry) {
+func (q *hostQueue) push(e crawlstore.Entry) {
 	q.entries = append(q.entries, e)
 	q.gone = append(q.gone, false)
 }
@@ -32,7 +34,7 @@ func (q *hostQueue) len() int { return len(q.entries) - q.ngone }
 // search returns the index of the first entry at or after position pos,
 // and whether one is at pos.
 func (q *hostQueue) search(pos string) (int, bool) {
-	return slices.BinarySearchFunc(q.entries, pos, func(e Entry, pos string) int { return strings.Compare(e.Frontier, pos) })
+	return slices.BinarySearchFunc(q.entries, pos, func(e crawlstore.Entry, pos string) int { return strings.Compare(e.Frontier, pos) })
 }
 
 // delete deletes the entry at position pos, if there is one.
@@ -60,7 +62,7 @@ func (q *hostQueue) delete(pos string) {
 
 // all calls fn with each entry not deleted, from the first at or after
 // position from, in order, until fn returns false.
-func (q *hostQueue) all(from string, fn func(Entry) bool) {
+func (q *hostQueue) all(from string, fn func(crawlstore.Entry) bool) {
 	i, _ := q.search(from)
 	for ; i < len(q.entries); i++ {
 		if !q.gone[i] && !fn(q.entries[i]) {

@@ -1,10 +1,10 @@
-package main
+package webtable
 
 import "sync"
 
 // freshRows remembers, up to a bound, the rows this process queued as new
 // URLs (unknown to the table until then) and has not stored a fetch in
-// since. Such a row holds no fetch record and no content, so the adapter
+// since. Such a row holds no fetch record and no content, so the store
 // answers LastFetch for it without a read, and Save skips reading its
 // newest content version: two reads of the store per page of a crawl that
 // finds new URLs, a tenth of its CPU on a generated site.

@@ -1,10 +1,12 @@
-package crawler
+package crawlertest
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // TestHostQueueModel: a hostQueue under random pushes and deletes (of
@@ -15,14 +17,14 @@ func TestHostQueueModel(t *testing.T) {
 	for seed := range uint64(20) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		var q hostQueue
-		var model []Entry
+		var model []crawlstore.Entry
 		next := 0
 		pos := func(i int) string { return fmt.Sprintf("%08d", i) }
 		for step := range 3000 {
 			switch r := rng.IntN(10); {
 			case r < 5:
 				next += 1 + rng.IntN(3)
-				e := Entry{URL: fmt.Sprintf("http://h/%d", next), Frontier: pos(next)}
+				e := crawlstore.Entry{URL: fmt.Sprintf("http://h/%d", next), Frontier: pos(next)}
 				q.push(e)
 				model = append(model, e)
 			case r < 9 && len(model) > 0:
@@ -36,12 +38,12 @@ func TestHostQueueModel(t *testing.T) {
 			default:
 				p := pos(rng.IntN(next + 2)) // maybe absent, maybe gone
 				q.delete(p)
-				model = slices.DeleteFunc(model, func(e Entry) bool { return e.Frontier == p })
+				model = slices.DeleteFunc(model, func(e crawlstore.Entry) bool { return e.Frontier == p })
 			}
 			from := pos(rng.IntN(next + 2))
-			var got []Entry
-			q.all(from, func(e Entry) bool { got = append(got, e); return true })
-			var want []Entry
+			var got []crawlstore.Entry
+			q.all(from, func(e crawlstore.Entry) bool { got = append(got, e); return true })
+			var want []crawlstore.Entry
 			for _, e := range model {
 				if e.Frontier >= from {
 					want = append(want, e)

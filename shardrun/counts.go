@@ -1,17 +1,18 @@
-package main
+package shardrun
 
 import (
 	"context"
 	"sync"
 
-	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
+	"github.com/webtable/webtable/webtable"
 )
 
 // countingStore counts, for the shard's record, the frontier entries the
 // crawler queued and the pages it finished. It keeps the optional powers
 // of the store it wraps (the crawler asks for them).
 type countingStore struct {
-	*store
+	*webtable.CrawlStore
 	mu               sync.Mutex
 	queued, finished int64
 }
@@ -31,10 +32,10 @@ func (c *countingStore) giveBack(q, f int64) {
 	c.finished += f
 }
 
-func (c *countingStore) add(states []crawler.State, finished int64) {
+func (c *countingStore) add(states []crawlstore.State, finished int64) {
 	var q int64
 	for _, st := range states {
-		if st == crawler.StateNone {
+		if st == crawlstore.StateNone {
 			q++
 		}
 	}
@@ -44,18 +45,18 @@ func (c *countingStore) add(states []crawler.State, finished int64) {
 	c.finished += finished
 }
 
-// Enqueue implements crawler.Store.
-func (c *countingStore) Enqueue(ctx context.Context, entries []crawler.Entry, rq crawler.Requeue) ([]crawler.State, error) {
-	states, err := c.store.Enqueue(ctx, entries, rq)
+// Enqueue implements crawlstore.Store.
+func (c *countingStore) Enqueue(ctx context.Context, entries []crawlstore.Entry, rq crawlstore.Requeue) ([]crawlstore.State, error) {
+	states, err := c.CrawlStore.Enqueue(ctx, entries, rq)
 	if err == nil {
 		c.add(states, 0)
 	}
 	return states, err
 }
 
-// SavePage implements crawler.Store.
-func (c *countingStore) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResult, error) {
-	res, err := c.store.SavePage(ctx, p)
+// SavePage implements crawlstore.Store.
+func (c *countingStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore.SaveResult, error) {
+	res, err := c.CrawlStore.SavePage(ctx, p)
 	if err == nil {
 		c.add(res.States, 1)
 	}

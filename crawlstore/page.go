@@ -1,4 +1,4 @@
-package crawler
+package crawlstore
 
 import (
 	"crypto/sha256"
@@ -54,9 +54,9 @@ type Page struct {
 	ETag, LastModified string
 
 	// Body holds the body exactly as received (after Content-Encoding is
-	// removed, before any charset conversion), at most Config.MaxBody bytes.
+	// removed, before any charset conversion), at most crawler.Config.MaxBody bytes.
 	// It is nil for a 304, for an error status, for an error, and for
-	// non-HTML media types unless Config.StoreAll.
+	// non-HTML media types unless crawler.Config.StoreAll.
 	Body []byte
 	// SHA256 is the hex SHA-256 of Body; "" when Body is nil.
 	SHA256 string
@@ -66,10 +66,10 @@ type Page struct {
 	// and sorted), for web archives; nil when Body is nil. It still names
 	// the Content-Encoding and Transfer-Encoding that Body no longer has.
 	Header []byte
-	// Length is the number of body bytes received (at most Config.MaxBody),
+	// Length is the number of body bytes received (at most crawler.Config.MaxBody),
 	// also when Body is nil.
 	Length int64
-	// Truncated is true when the body was longer than Config.MaxBody and
+	// Truncated is true when the body was longer than crawler.Config.MaxBody and
 	// was cut there.
 	Truncated bool
 	// NotModified is true for a 304 answer to a conditional request: the
@@ -84,13 +84,13 @@ type Page struct {
 	// Links are the outgoing links of an HTML page, one per distinct target
 	// (canonical URL; URLs differing only in session-id parameters are one
 	// target, under the first spelling), in document order of first
-	// appearance, at most Config.MaxLinks. Links to the page itself are
+	// appearance, at most crawler.Config.MaxLinks. Links to the page itself are
 	// left out.
 	// Every link is an anchor to store, followed or not.
 	Links []Link
 	// LinksFound counts the distinct http(s) targets of the page after
 	// canonicalisation (the page itself left out), kept in Links or not:
-	// more than len(Links) when the page had more than Config.MaxLinks.
+	// more than len(Links) when the page had more than crawler.Config.MaxLinks.
 	LinksFound int
 	// Discovered are the links the crawler wants fetched (not nofollow,
 	// within depth, allowed domains and trap limits), to be stored as
@@ -131,7 +131,7 @@ type ErrorKind string
 const (
 	KindHTTP     ErrorKind = "http"     // status 400 or above
 	KindNetwork  ErrorKind = "network"  // connection refused, reset, DNS, proxy...
-	KindTimeout  ErrorKind = "timeout"  // Config.Timeout exceeded
+	KindTimeout  ErrorKind = "timeout"  // crawler.Config.Timeout exceeded
 	KindRobots   ErrorKind = "robots"   // disallowed by robots.txt (not fetched)
 	KindRedirect ErrorKind = "redirect" // too many redirects, bad scheme, disallowed target
 	KindBody     ErrorKind = "body"     // the body could not be read or decoded

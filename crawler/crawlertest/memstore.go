@@ -1,4 +1,4 @@
-package crawler
+package crawlertest
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -32,13 +33,13 @@ type MemStore struct {
 // MemRow is what a MemStore holds for one row key.
 type MemRow struct {
 	URL       string // fetch URL with scheme (final URL for a redirect target)
-	State     State
+	State     crawlstore.State
 	Depth     int
-	Fetch     Fetch     // last fetch
-	MediaType string    // last media type
-	Redirect  string    // redirect target of the last fetch, "" if none
-	Err       string    // error of the last fetch, "" after a success
-	ErrKind   ErrorKind // kind of that error
+	Fetch     crawlstore.Fetch     // last fetch
+	MediaType string               // last media type
+	Redirect  string               // redirect target of the last fetch, "" if none
+	Err       string               // error of the last fetch, "" after a success
+	ErrKind   crawlstore.ErrorKind // kind of that error
 	Truncated bool
 	// Versions holds the stored contents, newest first, at most 3.
 	Versions []MemVersion
@@ -137,7 +138,7 @@ func (m *MemStore) Hosts(ctx context.Context, shard, shards int, fn func(host st
 	m.mu.Lock()
 	var hosts []string
 	for h, q := range m.frontier {
-		if q.len() > 0 && ShardOf(h, shards) == shard {
+		if q.len() > 0 && crawlstore.ShardOf(h, shards) == shard {
 			hosts = append(hosts, h)
 		}
 	}
@@ -155,22 +156,22 @@ func (m *MemStore) Hosts(ctx context.Context, shard, shards int, fn func(host st
 }
 
 // Next implements Store.
-func (m *MemStore) Next(ctx context.Context, host, from string, n int) (FrontierBatch, error) {
+func (m *MemStore) Next(ctx context.Context, host, from string, n int) (crawlstore.FrontierBatch, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	b := FrontierBatch{Next: from}
+	b := crawlstore.FrontierBatch{Next: from}
 	q := m.frontier[host]
 	if q == nil {
 		return b, nil
 	}
 	var stale []string
-	q.all(from, func(e Entry) bool {
+	q.all(from, func(e crawlstore.Entry) bool {
 		if len(b.Entries)+len(stale) == n {
 			b.More = true
 			return false
 		}
 		b.Next = e.Frontier + "\x00"
-		if r := m.rows[e.Key]; r != nil && (r.State == StateDone || r.State == StateFailed) {
+		if r := m.rows[e.Key]; r != nil && (r.State == crawlstore.StateDone || r.State == crawlstore.StateFailed) {
 			stale = append(stale, e.Frontier)
 		} else {
 			b.Entries = append(b.Entries, e)
@@ -190,7 +191,7 @@ func (m *MemStore) HostPages(ctx context.Context, host string, limit int) (int, 
 	defer m.mu.Unlock()
 	n := 0
 	for _, r := range m.rows {
-		if r.State == StateDone && hostOf(r.URL) == host && r.Fetch.Time.IsZero() == false {
+		if r.State == crawlstore.StateDone && crawlstore.HostOf(r.URL) == host && r.Fetch.Time.IsZero() == false {
 			n++
 		}
 	}
@@ -203,7 +204,7 @@ func (m *MemStore) Frontier() []string {
 	defer m.mu.Unlock()
 	var out []string
 	for _, q := range m.frontier {
-		q.all("", func(e Entry) bool {
+		q.all("", func(e crawlstore.Entry) bool {
 			out = append(out, e.URL)
 			return true
 		})
@@ -220,16 +221,12 @@ func (m *MemStore) deleteEntry(host, pos string) {
 }
 
 // LastFetch implements Store.
-func (m *MemStore) LastFetch(ctx context.Context, rawURL string) (Fetch, bool, error) {
-	u, err := urlkey.Canonical(rawURL)
-	if err != nil {
-		return Fetch{}, false, fmt.Errorf("crawler: memstore: %w", err)
-	}
+func (m *MemStore) LastFetch(ctx context.Context, key string) (crawlstore.Fetch, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	r := m.rows[urlkey.KeyOf(u)]
+	r := m.rows[key]
 	if r == nil || r.Fetch.Time.IsZero() {
-		return Fetch{}, false, nil
+		return crawlstore.Fetch{}, false, nil
 	}
 	f := r.Fetch
 	f.State = r.State
@@ -237,11 +234,7 @@ func (m *MemStore) LastFetch(ctx context.Context, rawURL string) (Fetch, bool, e
 }
 
 // Content implements Store.
-func (m *MemStore) Content(ctx context.Context, rawURL string) ([]byte, bool, error) {
-	key, err := urlkey.Key(rawURL)
-	if err != nil {
-		return nil, false, fmt.Errorf("crawler: memstore: %w", err)
-	}
+func (m *MemStore) Content(ctx context.Context, key string) ([]byte, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r := m.rows[key]
@@ -252,7 +245,7 @@ func (m *MemStore) Content(ctx context.Context, rawURL string) ([]byte, bool, er
 }
 
 // Enqueue implements Store.
-func (m *MemStore) Enqueue(ctx context.Context, entries []Entry, rq Requeue) ([]State, error) {
+func (m *MemStore) Enqueue(ctx context.Context, entries []crawlstore.Entry, rq crawlstore.Requeue) ([]crawlstore.State, error) {
 	us := make([]*url.URL, len(entries))
 	for i, e := range entries {
 		u, err := urlkey.Canonical(e.URL)
@@ -266,21 +259,21 @@ func (m *MemStore) Enqueue(ctx context.Context, entries []Entry, rq Requeue) ([]
 	return m.enqueueLocked(entries, us, rq), nil
 }
 
-func (m *MemStore) enqueueLocked(entries []Entry, us []*url.URL, rq Requeue) []State {
-	states := make([]State, len(entries))
+func (m *MemStore) enqueueLocked(entries []crawlstore.Entry, us []*url.URL, rq crawlstore.Requeue) []crawlstore.State {
+	states := make([]crawlstore.State, len(entries))
 	for i := range entries {
 		e := &entries[i]
 		r := m.row(us[i])
 		states[i] = r.State
-		again := (r.State == StateFailed && rq.Failed || r.State == StateDone && rq.Done) && r.Fetch.Time.Before(rq.Before)
-		if r.State != StateNone && !again {
+		again := (r.State == crawlstore.StateFailed && rq.Failed || r.State == crawlstore.StateDone && rq.Done) && r.Fetch.Time.Before(rq.Before)
+		if r.State != crawlstore.StateNone && !again {
 			continue
 		}
-		if r.State == StateNone {
+		if r.State == crawlstore.StateNone {
 			r.Depth = e.Depth
 			r.URL = us[i].String()
 		}
-		r.State = StateQueued
+		r.State = crawlstore.StateQueued
 		e.URL, e.Key = us[i].String(), urlkey.KeyOf(us[i])
 		m.nextPos++
 		e.Frontier = fmt.Sprintf("%016x", m.nextPos)
@@ -290,7 +283,7 @@ func (m *MemStore) enqueueLocked(entries []Entry, us []*url.URL, rq Requeue) []S
 			q = &hostQueue{}
 			m.frontier[host] = q
 		}
-		q.push(Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier})
+		q.push(crawlstore.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier})
 	}
 	return states
 }
@@ -299,34 +292,34 @@ func (m *MemStore) enqueueLocked(entries []Entry, us []*url.URL, rq Requeue) []S
 var errMemFail = errors.New("crawler: memstore: injected failure")
 
 // SavePage implements Store.
-func (m *MemStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
+func (m *MemStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore.SaveResult, error) {
 	src, err := urlkey.Canonical(p.URL)
 	if err != nil {
-		return SaveResult{}, fmt.Errorf("crawler: memstore: %w", err)
+		return crawlstore.SaveResult{}, fmt.Errorf("crawler: memstore: %w", err)
 	}
 	dst := src
 	if p.Redirected {
 		if dst, err = urlkey.Canonical(p.FinalURL); err != nil {
-			return SaveResult{}, fmt.Errorf("crawler: memstore: %w", err)
+			return crawlstore.SaveResult{}, fmt.Errorf("crawler: memstore: %w", err)
 		}
 	}
 	links := make([]*url.URL, len(p.Links))
 	for i, l := range p.Links {
 		if links[i], err = urlkey.Canonical(l.URL); err != nil {
-			return SaveResult{}, fmt.Errorf("crawler: memstore: link: %w", err)
+			return crawlstore.SaveResult{}, fmt.Errorf("crawler: memstore: link: %w", err)
 		}
 	}
 	disc := make([]*url.URL, len(p.Discovered))
 	for i, e := range p.Discovered {
 		if disc[i], err = urlkey.Canonical(e.URL); err != nil {
-			return SaveResult{}, fmt.Errorf("crawler: memstore: discovered: %w", err)
+			return crawlstore.SaveResult{}, fmt.Errorf("crawler: memstore: discovered: %w", err)
 		}
 	}
 
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.failIn == 0 {
-		return SaveResult{}, fmt.Errorf("%w: %w", errMemFail, m.failErr)
+		return crawlstore.SaveResult{}, fmt.Errorf("%w: %w", errMemFail, m.failErr)
 	}
 	if m.failIn > 0 {
 		m.failIn--
@@ -334,11 +327,11 @@ func (m *MemStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
 	m.saves++
 
 	// 1. The page's row (and the target's row for a redirect).
-	fetch := Fetch{
+	fetch := crawlstore.Fetch{
 		URL: p.FinalURL, Depth: p.Depth, Status: p.Status, Time: p.Time,
 		ETag: p.ETag, LastModified: p.LastModified, MediaType: p.MediaType, Charset: p.Charset,
 	}
-	var res SaveResult
+	var res crawlstore.SaveResult
 	row := m.row(dst)
 	prevSHA := row.Fetch.SHA256
 	fetch.SHA256 = prevSHA
@@ -358,7 +351,7 @@ func (m *MemStore) SavePage(ctx context.Context, p *Page) (SaveResult, error) {
 	}
 	if p.Redirected {
 		s := m.row(src)
-		s.Fetch = Fetch{URL: p.URL, Depth: p.Depth, Status: p.Status, Time: p.Time, SHA256: s.Fetch.SHA256}
+		s.Fetch = crawlstore.Fetch{URL: p.URL, Depth: p.Depth, Status: p.Status, Time: p.Time, SHA256: s.Fetch.SHA256}
 		s.Redirect = p.FinalURL
 		s.Err, s.ErrKind = p.Err, p.ErrKind
 	}

@@ -1,4 +1,4 @@
-package main
+package webtable_test
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 	emulatorpkg "github.com/webtable/webtable/internal/emulator"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
@@ -25,9 +25,9 @@ func openTestTable(t *testing.T) *webtable.WebTable {
 }
 
 // TestStoreContract runs the crawler's Store contract against the WebTable
-// adapter, the same suite the in-memory store passes.
+// (CrawlStore), the same suite the in-memory store passes.
 func TestStoreContract(t *testing.T) {
-	crawlertest.StoreContract(t, func(t *testing.T) crawler.Store { return newStore(openTestTable(t)) })
+	crawlertest.StoreContract(t, func(t *testing.T) crawlstore.Store { return openTestTable(t).CrawlStore() })
 }
 
 // TestSavePageWritesAnchorsAndRedirects checks what the contract cannot
@@ -37,16 +37,16 @@ func TestStoreContract(t *testing.T) {
 func TestSavePageWritesAnchorsAndRedirects(t *testing.T) {
 	ctx := context.Background()
 	w := openTestTable(t)
-	s := newStore(w)
+	s := w.CrawlStore()
 	at := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
 	body := []byte("<a href=http://www.cnn.com/>CNN</a>")
-	p := &crawler.Page{
+	p := &crawlstore.Page{
 		URL: "http://cnnsi.com/", FinalURL: "http://www.cnnsi.com/", Redirected: true,
-		Time: at, Status: 200, MediaType: "text/html", Body: body, SHA256: crawler.SHA256Hex(body), Length: int64(len(body)),
-		Links:      []crawler.Link{{URL: "http://www.cnn.com/", Text: "CNN"}, {URL: "http://www.cnn.com/nofollow", Text: "x", NoFollow: true}},
-		Discovered: []crawler.Entry{{URL: "http://www.cnn.com/", Depth: 1}},
+		Time: at, Status: 200, MediaType: "text/html", Body: body, SHA256: crawlstore.SHA256Hex(body), Length: int64(len(body)),
+		Links:      []crawlstore.Link{{URL: "http://www.cnn.com/", Text: "CNN"}, {URL: "http://www.cnn.com/nofollow", Text: "x", NoFollow: true}},
+		Discovered: []crawlstore.Entry{{URL: "http://www.cnn.com/", Depth: 1}},
 	}
-	if _, err := s.Enqueue(ctx, []crawler.Entry{{URL: p.URL}}, crawler.Requeue{}); err != nil {
+	if _, err := s.Enqueue(ctx, []crawlstore.Entry{{URL: p.URL}}, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.SavePage(ctx, p)
@@ -69,14 +69,14 @@ func TestSavePageWritesAnchorsAndRedirects(t *testing.T) {
 		t.Errorf("a nofollow link's anchor is still stored: got %+v", nofollow.Cells)
 	}
 	src, ok, err := w.LastFetch(ctx, "http://cnnsi.com/")
-	if err != nil || !ok || src.Redirect != "http://www.cnnsi.com/" || src.State != webtable.StateDone {
+	if err != nil || !ok || src.Redirect != "http://www.cnnsi.com/" || src.State != crawlstore.StateDone {
 		t.Errorf("source row fetch = %+v (ok %v, err %v), want redirect to http://www.cnnsi.com/ and done", src, ok, err)
 	}
 	if vs, _ := w.Versions(ctx, "com.cnnsi/"); len(vs) != 0 {
 		t.Errorf("source row holds %d content versions, want none", len(vs))
 	}
 	dst, ok, err := w.LastFetch(ctx, "http://www.cnnsi.com/")
-	if err != nil || !ok || dst.URL != "http://www.cnnsi.com/" || dst.State != webtable.StateDone {
+	if err != nil || !ok || dst.URL != "http://www.cnnsi.com/" || dst.State != crawlstore.StateDone {
 		t.Errorf("target row fetch = %+v (ok %v, err %v), want the page, done", dst, ok, err)
 	}
 	if vs, _ := w.Versions(ctx, "com.cnnsi.www/"); len(vs) != 1 {
@@ -90,9 +90,9 @@ func TestSavePageWritesAnchorsAndRedirects(t *testing.T) {
 func TestUnfollowedRedirectIsRecorded(t *testing.T) {
 	ctx := context.Background()
 	w := openTestTable(t)
-	s := newStore(w)
+	s := w.CrawlStore()
 	at := time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
-	p := &crawler.Page{URL: "http://www.cnn.com/old", FinalURL: "http://www.cnn.com/old", Location: "http://www.cnn.com/new", Time: at, Status: 301}
+	p := &crawlstore.Page{URL: "http://www.cnn.com/old", FinalURL: "http://www.cnn.com/old", Location: "http://www.cnn.com/new", Time: at, Status: 301}
 	if _, err := s.SavePage(ctx, p); err != nil {
 		t.Fatal(err)
 	}
@@ -105,23 +105,19 @@ func TestUnfollowedRedirectIsRecorded(t *testing.T) {
 	}
 }
 
-// emulator starts Google's in-process Bigtable emulator and points
-// BIGTABLE_EMULATOR_HOST at it.
-func emulator(t *testing.T) { emulatorpkg.Start(t) }
-
 // TestStoreContractOnCloudBigtable runs the same contract with the
 // WebTable on Cloud Bigtable (Google's emulator).
 func TestStoreContractOnCloudBigtable(t *testing.T) {
-	emulator(t)
+	emulatorpkg.Start(t)
 	n := 0
-	crawlertest.StoreContract(t, func(t *testing.T) crawler.Store {
+	crawlertest.StoreContract(t, func(t *testing.T) crawlstore.Store {
 		n++
 		w, err := stores.Open(context.Background(), fmt.Sprintf("bigtable://p/i/t%d", n), stores.ForCrawl, webtable.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { w.Close() })
-		return newStore(w)
+		return w.CrawlStore()
 	})
 }
 
@@ -131,12 +127,12 @@ func TestStoreContractOnCloudBigtable(t *testing.T) {
 func TestSavePageRecordsLinksFoundAndKept(t *testing.T) {
 	ctx := context.Background()
 	w := openTestTable(t)
-	s := newStore(w)
+	s := w.CrawlStore()
 	body := []byte("<a href=/a>a</a><a href=/b>b</a><a href=/c>c</a>")
-	p := &crawler.Page{
+	p := &crawlstore.Page{
 		URL: "http://www.cnn.com/", FinalURL: "http://www.cnn.com/", Time: time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC),
-		Status: 200, MediaType: "text/html", Body: body, SHA256: crawler.SHA256Hex(body), Length: int64(len(body)),
-		Links:      []crawler.Link{{URL: "http://www.cnn.com/a", Text: "a"}, {URL: "http://www.cnn.com/b", Text: "b"}},
+		Status: 200, MediaType: "text/html", Body: body, SHA256: crawlstore.SHA256Hex(body), Length: int64(len(body)),
+		Links:      []crawlstore.Link{{URL: "http://www.cnn.com/a", Text: "a"}, {URL: "http://www.cnn.com/b", Text: "b"}},
 		LinksFound: 3,
 	}
 	if _, err := s.SavePage(ctx, p); err != nil {

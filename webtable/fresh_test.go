@@ -1,4 +1,4 @@
-package main
+package webtable
 
 import (
 	"context"
@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/webtable/webtable/crawler"
-	"github.com/webtable/webtable/urlkey"
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // TestFreshRows checks when freshRows says a row holds no fetch: only
@@ -67,47 +68,50 @@ func TestFreshRows(t *testing.T) {
 }
 
 // checkedStore answers every LastFetch of the adapter's and checks it
-// against the store's own answer (a second adapter, which always reads);
+// against the store's own answer (a second CrawlStore, which always reads);
 // after each SavePage it asks for the page's row, which must be fetched.
 type checkedStore struct {
-	*store
+	*CrawlStore
 	t        *testing.T
-	plain    *store
+	plain    *CrawlStore
 	answered atomic.Int64 // LastFetch calls answered from memory
 }
 
-func (c *checkedStore) LastFetch(ctx context.Context, url string) (crawler.Fetch, bool, error) {
-	k, _ := urlkey.Key(url)
-	if c.fresh.fresh(k) {
+func (c *checkedStore) LastFetch(ctx context.Context, key string) (crawlstore.Fetch, bool, error) {
+	if c.fresh.fresh(key) {
 		c.answered.Add(1)
 	}
-	f, ok, err := c.store.LastFetch(ctx, url)
-	pf, pok, perr := c.plain.LastFetch(ctx, url)
+	f, ok, err := c.CrawlStore.LastFetch(ctx, key)
+	pf, pok, perr := c.plain.LastFetch(ctx, key)
 	if ok != pok || f != pf || (err == nil) != (perr == nil) {
-		c.t.Errorf("LastFetch(%s) = %+v, %v, %v; the store says %+v, %v, %v", url, f, ok, err, pf, pok, perr)
+		c.t.Errorf("LastFetch(%s) = %+v, %v, %v; the store says %+v, %v, %v", key, f, ok, err, pf, pok, perr)
 	}
 	return f, ok, err
 }
 
-func (c *checkedStore) SavePage(ctx context.Context, p *crawler.Page) (crawler.SaveResult, error) {
-	res, err := c.store.SavePage(ctx, p)
+func (c *checkedStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore.SaveResult, error) {
+	res, err := c.CrawlStore.SavePage(ctx, p)
 	if err == nil {
-		if _, ok, _ := c.LastFetch(ctx, p.URL); !ok {
+		if _, ok, _ := c.LastFetch(ctx, p.Key); !ok {
 			c.t.Errorf("LastFetch(%s) after its save: not fetched", p.URL)
 		}
 	}
 	return res, err
 }
 
-// TestFreshRowsAnswerLikeTheStore crawls a generated site through the
-// adapter and checks that every LastFetch it answers without reading (a
+// TestFreshRowsAnswerLikeTheStore crawls a generated site through a
+// CrawlStore and checks that every LastFetch it answers without reading (a
 // row it queued as new) is what the store says, and that a saved page is
 // never answered as unfetched.
 func TestFreshRowsAnswerLikeTheStore(t *testing.T) {
 	const pages = 300
-	srv := genSite(t, pages)
-	w := openTestTable(t)
-	s := &checkedStore{store: newStore(w), t: t, plain: newStore(w)}
+	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"} {
+		t.Setenv(k, "")
+	}
+	srv := crawlertest.GenSite(pages)
+	t.Cleanup(srv.Close)
+	w, _ := openTemp(t)
+	s := &checkedStore{CrawlStore: w.CrawlStore(), t: t, plain: w.CrawlStore()}
 	cfg := crawler.DefaultConfig()
 	cfg.Delay, cfg.Concurrency, cfg.PerHost, cfg.Depth = 0, 8, 8, 10
 	c, err := crawler.New(cfg, s)

@@ -1,0 +1,12 @@
+package crawlertest_test
+
+import (
+	"testing"
+
+	"github.com/webtable/webtable/crawler/crawlertest"
+	"github.com/webtable/webtable/crawlstore"
+)
+
+func TestMemStoreContract(t *testing.T) {
+	crawlertest.StoreContract(t, func(*testing.T) crawlstore.Store { return crawlertest.NewMemStore() })
+}
