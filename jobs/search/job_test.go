@@ -179,3 +179,44 @@ func TestRebuild(t *testing.T) {
 		})
 	}
 }
+
+// TestShards builds the index as two shards and reads them together.
+func TestShards(t *testing.T) {
+	w := jobstest.Open(t, t.TempDir(), 0)
+	defer w.Close()
+	jobstest.Store(t, w, testWeb())
+	ctx := context.Background()
+	if _, err := jobs.Run(ctx, w, text.Job{}, jobs.Config{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for i := range 2 {
+		sh, err := OpenShard(dir, i, 2, t.Logf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := jobs.Run(ctx, w, &Job{Shard: sh}, jobs.Config{Shard: i, Shards: 2, SplitRows: 2}); err != nil {
+			t.Fatal(err)
+		}
+		sh.Close()
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for i := range 2 {
+		idx, err := openChecked(ShardDir(dir, i, 2), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := idx.DocCount()
+		idx.Close()
+		if n == 0 {
+			t.Errorf("shard %d of 2 holds no document", i)
+		}
+	}
+	if got := find(t, w, dir, Request{Query: "garden site:example.com"}); len(got) != 5 {
+		t.Errorf("garden on example.com over two shards found %v, want the 5 pages of h0", got)
+	}
+}
