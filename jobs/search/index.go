@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
@@ -27,7 +28,8 @@ func ShardDir(dir string, i, n int) string {
 
 // Shard is one shard's index, open for writing.
 type Shard struct {
-	idx bleve.Index
+	idx  bleve.Index
+	rows *bolt.DB
 	// Fresh is true when the index was created by this open (it did not
 	// exist, or was rebuilt): it holds nothing yet.
 	Fresh bool
@@ -43,9 +45,9 @@ var ErrOtherForm = errors.New("search: the index is damaged or was built by anot
 func OpenShard(dir string, i, n int, logf func(format string, args ...any)) (*Shard, error) {
 	path := ShardDir(dir, i, n)
 	if _, err := os.Stat(path); err == nil {
-		idx, err := openChecked(path, false)
+		idx, rows, err := openChecked(path, false)
 		if err == nil {
-			return &Shard{idx: idx}, nil
+			return &Shard{idx: idx, rows: rows}, nil
 		}
 		if errors.Is(err, ErrBusy) {
 			return nil, err
@@ -66,7 +68,12 @@ func OpenShard(dir string, i, n int, logf func(format string, args ...any)) (*Sh
 		idx.Close()
 		return nil, fmt.Errorf("search: %s: %w", path, err)
 	}
-	return &Shard{idx: idx, Fresh: true}, nil
+	rows, err := openRows(path, false, true)
+	if err != nil {
+		idx.Close()
+		return nil, err
+	}
+	return &Shard{idx: idx, rows: rows, Fresh: true}, nil
 }
 
 // LockWait is how long opening an index waits for another process that
@@ -77,7 +84,21 @@ var LockWait = 10 * time.Second
 var ErrBusy = errors.New("search: the index is in use by another process")
 
 // openChecked opens the index at path and checks its form.
-func openChecked(path string, readOnly bool) (idx bleve.Index, err error) {
+func openChecked(path string, readOnly bool) (idx bleve.Index, rows *bolt.DB, err error) {
+	idx, err = openIndex(path, readOnly)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err = openRows(path, readOnly, false)
+	if err != nil {
+		idx.Close()
+		return nil, nil, err
+	}
+	return idx, rows, nil
+}
+
+// openIndex opens the bleve index at path and checks its form.
+func openIndex(path string, readOnly bool) (idx bleve.Index, err error) {
 	defer func() {
 		// NB: bleve can panic on a damaged segment file; that is a
 		// damaged index, not a crash of the program.
@@ -108,7 +129,7 @@ func openChecked(path string, readOnly bool) (idx bleve.Index, err error) {
 }
 
 // Close closes the shard's index.
-func (s *Shard) Close() error { return s.idx.Close() }
+func (s *Shard) Close() error { return errors.Join(s.idx.Close(), s.rows.Close()) }
 
 // shardDirs lists the shard directories in dir, in name order.
 func shardDirs(dir string) ([]string, error) {

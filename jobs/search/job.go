@@ -17,7 +17,7 @@ import (
 // split recorded done has its documents stored.
 const BatchDocs = 512
 
-// Internal records, per row: the digest of its documents and their
+// Row records (rows.go), per row: the digest of its documents and their
 // timestamps ("d" + key), and its rank and representative ("m" + key).
 const (
 	digestPrefix = "d"
@@ -55,20 +55,25 @@ func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
 	idx := j.Shard.idx
 	// NB: one batch is written while the scan fills the next, so that
 	// the scan's time hides behind bleve's analysis and persistence.
-	full := make(chan *bleve.Batch, 1)
+	full := make(chan *pending, 1)
 	written := make(chan error, 1)
 	go func() {
 		var first error
-		for b := range full {
+		for p := range full {
 			if first == nil {
-				if err := idx.Batch(b); err != nil {
+				// NB: the row records after the documents: killed
+				// between the two, a rerun finds the old records and
+				// indexes those rows again.
+				if err := idx.Batch(p.b); err != nil {
 					first = fmt.Errorf("search: writing to the index: %w", err)
+				} else {
+					first = putRows(j.Shard.rows, p.recs)
 				}
 			}
 		}
 		written <- first
 	}()
-	b := idx.NewBatch()
+	b := &pending{b: idx.NewBatch(), recs: map[string][]byte{}}
 	var rows, changed, unchanged, other int64
 	var rerr error
 	err := env.W.ScanSelect(ctx, s.Start, s.End, Select, func(r webtable.Row) bool {
@@ -84,13 +89,13 @@ func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
 		default:
 			other++
 		}
-		if b.Size() >= BatchDocs {
+		if b.b.Size() >= BatchDocs || len(b.recs) >= BatchDocs {
 			full <- b
-			b = idx.NewBatch()
+			b = &pending{b: idx.NewBatch(), recs: map[string][]byte{}}
 		}
 		return rerr == nil
 	})
-	if b.Size() > 0 {
+	if b.b.Size() > 0 || len(b.recs) > 0 {
 		full <- b
 	}
 	close(full)
@@ -99,14 +104,20 @@ func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
 	return errors.Join(err, rerr, werr)
 }
 
-// updateRow adds to b what changed in r since it was indexed.
-func (j *Job) updateRow(b *bleve.Batch, r webtable.Row, full bool) (changed, hasDocs bool, err error) {
-	idx := j.Shard.idx
+// pending is one batch of documents and the row records that go with it.
+type pending struct {
+	b    *bleve.Batch
+	recs map[string][]byte // nil: delete
+}
+
+// updateRow adds to p what changed in r since it was indexed.
+func (j *Job) updateRow(p *pending, r webtable.Row, full bool) (changed, hasDocs bool, err error) {
+	b := p.b
 	docs, digest := rowDocs(r)
-	dkey := []byte(digestPrefix + r.Key)
-	old, err := idx.GetInternal(dkey)
+	dkey := digestPrefix + r.Key
+	old, err := getRow(j.Shard.rows, dkey)
 	if err != nil {
-		return false, false, fmt.Errorf("search: reading the index: %w", err)
+		return false, false, err
 	}
 	oldDigest, oldTS, _ := strings.Cut(string(old), " ")
 	if full || oldDigest != digest {
@@ -126,23 +137,23 @@ func (j *Job) updateRow(b *bleve.Batch, r webtable.Row, full bool) (changed, has
 			}
 		}
 		if len(docs) == 0 {
-			b.DeleteInternal(dkey)
+			p.recs[dkey] = nil
 		} else {
-			b.SetInternal(dkey, []byte(digest+" "+strings.Join(tss, " ")))
+			p.recs[dkey] = []byte(digest + " " + strings.Join(tss, " "))
 		}
 		changed = old != nil || len(docs) > 0
 	}
 	meta := metaOf(r)
-	mkey := []byte(metaPrefix + r.Key)
-	oldMeta, err := idx.GetInternal(mkey)
+	mkey := metaPrefix + r.Key
+	oldMeta, err := getRow(j.Shard.rows, mkey)
 	if err != nil {
-		return false, false, fmt.Errorf("search: reading the index: %w", err)
+		return false, false, err
 	}
 	if string(oldMeta) != meta {
 		if meta == "" {
-			b.DeleteInternal(mkey)
+			p.recs[mkey] = nil
 		} else {
-			b.SetInternal(mkey, []byte(meta))
+			p.recs[mkey] = []byte(meta)
 		}
 		changed = true
 	}

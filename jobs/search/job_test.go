@@ -206,12 +206,13 @@ func TestShards(t *testing.T) {
 	}
 	defer r.Close()
 	for i := range 2 {
-		idx, err := openChecked(ShardDir(dir, i, 2), true)
+		idx, rows, err := openChecked(ShardDir(dir, i, 2), true)
 		if err != nil {
 			t.Fatal(err)
 		}
 		n, _ := idx.DocCount()
 		idx.Close()
+		rows.Close()
 		if n == 0 {
 			t.Errorf("shard %d of 2 holds no document", i)
 		}

@@ -10,7 +10,7 @@ import (
 
 // Form names the index's layout: its mapping and what its documents and
 // internal records hold. An index of another form is rebuilt, never read.
-const Form = "webtable-search 1"
+const Form = "webtable-search 2"
 
 // The fields of a document: one document per stored HTML version.
 const (

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+	bolt "go.etcd.io/bbolt"
 )
 
 // ErrNoIndex means there is no search index where one was looked for.
@@ -17,6 +18,7 @@ type Reader struct {
 	dir    string
 	alias  bleve.IndexAlias
 	shards map[string]bleve.Index // by index name, as hits name them
+	rows   map[string]*bolt.DB    // the shards' row records, by index name
 }
 
 // OpenReader opens every shard index in dir for searching. It fails with
@@ -30,10 +32,10 @@ func OpenReader(dir string) (*Reader, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%w in %s (build one with: index search)", ErrNoIndex, dir)
 	}
-	r := &Reader{dir: dir, shards: map[string]bleve.Index{}}
+	r := &Reader{dir: dir, shards: map[string]bleve.Index{}, rows: map[string]*bolt.DB{}}
 	var list []bleve.Index
 	for _, p := range paths {
-		idx, err := openChecked(p, true)
+		idx, rows, err := openChecked(p, true)
 		if errors.Is(err, ErrBusy) {
 			r.closeAll(list)
 			return nil, err
@@ -43,7 +45,7 @@ func OpenReader(dir string) (*Reader, error) {
 			return nil, fmt.Errorf("%w: run index search to rebuild it", err)
 		}
 		list = append(list, idx)
-		r.shards[idx.Name()] = idx
+		r.shards[idx.Name()], r.rows[idx.Name()] = idx, rows
 	}
 	r.alias = bleve.NewIndexAlias(list...)
 	return r, nil
@@ -52,6 +54,9 @@ func OpenReader(dir string) (*Reader, error) {
 func (r *Reader) closeAll(list []bleve.Index) {
 	for _, idx := range list {
 		idx.Close()
+		if rows := r.rows[idx.Name()]; rows != nil {
+			rows.Close()
+		}
 	}
 }
 
@@ -68,8 +73,8 @@ func (r *Reader) Docs() (uint64, error) {
 // Close closes the shards.
 func (r *Reader) Close() error {
 	var first error
-	for _, idx := range r.shards {
-		if err := idx.Close(); err != nil && first == nil {
+	for name, idx := range r.shards {
+		if err := errors.Join(idx.Close(), r.rows[name].Close()); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -78,11 +83,11 @@ func (r *Reader) Close() error {
 
 // meta reads the rank and representative a shard holds for key.
 func (r *Reader) meta(index, key string) (rank float64, of string) {
-	idx := r.shards[index]
-	if idx == nil {
+	rows := r.rows[index]
+	if rows == nil {
 		return 0, ""
 	}
-	v, err := idx.GetInternal([]byte(metaPrefix + key))
+	v, err := getRow(rows, metaPrefix+key)
 	if err != nil || v == nil {
 		return 0, ""
 	}
