@@ -221,3 +221,29 @@ func TestShards(t *testing.T) {
 		t.Errorf("garden on example.com over two shards found %v, want the 5 pages of h0", got)
 	}
 }
+
+// TestCapped indexes a page whose text passes the text job's cap: its
+// first 64 KiB are searchable and the hit says it was capped.
+func TestCapped(t *testing.T) {
+	big := "<title>Big</title><p>haystack start</p>" + strings.Repeat("<p>filler words of a long page</p>", 4000) + "<p>needle at the end</p>"
+	w, dir := indexed(t, []jobstest.Page{{URL: "http://big.example.com/", HTML: big}, {URL: "http://small.example.com/", HTML: "<p>haystack</p>"}})
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	res, err := r.Search(context.Background(), w, Request{Query: "haystack"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	capped := map[string]bool{}
+	for _, h := range res.Hits {
+		capped[h.Key] = h.Capped
+	}
+	if len(capped) != 2 || !capped["com.example.big/"] || capped["com.example.small/"] {
+		t.Errorf("haystack hits, capped: %v; want both pages, only the big one capped", capped)
+	}
+	if got := find(t, w, dir, Request{Query: "needle"}); len(got) != 0 {
+		t.Errorf("needle, past the cap, found %v; want nothing", got)
+	}
+}
