@@ -115,6 +115,7 @@ func newUI(w *webtable.WebTable, opts Options, beforeBuild func(context.Context)
 	ui.mux.HandleFunc("GET /tablets", ui.view(ui.tablets))
 	ui.mux.HandleFunc("GET /search", ui.view(ui.search))
 	ui.mux.HandleFunc("GET /body", ui.body)
+	ui.mux.HandleFunc("GET /screenshot", ui.screenshot) // screenshot.go
 	ui.refresh()
 	return ui, nil
 }
