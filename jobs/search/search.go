@@ -98,8 +98,9 @@ func (r *Reader) Search(ctx context.Context, w *webtable.WebTable, req Request) 
 		seenID: map[string]bool{}, seenCluster: map[string]bool{}, hosts: map[string]int{}}
 	size := max(limit*Candidates, 50)
 	for from := 0; len(sel.hits) < limit; from += size {
+		// The ranking pass reads no term locations: only the hits shown
+		// need them, for their snippets (see locate).
 		sr := bleve.NewSearchRequestOptions(bq, size, from, false)
-		sr.IncludeLocations = true
 		out, err := r.alias.SearchInContext(ctx, sr)
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
@@ -117,6 +118,9 @@ func (r *Reader) Search(ctx context.Context, w *webtable.WebTable, req Request) 
 		if len(out.Hits) < size || from+size >= 10*size {
 			break
 		}
+	}
+	if err := r.locate(ctx, bq, sel); err != nil {
+		return nil, err
 	}
 	res.Hits = sel.hits
 	res.Took = time.Since(start)
@@ -154,6 +158,8 @@ type selector struct {
 	seenCluster map[string]bool
 	hosts       map[string]int
 	hits        []Hit
+	ids         []string // the bleve document id of each hit
+	bodies      []string // the text of each hit, for its snippet
 }
 
 // offer checks c against the table and the folding rules, and keeps it.
@@ -182,6 +188,7 @@ func (s *selector) offer(ctx context.Context, c candidate) error {
 	s.hosts[host]++
 	h.Rank = len(s.hits) + 1
 	s.hits = append(s.hits, h)
+	s.ids = append(s.ids, c.m.ID)
 	return nil
 }
 
@@ -223,7 +230,7 @@ func (s *selector) read(ctx context.Context, c candidate) (Hit, error) {
 		}
 	}
 	h.Capped = len(body) >= text.MaxText-CappedWithin
-	h.Snippet = makeSnippet(body, c.m.Locations[FieldBody])
+	s.bodies = append(s.bodies, body)
 	fr, err := s.w.Get(ctx, c.key, webtable.Query{Column: "fetch:record"})
 	if err != nil {
 		return h, fmt.Errorf("search: %w", err)
