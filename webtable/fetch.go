@@ -89,6 +89,13 @@ type fetchRecord struct {
 	ChangeFreq     string   `json:"changefreq,omitempty"`
 	Priority       *float64 `json:"priority,omitempty"`
 	Listed         bool     `json:"sitemap,omitempty"`
+	// The change history of a continuous crawl (crawlstore.Fetch.Change),
+	// absent in other crawls; see due.go.
+	Visits  int      `json:"visits,omitempty"`
+	Changes int      `json:"changes,omitempty"`
+	SpanMS  int64    `json:"span_ms,omitempty"`
+	Rate    *float64 `json:"rate,omitempty"`
+	Due     string   `json:"due,omitempty"` // formatTime
 }
 
 // encodeFetchRecord is the value of fetch:record for f: a JSON object, for
@@ -120,6 +127,7 @@ func encodeFetchRecord(f crawlstore.Fetch) []byte {
 			r.Priority = &p
 		}
 	}
+	setChangeRecord(&r, f.Change)
 	var b bytes.Buffer
 	b.Grow(len(f.URL) + len(f.Charset) + len(f.ETag) + len(f.LastModified) + len(f.Redirect) + len(f.Error) + 160)
 	e := json.NewEncoder(&b)
@@ -157,6 +165,9 @@ func decodeFetchRecord(f *crawlstore.Fetch, v []byte) error {
 		URL: r.URL, Status: r.Status, Time: t, Length: r.Length, Charset: r.Charset, ETag: r.ETag,
 		LastModified: r.LastModified, Redirect: r.Redirect, Error: r.Error, Truncated: r.Truncated,
 		Depth: r.Depth, Links: r.Links, LinksKept: r.LinksKept, State: f.State, SHA256: f.SHA256, MediaType: f.MediaType,
+	}
+	if err := changeOfRecord(&f.Change, &r); err != nil {
+		return err
 	}
 	if r.Listed {
 		f.Sitemap = crawlstore.SitemapHint{Listed: true, ChangeFreq: r.ChangeFreq, Priority: -1}
