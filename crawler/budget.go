@@ -3,6 +3,7 @@ package crawler
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,5 +110,7 @@ func (t *tokenBucket) try() time.Duration {
 		t.tokens--
 		return 0
 	}
-	return max(time.Duration((1-t.tokens)/t.rate*float64(time.Second)), time.Millisecond)
+	// NB: rounded up to the millisecond, so that the wait is never a hair
+	// short of the token and woken for nothing.
+	return time.Duration(math.Ceil((1-t.tokens)/t.rate*1000)) * time.Millisecond
 }
