@@ -67,6 +67,7 @@ type changingSite struct {
 	mu      sync.Mutex
 	fetches map[string]int
 	onFetch func(path string, n int)
+	sitemap http.HandlerFunc // when set, serves /sitemap.xml
 }
 
 func newChangingSite(t *testing.T, extra int) *changingSite {
@@ -75,6 +76,13 @@ func newChangingSite(t *testing.T, extra int) *changingSite {
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			http.NotFound(w, r)
+			return
+		}
+		s.mu.Lock()
+		sm := s.sitemap
+		s.mu.Unlock()
+		if r.URL.Path == "/sitemap.xml" && sm != nil {
+			sm(w, r)
 			return
 		}
 		s.mu.Lock()
@@ -217,5 +225,28 @@ func TestContinuousBudget(t *testing.T) {
 	}
 	if last := times[len(times)-1].Sub(start); last < 2*time.Hour {
 		t.Errorf("%d fetches took %v of the clock, want 2h at least", len(times), last)
+	}
+}
+
+// TestContinuousSitemapLastmod: a page that a sitemap lists with a lastmod
+// newer than its last fetch is due at once, although its history (it never
+// changed) sets it back a month: with a sitemap that always says /b
+// changed a minute ago, /b is fetched in every round.
+func TestContinuousSitemapLastmod(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "")
+	site := newChangingSite(t, 0)
+	clock := &stepClock{now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), stopAfter: 6}
+	sitemap := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/xml")
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%s/b</loc><lastmod>%s</lastmod></url></urlset>`,
+			site.srv.URL, clock.peek().Add(-time.Minute).Format(time.RFC3339))
+	}
+	site.mu.Lock()
+	site.sitemap = sitemap
+	site.mu.Unlock()
+	db := filepath.Join(t.TempDir(), "db")
+	continuousRun(t, db, clock, "--sitemap", site.srv.URL+"/sitemap.xml", site.srv.URL+"/")
+	if b := site.count("/b"); b < 5 {
+		t.Errorf("/b, listed by a sitemap as changed a minute ago, was fetched %d times over 6 rounds, want 5 or more", b)
 	}
 }
