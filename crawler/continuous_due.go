@@ -74,7 +74,7 @@ func (d *duePolicy) change(p *crawlstore.Page, last crawlstore.Fetch, ok bool) c
 		c.Due = now.Add(d.min)
 		return c
 	}
-	c.Rate = rate
+	c.Rate = rate + 0 // NB: +0, not the -0 of -ln(1) for a page never seen changing
 	c.Due = now.Add(Policy{Min: d.min, Max: d.max, Mu: d.observe(p.Key, rate)}.Interval(rate))
 	return c
 }

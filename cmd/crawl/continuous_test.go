@@ -28,7 +28,13 @@ type stepClock struct {
 	idle      int // waits between rounds so far
 	stopAfter int
 	stop      func()
+	calls     int // After calls; more than maxClockCalls stops the crawl
 }
+
+// maxClockCalls bounds the waits of a test on a stepClock: a crawl that
+// waits in short steps instead of one timer for the next due page (that
+// spins) is stopped, and its test fails.
+const maxClockCalls = 1000
 
 func (c *stepClock) Now() time.Time {
 	c.mu.Lock()
@@ -47,6 +53,10 @@ func (c *stepClock) peek() time.Time {
 func (c *stepClock) After(d time.Duration) <-chan time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.calls++; c.calls > maxClockCalls {
+		c.stop()
+		return nil
+	}
 	if d >= time.Minute {
 		if c.idle++; c.idle > c.stopAfter {
 			c.stop()
@@ -164,6 +174,9 @@ func TestContinuousChangeRate(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "db")
 	clock := &stepClock{now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), stopAfter: 10}
 	continuousRun(t, db, clock, site.srv.URL+"/")
+	if clock.calls != clock.idle {
+		t.Errorf("the crawl waited %d times for 10 rounds (%d waits between them): want one timer a round", clock.calls, clock.idle)
+	}
 
 	a, b := site.count("/a"), site.count("/b")
 	if a < 10 || b > 2 {
