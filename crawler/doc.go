@@ -235,7 +235,12 @@
 //
 // [ChangeEstimate] (Cho and Garcia-Molina's estimator), [Policy] and
 // [SolveMu] are the pure policy of a recrawl by estimated change rate,
-// measured in internal/freshsim; no crawl runs it yet.
+// measured in internal/freshsim. [Crawler.RunContinuous] runs it
+// (Config.Continuous, crawl --continuous): each fetch sets when its page
+// is due again (crawlstore.Change), which a [crawlstore.DueKeeper] store
+// keeps; between rounds the due pages go back into the frontier, and the
+// crawler waits on one timer (Config.Clock) for the next. Config.Budget
+// caps fetches with a token bucket on the same clock. See continuous.go.
 //
 // # Rendering
 //
