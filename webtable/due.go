@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -68,19 +69,24 @@ func ParseDueKey(key string) (host string, due time.Time, err error) {
 	if !ok || len(rest) < 8 || rest[6] != '/' {
 		return "", time.Time{}, fmt.Errorf("webtable: %q is not a due key", key)
 	}
-	if b, err := strconv.Atoi(rest[:6]); err != nil || b < 0 || b >= urlkey.Buckets {
+	bucket := rest[:6]
+	if strings.Trim(bucket, "0123456789") != "" {
 		return "", time.Time{}, fmt.Errorf("webtable: due key %q has a bad bucket", key)
 	}
 	rest = rest[7:]
 	i := strings.LastIndexByte(rest, '/')
-	if i <= 0 || len(rest)-i-1 != 32 {
-		return "", time.Time{}, fmt.Errorf("webtable: due key %q has no host and due time", key)
+	if i <= 0 || len(rest)-i-1 != 32 || strings.Trim(rest[i+1:], hexDigits) != "" {
+		return "", time.Time{}, fmt.Errorf("webtable: due key %q has no host, due time and page", key)
+	}
+	host = rest[:i]
+	if bucket != bucketText(urlkey.HostBucket(host)) {
+		return "", time.Time{}, fmt.Errorf("webtable: due key %q is not in its host's bucket", key)
 	}
 	us, err := strconv.ParseUint(rest[i+1:i+17], 16, 64)
-	if err != nil {
+	if err != nil || us > math.MaxInt64 {
 		return "", time.Time{}, fmt.Errorf("webtable: due key %q has a bad due time", key)
 	}
-	return rest[:i], time.UnixMicro(int64(us)).UTC(), nil
+	return host, time.UnixMicro(int64(us)).UTC(), nil
 }
 
 // dueRange is the range of due keys of buckets [lo, hi).

@@ -36,7 +36,7 @@ func TestDueKeyLayout(t *testing.T) {
 			t.Errorf("two pages due at one time share the key %q", a)
 		}
 	}
-	for _, bad := range []string{"~due/", "~due/000001/x/short", "~due/999999/x/0000000000000000000000000000000000", "~frontier/000001/x/00000000000000000000000000000000", "~due/000001/x/zz00000000000000000000000000000000"} {
+	for _, bad := range []string{"~due/", "~due/000001/x/short", "~due/999999/x/0000000000000000000000000000000000", "~due/000000/www.cnn.com/00000000000000000000000000000000", "~due/+00001/x/00000000000000000000000000000000", "~frontier/000001/x/00000000000000000000000000000000", "~due/000001/x/zz00000000000000000000000000000000"} {
 		if _, _, err := ParseDueKey(bad); err == nil {
 			t.Errorf("ParseDueKey(%q) succeeded, want an error", bad)
 		}
@@ -122,4 +122,22 @@ func TestTakeDue(t *testing.T) {
 	if n, next, err := cs.TakeDue(ctx, 0, 0, base.Add(3*time.Hour), 100); err != nil || n != 1 || !next.IsZero() {
 		t.Errorf("TakeDue at 3h = %d, next %v, %v; want 1, none left", n, next, err)
 	}
+}
+
+// FuzzParseDueKey: any string either is refused or is a key under the
+// prefix of the host it names, with a due time that keys back the same.
+func FuzzParseDueKey(f *testing.F) {
+	f.Add(DueEntryKey("www.cnn.com", time.UnixMicro(12345), "com.cnn.www/"))
+	f.Add("~due/000001/x/zz00000000000000000000000000000000")
+	f.Add("~due/")
+	f.Fuzz(func(t *testing.T, key string) {
+		host, due, err := ParseDueKey(key)
+		if err != nil {
+			return
+		}
+		again := DueEntryKey(host, due, "")
+		if key[:len(key)-16] != again[:len(again)-16] {
+			t.Errorf("ParseDueKey(%q) = %q, %v: the key does not hold them", key, host, due)
+		}
+	})
 }
