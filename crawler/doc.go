@@ -233,14 +233,22 @@
 //
 // # Recrawl by change rate
 //
-// [ChangeEstimate] (Cho and Garcia-Molina's estimator), [Policy] and
-// [SolveMu] are the pure policy of a recrawl by estimated change rate,
-// measured in internal/freshsim. [Crawler.RunContinuous] runs it
-// (Config.Continuous, crawl --continuous): each fetch sets when its page
-// is due again (crawlstore.Change), which a [crawlstore.DueKeeper] store
-// keeps; between rounds the due pages go back into the frontier, and the
-// crawler waits on one timer (Config.Clock) for the next. Config.Budget
-// caps fetches with a token bucket on the same clock. See continuous.go.
+// [ChangeEstimate] (Cho and Garcia-Molina's estimators: from changes seen
+// in visits, and from Last-Modified dates, [FirstModified] and
+// [ChangeEstimate.ObserveModified]), [Policy] and [SolveMu] are the pure
+// policy of a recrawl by estimated change rate, measured in
+// internal/freshsim. A crawl builds each page's estimate from its fetches
+// ([EstimateOf], a [Visit] each with its Last-Modified), solves Mu once in
+// a while for the rates [Policy.RateOf] gives, and schedules each page
+// [Policy.Next] after its latest fetch (Probe 0.1 probes pages without
+// Last-Modified that changed at every visit).
+//
+// [Crawler.RunContinuous] runs a policy (Config.Continuous, crawl
+// --continuous): each fetch sets when its page is due again
+// (crawlstore.Change), which a [crawlstore.DueKeeper] store keeps; between
+// rounds the due pages go back into the frontier, and the crawler waits on
+// one timer (Config.Clock) for the next. Config.Budget caps fetches with a
+// token bucket on the same clock. See continuous.go.
 //
 // # Rendering
 //

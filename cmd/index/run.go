@@ -38,6 +38,10 @@ Jobs, run in this order (default: all):
           rank:hosts (distinct hosts linking to the page)
   dups    dup:simhash of each page's text, dup:of the representative of its
           cluster of duplicates (exact by contents:sha256, or near by simhash)
+  search  the full-text index of every stored version (words, phrases,
+          site:, --at TIME) that "query search" and "query serve" read;
+          kept in DIR/search of a directory store, or in --index DIR
+          (needed with bigtable://; without it "index" skips search)
 
 Examples:
   index                                  all jobs over ./webtable.db
@@ -45,6 +49,8 @@ Examples:
   index --full                           redo every row, not only changed ones
   index --shard 0/4 text                 a quarter of the text job's splits
                                          (run 1/4, 2/4, 3/4 elsewhere)
+  index --follow text search             keep text and the search index up
+                                         to date while a crawl stores pages
 
 A job cuts the table at its tablets and records each finished split in
 the table (rows under ~job/): killed, it resumes where it was; run again,
@@ -61,6 +67,9 @@ type config struct {
 	workers   int
 	quiet     bool
 	every     time.Duration
+	index     string
+	follow    bool
+	interval  time.Duration
 }
 
 func newFlags(cfg *config) *flag.FlagSet {
@@ -73,6 +82,7 @@ func newFlags(cfg *config) *flag.FlagSet {
 	fs.IntVar(&cfg.workers, "workers", runtime.GOMAXPROCS(0), "splits run at once")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress lines, only the summary")
 	fs.DurationVar(&cfg.every, "progress-every", plainEvery, "how often a progress line is written when stderr is not a terminal (0: after every split)")
+	addSearchFlags(fs, cfg)
 	return fs
 }
 
@@ -84,7 +94,7 @@ func usagef(format string, args ...any) error {
 }
 
 // allJobs lists the jobs in dependency order: dups reads text and rank.
-var allJobs = []string{"text", "rank", "dups"}
+var allJobs = []string{"text", "rank", "dups", "search"}
 
 func newJob(name string) jobs.Job {
 	switch name {
@@ -153,7 +163,7 @@ func index(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usagef("--split-rows must be >= 0 and --workers >= 1")
 	}
 	if len(names) == 0 {
-		names = allJobs
+		names = defaultJobs(cfg, stderr)
 	}
 	for _, n := range names {
 		if !slices.Contains(allJobs, n) {
@@ -173,27 +183,40 @@ func index(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	logger := log.New(stderr, "index: ", 0)
+	if cfg.follow {
+		err := follow(ctx, w, ordered, cfg, shard, shards, logger, stdout, stderr)
+		return errors.Join(err, w.Close())
+	}
+	sums, err := runJobs(ctx, w, ordered, cfg, shard, shards, logger, stderr)
+	printSummary(stdout, sums)
+	return errors.Join(err, w.Close())
+}
+
+// runJobs runs the named jobs in order, once each, and stops at the first
+// that fails.
+func runJobs(ctx context.Context, w *webtable.WebTable, names []string, cfg config, shard, shards int, logger *log.Logger, stderr io.Writer) ([]jobs.Summary, error) {
 	var sums []jobs.Summary
-	for _, name := range ordered {
+	for _, name := range names {
+		job, done, err := openJob(ctx, w, name, cfg, shard, shards, logger)
+		if err != nil {
+			return sums, err
+		}
 		p := newProgress(stderr, name, cfg.quiet, cfg.every)
-		sum, err := jobs.Run(ctx, w, newJob(name), jobs.Config{
+		sum, err := jobs.Run(ctx, w, job, jobs.Config{
 			Shard: shard, Shards: shards, Full: cfg.full, SplitRows: cfg.splitRows,
 			Workers: cfg.workers, Log: logger, Progress: p.update,
 		})
 		p.finish()
 		sums = append(sums, sum)
-		if err != nil {
-			w.Close()
-			printSummary(stdout, sums)
-			return err
+		if err := errors.Join(err, done()); err != nil {
+			return sums, err
 		}
 	}
-	printSummary(stdout, sums)
-	return w.Close()
+	return sums, nil
 }
 
 func printSummary(w io.Writer, sums []jobs.Summary) {
-	fmt.Fprintf(w, "%-5s %7s %8s %8s %9s %5s %7s %9s  %s\n", "job", "splits", "rows", "written", "unchanged", "bad", "skipped", "time", "run")
+	fmt.Fprintf(w, "%-6s %7s %8s %8s %9s %5s %7s %9s  %s\n", "job", "splits", "rows", "written", "unchanged", "bad", "skipped", "time", "run")
 	for _, s := range sums {
 		c := s.Counts
 		note := s.Run
@@ -203,7 +226,7 @@ func printSummary(w io.Writer, sums []jobs.Summary) {
 		case s.Resumed:
 			note += fmt.Sprintf(" (resumed: %d splits done before)", s.SplitsBefore)
 		}
-		fmt.Fprintf(w, "%-5s %3d/%-3d %8d %8d %9d %5d %7d %9s  %s\n", s.Job, s.SplitsBefore+s.Ran, s.Splits,
+		fmt.Fprintf(w, "%-6s %3d/%-3d %8d %8d %9d %5d %7d %9s  %s\n", s.Job, s.SplitsBefore+s.Ran, s.Splits,
 			c.Rows, c.Written, c.Unchanged, c.Bad, c.Other, s.Elapsed.Round(time.Millisecond), note)
 	}
 }

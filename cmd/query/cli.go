@@ -46,6 +46,7 @@ func init() {
 		{"stats", "count rows, fetches, failures, versions and bytes", statsHelp, runStats},
 		{"errors", "list the URLs whose last fetch failed", errorsHelp, runErrors},
 		{"export", "copy the table to another store, or write it as a web archive (WARC)", exportHelp, runExport},
+		{"search", "search the stored pages' text: words, \"phrases\", -words, site:", searchHelp, runSearch},
 		{"serve", "browse the table in a web browser (read-only)", serveHelp, runServe},
 	}
 }

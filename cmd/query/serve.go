@@ -19,7 +19,9 @@ Serves a read-only web interface over the store: the crawl's counts and a
 chart of fetches, the domains as a tree, a site's pages, a page's versions
 (each shown in a sandbox where its scripts do not run and it loads nothing),
 the changes between two versions, the links to and from a page, failed
-fetches and tablets. Every view also answers Accept: application/json.
+fetches and tablets, and a search box over the pages' text (once "index
+search" has built its index). Every view also answers Accept:
+application/json.
 Stop it with Ctrl-C.
 
 On a directory, query serve keeps the store open, and so locked, while it
@@ -37,6 +39,7 @@ Only requests naming the address served, or a loopback name, with its port
 (or any IP literal, listening on every interface) are answered; others get
 421, so that no web page can read the table through a name of its own.
   --db DIR          the store (default ./webtable.db)
+  --index DIR       the search index (default DB/search)
 
 Example:
   query --db webtable-demo.db serve
@@ -47,6 +50,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var allowRemote bool
 	fs := newFlagSet("serve", &db)
 	fs.StringVar(&addr, "addr", "127.0.0.1:8080", "")
+	var index string
+	fs.StringVar(&index, "index", "", "")
 	fs.BoolVar(&allowRemote, "allow-remote", false, "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -70,7 +75,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	ui, err := webui.New(w, webui.Options{ListenAddr: ln.Addr().String(), Logf: func(format string, args ...any) {
 		fmt.Fprintf(stderr, "query serve: "+format+"\n", args...)
-	}})
+	}, Search: searcher(w, searchIndexDir(db, index))})
 	if err != nil {
 		ln.Close()
 		return err

@@ -9,11 +9,24 @@
 // interval), [Nutch] (Nutch's AdaptiveFetchSchedule: the interval times 1.4
 // when a page is unchanged, times 0.8 when changed, within 60 s to 365
 // days) and [ByChangeRate], the crawl's own (crawler.ChangeEstimate and
-// crawler.Policy: Cho and Garcia-Molina's estimator and the interval that
-// maximises the whole collection's freshness for the budget).
+// crawler.Policy: Cho and Garcia-Molina's estimators, from Last-Modified
+// dates for the share of pages that send them (Config.LastModified) and
+// from changes seen in visits for the others, which are probed when every
+// visit found a change; and the interval that maximises the whole
+// collection's freshness for the budget).
+//
+// Every page draws its changes from its own random stream, so that every
+// policy run with one seed meets the same changes; the budget, the
+// warm-up left out of the average and the sampling are the same for all.
 //
 // # Caveats
 //
 //   - A change is always to new content: a page never changes back.
 //   - Fetches take no time and never fail.
+//   - Time moves by the hour: no page is fetched again within an hour
+//     (Nutch's 60 s lower bound never binds).
+//   - A page that sends Last-Modified sends the true time of its last
+//     change; real servers may send the time of the request (the crawl
+//     then falls back to the estimate from changes, see
+//     crawler.ChangeEstimate.ObserveModified).
 package freshsim

@@ -10,7 +10,7 @@ import (
 type Uniform struct{ Interval time.Duration }
 
 // Visited returns the interval.
-func (u *Uniform) Visited(int, time.Duration, bool) time.Duration { return u.Interval }
+func (u *Uniform) Visited(int, time.Duration, bool, time.Duration) time.Duration { return u.Interval }
 
 // Tick does nothing.
 func (u *Uniform) Tick(time.Duration) {}
@@ -24,7 +24,7 @@ type Nutch struct {
 }
 
 // Visited moves the page's interval and returns it.
-func (n *Nutch) Visited(i int, _ time.Duration, changed bool) time.Duration {
+func (n *Nutch) Visited(i int, _ time.Duration, changed bool, _ time.Duration) time.Duration {
 	if n.interval == nil {
 		n.interval = map[int]time.Duration{}
 	}
@@ -55,6 +55,8 @@ type ByChangeRate struct {
 	Min, Max time.Duration
 	// MinVisits is how many visits an estimate needs.
 	MinVisits int
+	// Probe is crawler.Policy's Probe.
+	Probe float64
 	// Oracle, when set, are the true rates, used in place of the
 	// estimates: the bound the estimates are measured against.
 	Oracle []float64
@@ -64,25 +66,30 @@ type ByChangeRate struct {
 	policy crawler.Policy
 }
 
-// Visited adds the visit to the page's estimate and returns its interval.
-func (b *ByChangeRate) Visited(i int, now time.Duration, changed bool) time.Duration {
+// Visited adds the visit to the page's estimate (dated by its
+// Last-Modified age when it sends one) and returns its interval.
+func (b *ByChangeRate) Visited(i int, now time.Duration, changed bool, age time.Duration) time.Duration {
 	if b.est == nil {
 		b.est, b.last = map[int]crawler.ChangeEstimate{}, map[int]time.Duration{}
 	}
-	if last, ok := b.last[i]; ok {
-		if e, ok := b.est[i].Observe(now-last, changed); ok {
-			b.est[i] = e
-		}
+	e := b.est[i]
+	last, seen := b.last[i]
+	switch {
+	case !seen && age >= 0:
+		e, _ = crawler.FirstModified(age)
+	case seen && age >= 0:
+		e, _ = e.ObserveModified(now-last, age, changed)
+	case seen:
+		e, _ = e.Observe(now-last, changed)
 	}
-	b.last[i] = now
-	r, ok := b.est[i].Rate(b.MinVisits)
+	b.est[i], b.last[i] = e, now
 	if b.Oracle != nil {
-		r, ok = b.Oracle[i], true
+		if b.policy.Mu == 0 {
+			return b.Start
+		}
+		return b.policy.Interval(b.Oracle[i])
 	}
-	if !ok || b.policy.Mu == 0 {
-		return b.Start
-	}
-	return b.policy.Interval(r)
+	return b.policy.Next(e, b.MinVisits, b.Start)
 }
 
 // Tick solves mu for the rates estimated so far, leaving the budget the
@@ -93,7 +100,7 @@ func (b *ByChangeRate) Tick(time.Duration) {
 	for i, e := range b.est {
 		if b.Oracle != nil {
 			rates = append(rates, b.Oracle[i])
-		} else if r, ok := e.Rate(b.MinVisits); ok {
+		} else if r, ok := b.policy.RateOf(e, b.MinVisits); ok {
 			rates = append(rates, r)
 		} else {
 			unknown++
@@ -103,5 +110,5 @@ func (b *ByChangeRate) Tick(time.Duration) {
 	if len(rates) == 0 || left <= 0 {
 		return
 	}
-	b.policy = crawler.Policy{Min: b.Min, Max: b.Max, Mu: crawler.SolveMu(rates, left, b.Min, b.Max)}
+	b.policy = crawler.Policy{Min: b.Min, Max: b.Max, Probe: b.Probe, Mu: crawler.SolveMu(rates, left, b.Min, b.Max)}
 }

@@ -33,8 +33,10 @@ func Generate(seed uint64, n int, never, lo, hi float64) Web {
 // Scheduler is a recrawl policy: when each page is due again.
 type Scheduler interface {
 	// Visited says page i was fetched at now and found changed or not
-	// since its last fetch; it returns how long until it is due again.
-	Visited(i int, now time.Duration, changed bool) time.Duration
+	// since its last fetch (changed on its first fetch); age is how long
+	// before now it last changed, from its Last-Modified date, or -1 when
+	// the page sends none. It returns how long until the page is due again.
+	Visited(i int, now time.Duration, changed bool, age time.Duration) time.Duration
 	// Tick is called once a simulated day, before that day's fetches.
 	Tick(now time.Duration)
 }
@@ -46,8 +48,12 @@ type Config struct {
 	// Days is how long the crawl runs; Warmup how many of its first days
 	// are left out of the average.
 	Days, Warmup int
-	// Seed drives the pages' changes.
+	// Seed drives the pages' changes: each page draws its own from it, so
+	// that every policy run with one seed meets the same changes.
 	Seed uint64
+	// LastModified is the share of pages that send a Last-Modified date
+	// (chosen by Seed).
+	LastModified float64
 }
 
 // Result is what a simulated crawl measured.
@@ -63,18 +69,23 @@ type Result struct {
 const sampleEvery = 4
 
 // Run crawls w with s under cfg. Every page is first due at a time spread
-// over the first uniform interval, in page order.
+// over the first uniform interval, in page order. A page has existed
+// before the crawl: it last changed an exponential time before it (a
+// year before, for a page that never changes).
 func Run(w Web, s Scheduler, cfg Config) Result {
 	n := len(w.Rates)
-	rng := rand.New(rand.NewPCG(cfg.Seed, 2))
-	nextChange := make([]time.Duration, n)
-	lastChange := make([]time.Duration, n) // -1: never changed
-	lastFetch := make([]time.Duration, n)  // -1: never fetched
+	pages := make([]page, n)
 	q := make(dueQueue, n)
 	spacing := 24 * time.Hour / time.Duration(cfg.Budget)
 	for i, r := range w.Rates {
-		nextChange[i] = expAfter(rng, 0, r)
-		lastChange[i], lastFetch[i] = -1, -1
+		p := &pages[i]
+		p.rng = rand.New(rand.NewPCG(cfg.Seed, uint64(i)+3))
+		p.dated = p.rng.Float64() < cfg.LastModified
+		p.lastChange = -365 * 24 * time.Hour
+		if back := expAfter(p.rng, 0, r); back != math.MaxInt64 {
+			p.lastChange = -back
+		}
+		p.nextChange, p.lastFetch = expAfter(p.rng, 0, r), -1
 		q[i] = due{at: time.Duration(i) * spacing, page: i}
 	}
 	heap.Init(&q)
@@ -93,23 +104,19 @@ func Run(w Web, s Scheduler, cfg Config) Result {
 		for credit >= 1 && len(q) > 0 {
 			d := heap.Pop(&q).(due)
 			i := d.page
-			for nextChange[i] <= now {
-				lastChange[i] = nextChange[i]
-				nextChange[i] = expAfter(rng, nextChange[i], w.Rates[i])
-			}
-			changed := lastFetch[i] >= 0 && lastChange[i] > lastFetch[i]
-			first := lastFetch[i] < 0
-			lastFetch[i] = now
+			p := &pages[i]
+			p.advance(now, w.Rates[i])
+			changed := p.lastFetch < 0 || p.lastChange > p.lastFetch
+			p.lastFetch = now
 			credit--
 			if hour >= cfg.Warmup*24 {
 				res.Fetches++
 			}
-			var next time.Duration
-			if first {
-				next = s.Visited(i, now, true)
-			} else {
-				next = s.Visited(i, now, changed)
+			age := time.Duration(-1)
+			if p.dated {
+				age = now - p.lastChange
 			}
+			next := s.Visited(i, now, changed, age)
 			heap.Push(&q, due{at: now + max(next, time.Hour), page: i})
 		}
 		credit = math.Min(credit, float64(cfg.Budget)/24) // unused budget does not pile up
@@ -117,12 +124,10 @@ func Run(w Web, s Scheduler, cfg Config) Result {
 			continue
 		}
 		fresh := 0
-		for i := range n {
-			for nextChange[i] <= now {
-				lastChange[i] = nextChange[i]
-				nextChange[i] = expAfter(rng, nextChange[i], w.Rates[i])
-			}
-			if lastFetch[i] >= 0 && lastChange[i] <= lastFetch[i] {
+		for i := range pages {
+			p := &pages[i]
+			p.advance(now, w.Rates[i])
+			if p.lastFetch >= 0 && p.lastChange <= p.lastFetch {
 				fresh++
 			}
 		}
@@ -133,6 +138,21 @@ func Run(w Web, s Scheduler, cfg Config) Result {
 		res.Freshness = sum / float64(samples)
 	}
 	return res
+}
+
+// page is one simulated page's state.
+type page struct {
+	rng                               *rand.Rand
+	dated                             bool // sends Last-Modified
+	lastChange, nextChange, lastFetch time.Duration
+}
+
+// advance plays the page's changes up to now.
+func (p *page) advance(now time.Duration, rate float64) {
+	for p.nextChange <= now {
+		p.lastChange = p.nextChange
+		p.nextChange = expAfter(p.rng, p.nextChange, rate)
+	}
 }
 
 // expAfter is the time of the next change after t of a page of rate r

@@ -237,7 +237,7 @@ var rules = map[string]rule{
 		forbiddenDirect: programsMustNotImport,
 	},
 	"cmd/query": {
-		internal:        []string{"webtable", "crawlstore", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui", "internal/jsonshape"},
+		internal:        []string{"webtable", "crawlstore", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui", "internal/jsonshape", "jobs"},
 		forbidden:       concat(crawling, terminal),
 		forbiddenDirect: programsMustNotImport,
 	},

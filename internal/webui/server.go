@@ -44,6 +44,9 @@ type Options struct {
 	// read the table through a name it points at this machine (DNS
 	// rebinding). The default value is "": every Host is answered.
 	ListenAddr string
+	// Search answers the search box (/search); nil when the table has no
+	// search index. The default value is nil.
+	Search Searcher
 }
 
 func (o Options) withDefaults() Options {
@@ -110,6 +113,7 @@ func newUI(w *webtable.WebTable, opts Options, beforeBuild func(context.Context)
 	ui.mux.HandleFunc("GET /diff", ui.view(ui.diff))
 	ui.mux.HandleFunc("GET /errors", ui.view(ui.failures))
 	ui.mux.HandleFunc("GET /tablets", ui.view(ui.tablets))
+	ui.mux.HandleFunc("GET /search", ui.view(ui.search))
 	ui.mux.HandleFunc("GET /body", ui.body)
 	ui.mux.HandleFunc("GET /screenshot", ui.screenshot) // screenshot.go
 	ui.refresh()
