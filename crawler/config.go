@@ -145,6 +145,24 @@ type Config struct {
 	// Screenshots asks the renderer for a PNG of each rendered page's first
 	// screen (--screenshots). The default value is false.
 	Screenshots bool
+	// Continuous makes the crawl never end (--continuous): every page
+	// fetched is due again after an interval computed from its change
+	// history, within [MinInterval, MaxInterval], and fetched again then
+	// (see Crawler.RunContinuous). Conditional requests, as Recrawl. The
+	// default value is false.
+	Continuous bool
+	// MinInterval and MaxInterval bound the interval between two fetches
+	// of a page in a continuous crawl (--min-interval, --max-interval).
+	// The default values are DefaultMinInterval (1h) and
+	// DefaultMaxInterval (30 days).
+	MinInterval, MaxInterval time.Duration
+	// Budget caps the fetches of the crawl, in any run (--budget N/DUR).
+	// The default value is no cap.
+	Budget Budget
+	// Clock, when set, is the time of fetches, due times and the budget
+	// (tests run hours of a continuous crawl in a moment with one). Not a
+	// flag. nil: the system's clock.
+	Clock Clock
 	// Progress, when set, is called with a snapshot of the statistics after
 	// every page and when the run ends. It must return quickly and is
 	// called from many goroutines, never concurrently. Not a flag.
@@ -177,6 +195,8 @@ func DefaultConfig() Config {
 		MaxBody:     10 << 20,
 		MaxLinks:    DefaultMaxLinks,
 		SeenCache:   DefaultSeenCache,
+		MinInterval: DefaultMinInterval,
+		MaxInterval: DefaultMaxInterval,
 	}
 }
 
@@ -207,6 +227,12 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: render mode %s without a renderer", ErrConfig, c.Render)
 	case c.UserAgent == "":
 		return fmt.Errorf("%w: empty user agent", ErrConfig)
+	case c.Continuous && c.MinInterval <= 0:
+		return fmt.Errorf("%w: min interval %v is not positive", ErrConfig, c.MinInterval)
+	case c.Continuous && c.MaxInterval < c.MinInterval:
+		return fmt.Errorf("%w: max interval %v is below the min interval %v", ErrConfig, c.MaxInterval, c.MinInterval)
+	case c.Budget.N < 0 || (c.Budget.N > 0 && c.Budget.Per <= 0):
+		return fmt.Errorf("%w: budget %d per %v: want a count and a positive duration", ErrConfig, c.Budget.N, c.Budget.Per)
 	case c.Shards < 0:
 		return fmt.Errorf("%w: shards %d is negative", ErrConfig, c.Shards)
 	case c.Shards <= 1 && c.Shard != 0:

@@ -47,6 +47,12 @@ type Crawler struct {
 	// 5xx without Retry-After; it doubles with each attempt.
 	retryBase time.Duration
 
+	// clock is Config.Clock or the system's; budget spends Config.Budget
+	// (nil: none) and due computes due times (continuous.go).
+	clock  Clock
+	budget *tokenBucket
+	due    *duePolicy
+
 	domainsMu sync.RWMutex
 	domains   []string  // allowed domains of the current run
 	runStart  time.Time // when the current run started
@@ -61,7 +67,11 @@ func New(cfg Config, store crawlstore.Store) (*Crawler, error) {
 		return nil, err
 	}
 	cfg.AllowDomains = normDomains(cfg.AllowDomains)
-	c := &Crawler{cfg: cfg, store: &boundStore{s: store}, retryBase: time.Second}
+	c := &Crawler{cfg: cfg, store: &boundStore{s: store}, retryBase: time.Second, clock: cfg.Clock}
+	if c.clock == nil {
+		c.clock = realClock{}
+	}
+	c.budget, c.due = newTokenBucket(cfg.Budget, c.clock), newDuePolicy(&cfg)
 	c.sched = newScheduler(cfg.PerHost, cfg.Delay, cfg.MaxPages)
 	tr, err := newTransport(&c.cfg, c.sched)
 	if err != nil {
@@ -145,7 +155,7 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 		c:       c,
 		domains: domains,
 		stats:   newStatsRecorder(c.cfg.Progress),
-		start:   nextMillisecond(),
+		start:   c.startTime(),
 		seen:    newSeenCache(c.cfg.SeenCache),
 	}
 	// Politeness state (last request per host, Crawl-delays) outlives
@@ -305,6 +315,15 @@ func nextMillisecond() time.Time {
 	next := now.Truncate(time.Millisecond).Add(time.Millisecond)
 	time.Sleep(next.Sub(now))
 	return next
+}
+
+// startTime is when a run starts: the next whole millisecond, on the
+// Config.Clock when there is one (which tests move on themselves).
+func (c *Crawler) startTime() time.Time {
+	if c.cfg.Clock != nil {
+		return c.cfg.Clock.Now().Truncate(time.Millisecond).Add(time.Millisecond)
+	}
+	return nextMillisecond()
 }
 
 func normDomains(ds []string) []string {

@@ -243,6 +243,13 @@
 // [Policy.Next] after its latest fetch (Probe 0.1 probes pages without
 // Last-Modified that changed at every visit).
 //
+// [Crawler.RunContinuous] runs a policy (Config.Continuous, crawl
+// --continuous): each fetch sets when its page is due again
+// (crawlstore.Change), which a [crawlstore.DueKeeper] store keeps; between
+// rounds the due pages go back into the frontier, and the crawler waits on
+// one timer (Config.Clock) for the next. Config.Budget caps fetches with a
+// token bucket on the same clock. See continuous.go.
+//
 // # Rendering
 //
 // With Config.Render (crawl --render), a fetched HTML page that the mode

@@ -71,7 +71,7 @@ func (c *Crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 		start := c.runStart
 		c.domainsMu.RUnlock()
 		if f, ok, err := c.store.LastFetch(context.WithoutCancel(req.Context()), key); err == nil && ok {
-			if (f.State == crawlstore.StateDone && (!c.cfg.Recrawl || !f.Time.Before(start))) || (f.State == crawlstore.StateFailed && !f.Time.Before(start)) {
+			if (f.State == crawlstore.StateDone && (!c.refetches() || !f.Time.Before(start))) || (f.State == crawlstore.StateFailed && !f.Time.Before(start)) {
 				return http.ErrUseLastResponse
 			}
 		}

@@ -202,10 +202,16 @@ func (r *run) enqueueListed(entries []crawlstore.Entry) error {
 	if len(states) != len(entries) {
 		return fmt.Errorf("%w: Enqueue returned %d states for %d entries", ErrStore, len(states), len(entries))
 	}
+	again, err := r.requeueModified(entries, states) // continuous_sitemap.go
+	if err != nil {
+		return err
+	}
 	keys := make([]string, 0, len(entries))
 	for i, e := range entries {
 		keys = append(keys, e.Key)
 		r.stats.sitemapURL(states[i] == crawlstore.StateNone)
+	}
+	for _, e := range append(entries, again...) {
 		if e.Frontier == "" {
 			continue
 		}

@@ -118,8 +118,11 @@ func TestSitemapsFromRobots(t *testing.T) {
 		t.Errorf("Fetched = %d, want %d", st.Fetched, 2*n+1)
 	}
 	sm := st.Sitemaps
-	if sm.Files != 2 || sm.Bad != 1 || sm.Outside != 2 || sm.New != n {
-		t.Errorf("Sitemaps = %+v, want 2 files, 1 bad (the loop), 2 outside, %d new", sm, n)
+	// NB: /p3 is new to the sitemap when the sitemap is read before the
+	// root page's links are stored, and known otherwise: both orders
+	// happen (the sitemap and the root page are fetched at once).
+	if sm.Files != 2 || sm.Bad != 1 || sm.Outside != 2 || (sm.New != n && sm.New != n+1) {
+		t.Errorf("Sitemaps = %+v, want 2 files, 1 bad (the loop), 2 outside, %d or %d new", sm, n, n+1)
 	}
 	h := store.hints["http://a.test/q5"]
 	if !h.Listed || !h.LastMod.Equal(lastmod) || h.ChangeFreq != "daily" || h.Priority != 0.7 {

@@ -55,7 +55,7 @@ func (r *run) fetchedInRun(f crawlstore.Fetch, ok bool) bool {
 	}
 	switch f.State {
 	case crawlstore.StateDone:
-		return !r.c.cfg.Recrawl || !f.Time.Before(r.start)
+		return !r.c.refetches() || !f.Time.Before(r.start)
 	case crawlstore.StateFailed:
 		return !f.Time.Before(r.start)
 	}
@@ -78,7 +78,7 @@ func (r *run) process(ctx context.Context, e entry, fetchOver func()) bool {
 		}
 		e.URL, e.Key = u.String(), urlkey.KeyOf(u)
 	}
-	start := time.Now()
+	start := r.c.clock.Now()
 	p := &crawlstore.Page{URL: e.URL, Key: e.Key, Frontier: e.Frontier, FinalURL: e.URL, Depth: e.Depth, Sitemap: e.Sitemap,
 		Time: start.Truncate(time.Millisecond), Requeue: r.requeue}
 	if p.Key == "" {
@@ -118,6 +118,10 @@ func (r *run) process(ctx context.Context, e entry, fetchOver func()) bool {
 		return false
 	}
 
+	if err := r.c.budget.take(ctx); err != nil {
+		r.sched.putBack(host, e)
+		return false // stopped while waiting for the budget: stays queued
+	}
 	hdr := r.header(last, ok)
 	id, capt := r.c.tr.register()
 	defer r.c.tr.unregister(id)
@@ -152,9 +156,16 @@ func (r *run) process(ctx context.Context, e entry, fetchOver func()) bool {
 			return false
 		}
 	}
+	if r.c.cfg.Continuous {
+		p.Change = r.c.due.change(p, last, ok)
+	}
 	fetched = r.save(p, u)
 	return fetched
 }
+
+// refetches reports whether runs fetch pages already done again: a
+// recrawl, or a continuous crawl (the pages due).
+func (c *Crawler) refetches() bool { return c.cfg.Recrawl || c.cfg.Continuous }
 
 // stopped reports whether err comes from the run stopping.
 func (r *run) stopped(ctx context.Context, err error) bool {
@@ -191,7 +202,7 @@ func (r *run) header(last crawlstore.Fetch, ok bool) http.Header {
 	hdr := http.Header{}
 	hdr.Set("User-Agent", r.c.cfg.UserAgent)
 	hdr.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
-	if r.c.cfg.Recrawl && ok && last.SHA256 != "" {
+	if r.c.refetches() && ok && last.SHA256 != "" {
 		if last.ETag != "" {
 			hdr.Set("If-None-Match", last.ETag)
 		}

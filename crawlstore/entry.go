@@ -105,6 +105,10 @@ type Fetch struct {
 	// Sitemap is what a sitemap said of the page when it was queued from
 	// one (stored in the fetch record); Listed false when it was not.
 	Sitemap SitemapHint
+
+	// Change is the page's change history and next due time as the
+	// fetch recorded it (crawl --continuous); zero when it has none.
+	Change Change
 }
 
 // Fetched reports whether the record describes a fetch that was made (as

@@ -112,6 +112,11 @@ type Page struct {
 	Discovered []Entry
 	// Requeue says which fetched URLs among Discovered are queued again.
 	Requeue Requeue
+	// Change is the page's change history after this fetch and when it
+	// is due again, in a continuous crawl; a store keeps it with the fetch
+	// record, and a [DueKeeper] writes a due entry at Change.Due (before
+	// the mark) when it is not zero.
+	Change Change
 }
 
 // State returns the frontier state the page must be marked with:

@@ -165,6 +165,9 @@ func fetchedOf(p *crawlstore.Page, now time.Time, newRow bool) *Fetched {
 		Redirect: p.Location,
 		Sitemap:  p.Sitemap,
 	}
+	if !p.Redirected {
+		record.Change = p.Change
+	}
 	if record.URL == "" {
 		record.URL = p.URL
 	}
@@ -184,8 +187,9 @@ func fetchedOf(p *crawlstore.Page, now time.Time, newRow bool) *Fetched {
 	}
 	if p.Redirected {
 		// The source row records only the fetch and where it led.
-		f.Source = &Page{Fetch: crawlstore.Fetch{URL: p.URL, Status: p.Status, Time: p.Time, Redirect: p.FinalURL, Depth: p.Depth, Error: p.Err}}
+		f.Source = &Page{Fetch: crawlstore.Fetch{URL: p.URL, Status: p.Status, Time: p.Time, Redirect: p.FinalURL, Depth: p.Depth, Error: p.Err, Change: p.Change}}
 	}
+	f.DueKey, f.DueEntry = dueOf(p)
 	f.Anchors = make([]Anchor, len(p.Links))
 	for i, l := range p.Links {
 		f.Anchors[i] = Anchor{URL: l.URL, Text: l.Text}

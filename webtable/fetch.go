@@ -91,6 +91,13 @@ type fetchRecord struct {
 	Listed         bool     `json:"sitemap,omitempty"`
 	Rendered       bool     `json:"rendered,omitempty"`
 	RenderMS       int64    `json:"render_ms,omitempty"`
+	// The change history of a continuous crawl (crawlstore.Fetch.Change),
+	// absent in other crawls; see due.go.
+	Visits  int      `json:"visits,omitempty"`
+	Changes int      `json:"changes,omitempty"`
+	SpanMS  int64    `json:"span_ms,omitempty"`
+	Rate    *float64 `json:"rate,omitempty"`
+	Due     string   `json:"due,omitempty"` // formatTime
 }
 
 // encodeFetchRecord is the value of fetch:record for f: a JSON object, for
@@ -125,6 +132,7 @@ func encodeFetchRecord(f crawlstore.Fetch) []byte {
 			r.Priority = &p
 		}
 	}
+	setChangeRecord(&r, f.Change)
 	var b bytes.Buffer
 	b.Grow(len(f.URL) + len(f.Charset) + len(f.ETag) + len(f.LastModified) + len(f.Redirect) + len(f.Error) + 160)
 	e := json.NewEncoder(&b)
@@ -163,6 +171,9 @@ func decodeFetchRecord(f *crawlstore.Fetch, v []byte) error {
 		LastModified: r.LastModified, Redirect: r.Redirect, Error: r.Error, Truncated: r.Truncated,
 		Depth: r.Depth, Links: r.Links, LinksKept: r.LinksKept, State: f.State, SHA256: f.SHA256, MediaType: f.MediaType,
 		Rendered: r.Rendered, RenderTime: time.Duration(r.RenderMS) * time.Millisecond,
+	}
+	if err := changeOfRecord(&f.Change, &r); err != nil {
+		return err
 	}
 	if r.Listed {
 		f.Sitemap = crawlstore.SitemapHint{Listed: true, ChangeFreq: r.ChangeFreq, Priority: -1}

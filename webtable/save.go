@@ -43,6 +43,10 @@ type Fetched struct {
 	// newest version as one more version, and leaves versions that the GC
 	// policies collect on disk (never in reads) until a GC pass.
 	NewRow bool
+	// DueKey, when not "", is the row of the page's due entry (see
+	// due.go), written with DueEntry before the mark.
+	DueKey   string
+	DueEntry crawlstore.Entry
 }
 
 // orderedBulk is a Table whose ApplyBulk commits rows in the order given
@@ -128,6 +132,9 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []crawlstore.S
 	prior, err := w.addLinkMutations(ctx, &links, urlkey.Referrer(u), f.Anchors, f.Discovered, f.AnchorTime, f.Requeue, f.NewRow)
 	if err != nil {
 		return NoBody, nil, err
+	}
+	if f.DueKey != "" {
+		links.add(f.DueKey, frontierMutation(f.DueEntry))
 	}
 	for _, p := range []*Page{f.Source, f.Page} {
 		if p == nil {
@@ -232,6 +239,11 @@ func (w *WebTable) saveInSteps(ctx context.Context, f *Fetched) (Stored, []crawl
 	prior, err := w.addLinks(ctx, urlkey.Referrer(u), f.Anchors, f.Discovered, f.AnchorTime, f.Requeue)
 	if err != nil {
 		return NoBody, nil, err
+	}
+	if f.DueKey != "" {
+		if err := w.tbl.Apply(ctx, f.DueKey, frontierMutation(f.DueEntry)); err != nil {
+			return NoBody, nil, fmt.Errorf("webtable: storing when %s is due: %w", f.Page.Fetch.URL, err)
+		}
 	}
 	for _, p := range []*Page{f.Source, f.Page} {
 		if p != nil {

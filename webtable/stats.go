@@ -20,6 +20,9 @@ type Stats struct {
 	Versions int64            // contents:html versions stored
 	Bytes    map[string]int64 // value bytes per family
 	Cells    map[string]int64 // cells per family (all versions)
+	// Rates counts the pages of a continuous crawl by estimated change
+	// rate (crawl --continuous); empty otherwise.
+	Rates RateHistogram
 }
 
 // parallelReader is a Table that can scan its tablets at once, in no
@@ -91,6 +94,7 @@ func (s *Stats) add(r bigtable.Row) error {
 	if err != nil {
 		return err
 	}
+	s.Rates.add(f.Change)
 	switch f.State {
 	case crawlstore.StateDone:
 		s.Fetched++

@@ -65,6 +65,9 @@ Examples:
   crawl --render auto http://example.org/       also load pages built by scripts in chromium
   crawl --recrawl --seeds my-seeds.txt          fetch stored pages again, keep changed versions
   crawl --from-warc site.warc.gz                build the table from a web archive (no network)
+  crawl --continuous --budget 10000/1h http://example.org/
+                                                never stop: fetch each page again when it is due,
+                                                sooner for pages that change often (Ctrl-C ends it)
 
   crawl --db bigtable://my-project/my-instance --seeds my-seeds.txt
                                                 crawl into Cloud Bigtable (table "webtable")
@@ -150,6 +153,14 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	fs.IntVar(&c.SeenCache, "seen-cache", c.SeenCache, "remember `N` links per run as already known, to spare the store reading them again (0 = off; the store decides)")
 	fs.IntVar(&c.MaxLinks, "max-links", c.MaxLinks, "keep at most `N` links of a page, the first in the page (how many it had is recorded in fetch:record as links)")
 	fs.BoolVar(&c.Recrawl, "recrawl", false, "fetch pages already stored again (conditional requests; a new version only when changed)")
+	fs.BoolVar(&c.Continuous, "continuous", false, "never stop: fetch every stored page again when it is due, after an interval between --min-interval and --max-interval learnt from how often it changed (Ctrl-C ends the crawl; the same command resumes it)")
+	fs.DurationVar(&c.MinInterval, "min-interval", c.MinInterval, "with --continuous: fetch a page again `DUR` after its last fetch at the soonest (e.g. 1h, 30m)")
+	fs.DurationVar(&c.MaxInterval, "max-interval", c.MaxInterval, "with --continuous: fetch a page again `DUR` after its last fetch at the latest, even if it never changed (e.g. 720h for 30 days)")
+	fs.Func("budget", "fetch at most `N/DUR` pages, e.g. 10000/1h: N in any DUR (default no limit)", func(s string) error {
+		b, err := crawler.ParseBudget(s)
+		c.Budget = b
+		return err
+	})
 	fs.Func("sitemap", "also read the sitemap at this `URL` (repeatable; e.g. https://example.org/sitemap.xml, a sitemap index or .xml.gz too) and queue the pages it lists; the Sitemap lines of robots.txt are read anyway", func(s string) error {
 		if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
 			return fmt.Errorf("%q is not an http(s) URL (want e.g. https://example.org/sitemap.xml)", s)
@@ -218,6 +229,15 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	})
 	if o.shardTimeout <= 0 {
 		return nil, fmt.Errorf("--shard-timeout %v: give a positive duration (e.g. 3m)", o.shardTimeout)
+	}
+	if c.Continuous && c.Shards > 1 {
+		return nil, fmt.Errorf("--continuous does not work with --shard yet: run one continuous crawl per --db")
+	}
+	if c.Continuous && (c.MinInterval <= 0 || c.MaxInterval < c.MinInterval) {
+		return nil, fmt.Errorf("--min-interval %v and --max-interval %v: want 0 < min <= max (e.g. 1h and 720h)", c.MinInterval, c.MaxInterval)
+	}
+	if c.Continuous && len(o.warcs) > 0 {
+		return nil, fmt.Errorf("--continuous fetches pages again: leave out --from-warc")
 	}
 	if o.versions < 1 {
 		return nil, fmt.Errorf("--versions %d: keep at least 1 version", o.versions)

@@ -56,6 +56,9 @@ type deps struct {
 	// round that ended without error, before it counts what it left
 	// queued: tests use it to queue entries at that moment.
 	shardRoundDone func(ctx context.Context, shard int, w *webtable.WebTable)
+	// clock, when set, is the crawler's clock (crawler.Config.Clock):
+	// tests of --continuous run hours of it at once.
+	clock crawler.Clock
 }
 
 // run is the whole program: it returns the exit status. ctx is cancelled
@@ -188,6 +191,7 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	}
 	defer closeRenderer()
 	cfg.StoreGrace = o.deps.storeGrace
+	cfg.Clock = o.deps.clock
 	// The WebTable's last deletes, after the run, are cut off when the
 	// run's own store calls are: closing it then writes nothing that a
 	// hung store could hold for ever.
@@ -199,7 +203,11 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	}
 	defer c.Close()
 	watch(o, c)
-	st, err := c.Run(ctx, seedURLs)
+	run := c.Run
+	if cfg.Continuous {
+		run = c.RunContinuous // continuous.go: until Ctrl-C
+	}
+	st, err := run(ctx, seedURLs)
 	if ferr := w.FlushDeletes(cut); ferr != nil {
 		if cut.Err() != nil {
 			ferr = fmt.Errorf("%v: %v", context.Cause(cut), ferr)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/webtable/webtable/internal/jsonshape"
 	"io"
+	"time"
 
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
@@ -52,6 +53,9 @@ type jsonStats struct {
 	// (--by-origin only).
 	HeldBack int64        `json:"held_back"`
 	Origins  []jsonOrigin `json:"origins,omitempty"`
+	// Due says when the pages of a continuous crawl are due again (whole
+	// table only; absent for other crawls).
+	Due *jsonDue `json:"due,omitempty"`
 }
 
 // jsonOrigin is one origin's queued pages in query stats --by-origin.
@@ -113,6 +117,12 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
+	var due *jsonDue
+	if domain == "" {
+		if due, err = dueStats(ctx, w, s, time.Now()); err != nil {
+			return err
+		}
+	}
 	var origins []jsonOrigin
 	if byOrigin {
 		if origins, err = queuedOrigins(ctx, w, holds); err != nil {
@@ -123,7 +133,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if asJSON {
 		err = out.json.Encode(jsonStats{Domain: domain, Rows: s.Rows, Fetched: s.Fetched, Failed: s.Failed,
 			Queued: s.Queued, Frontier: s.Frontier, Versions: s.Versions, Bytes: s.Bytes, Cells: s.Cells,
-			HeldBack: heldBackPages(holds), Origins: origins})
+			HeldBack: heldBackPages(holds), Origins: origins, Due: due})
 		if err != nil {
 			return err
 		}
@@ -143,6 +153,9 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if n := heldBackPages(holds); n > 0 {
 		fmt.Fprintf(out.w, "  %-10s %d pages of %d origins left queued on purpose by the last crawl (see --by-origin)\n", "held back", n, len(holds))
+	}
+	if due != nil {
+		printDue(out.w, s, due) // stats_due.go
 	}
 	fmt.Fprintf(out.w, "  %-10s %10s %10s\n", "family", "bytes", "cells")
 	for _, f := range webtable.Families {

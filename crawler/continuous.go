@@ -1,0 +1,147 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/webtable/webtable/crawlstore"
+)
+
+// Continuous crawls (crawl --continuous).
+//
+// A continuous crawl never ends by itself. It runs as rounds: each round
+// is one run (Run), which fetches what the frontier holds, new links
+// first by discovery as always; with every fetch the crawler estimates the
+// page's change rate from its history (the Change kept with its fetch
+// record, see recrawl.go) and tells the store when the page is due again
+// (Page.Change.Due), which the store keeps as a due entry, ordered by due
+// time per host ([crawlstore.DueKeeper]). Between rounds the crawl moves
+// the pages due by now into the frontier (TakeDue) and, when none is due,
+// waits on one timer for the earliest due time; Ctrl-C (ctx) ends the
+// wait at once. A restart, or another shard, carries on from the store.
+//
+// NB: the waiting never polls the store on a timer of its own but in a
+// sharded crawl, where other shards may queue links for this one's hosts:
+// it then looks every dueFeedWait, as the feed of a run does (resume.go).
+
+// Clock is the crawler's source of time for fetch times, due times and
+// the budget, so that tests can run hours of a continuous crawl at once.
+// Politeness delays and timeouts stay on the real clock.
+type Clock interface {
+	// Now returns the current time.
+	Now() time.Time
+	// After returns a channel that receives once d has passed.
+	After(d time.Duration) <-chan time.Time
+}
+
+// realClock is the system's clock.
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// dueFeedWait is how long a sharded continuous crawl waits, at most,
+// before it looks for entries that other shards queued.
+const dueFeedWait = time.Second
+
+// takeDueMax bounds the pages one round moves from due to the frontier.
+const takeDueMax = 10_000
+
+// ErrNotDueKeeper is returned by RunContinuous for a store that keeps no
+// due times.
+var ErrNotDueKeeper = errors.New("crawler: the store cannot keep due times (continuous crawls need a WebTable)")
+
+// RunContinuous crawls from seeds, then fetches every page again when it
+// is due, until ctx ends (Config.Continuous must be set). It returns the
+// sums of its rounds' statistics and ctx's error wrapped as Run does, or
+// the first error of a round.
+func (c *Crawler) RunContinuous(ctx context.Context, seeds []string) (Stats, error) {
+	if !c.cfg.Continuous {
+		return Stats{}, fmt.Errorf("%w: RunContinuous without Config.Continuous", ErrConfig)
+	}
+	// NB: the store itself, not bounded by a run's cut-off (see cutoff.go):
+	// the wait between rounds is no run's.
+	dk, ok := c.store.s.(crawlstore.DueKeeper)
+	if !ok {
+		return Stats{}, ErrNotDueKeeper
+	}
+	var total Stats
+	for {
+		st, err := c.Run(ctx, seeds)
+		total = addRound(total, st)
+		if err != nil {
+			return total, err
+		}
+		// NB: every round gets the seeds again: they are done (not queued
+		// again) but name the allowed domains of the round.
+		if err := c.waitDue(ctx, dk); err != nil {
+			return total, err
+		}
+	}
+}
+
+// waitDue moves the pages due into the frontier, waiting until some are
+// (or, sharded, until a look is due); it returns ctx's error, wrapped, when
+// ctx ends first, or the store's.
+func (c *Crawler) waitDue(ctx context.Context, dk crawlstore.DueKeeper) error {
+	storeCtx := context.WithoutCancel(ctx)
+	for {
+		now := c.clock.Now()
+		taken, next, err := dk.TakeDue(storeCtx, c.cfg.Shard, c.cfg.Shards, now, takeDueMax)
+		if err != nil {
+			return fmt.Errorf("%w: taking the pages due: %w", ErrStore, err)
+		}
+		if taken > 0 {
+			return nil
+		}
+		wait := dueFeedWait
+		if c.cfg.Shards <= 1 {
+			wait = time.Duration(1<<63 - 1)
+		}
+		if !next.IsZero() {
+			wait = min(wait, max(next.Sub(now), time.Millisecond))
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("crawler: run stopped: %w", ctx.Err())
+		case <-c.clock.After(wait):
+		}
+		if c.cfg.Shards > 1 {
+			queued := false
+			err := c.store.s.Hosts(storeCtx, c.cfg.Shard, c.cfg.Shards, func(string) bool { queued = true; return false })
+			if err != nil {
+				return fmt.Errorf("%w: listing frontier hosts: %w", ErrStore, err)
+			}
+			if queued {
+				return nil // another shard queued links for this one
+			}
+		}
+	}
+}
+
+// addRound adds the counts of one round to a continuous crawl's totals.
+func addRound(a, b Stats) Stats {
+	a.Fetched += b.Fetched
+	a.NewVersions += b.NewVersions
+	a.Unchanged += b.Unchanged
+	a.Redirects += b.Redirects
+	a.Errors += b.Errors
+	a.Traps += b.Traps
+	a.Retries += b.Retries
+	a.Bytes += b.Bytes
+	a.BadEntries += b.BadEntries
+	a.Elapsed += b.Elapsed
+	for i := range a.ByStatusClass {
+		a.ByStatusClass[i] += b.ByStatusClass[i]
+	}
+	if len(b.ErrorsByKind) > 0 && a.ErrorsByKind == nil {
+		a.ErrorsByKind = map[crawlstore.ErrorKind]int64{}
+	}
+	for k, v := range b.ErrorsByKind {
+		a.ErrorsByKind[k] += v
+	}
+	a.Queued, a.InFlight, a.Done, a.HeldBack, a.Sitemaps = b.Queued, b.InFlight, b.Done, b.HeldBack, b.Sitemaps
+	return a
+}

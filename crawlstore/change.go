@@ -1,0 +1,38 @@
+package crawlstore
+
+import (
+	"context"
+	"time"
+)
+
+// Change is what a page's fetches said of how often it changes, and when
+// it is due again in a continuous crawl (crawl --continuous). The crawler
+// computes it with each fetch (Page.Change) and the store keeps it with
+// the fetch record (Fetch.Change) for the next one.
+type Change struct {
+	// Visits counts the fetches compared with the one before them;
+	// Changes those that found the content changed.
+	Visits, Changes int
+	// Span is the time those visits covered.
+	Span time.Duration
+	// Rate is the estimated rate of change in changes per second; -1 when
+	// unknown (too few visits, an odd history).
+	Rate float64
+	// Due is when the page is to be fetched again; zero when the crawl is
+	// not continuous. A store that is a [DueKeeper] keeps a due entry for
+	// the page at this time.
+	Due time.Time
+}
+
+// DueKeeper is a [Store] that keeps, for a continuous crawl, when each
+// fetched page is due again (Page.Change.Due): one due entry per page,
+// ordered by due time per host, written by SavePage with the page's mark.
+type DueKeeper interface {
+	// TakeDue queues again (as Enqueue does, into the frontier) up to n
+	// pages of shard (of shards; all when shards <= 1) due at or before
+	// now, and deletes their due entries once they are queued, so that a
+	// crash in between loses none (a page queued twice is fetched once).
+	// It returns how many it queued and the earliest due time of the
+	// entries left (zero when none is left).
+	TakeDue(ctx context.Context, shard, shards int, now time.Time, n int) (taken int, next time.Time, err error)
+}
