@@ -157,6 +157,12 @@ var rules = map[string]rule{
 		forbidden:       concat(storage, cloud, crawling),
 		forbiddenDirect: []string{"net/http", "flag"},
 	},
+	// The programs' flag values: sizes, shards, CA files.
+	"internal/flagvalue": {
+		internal:        []string{},
+		forbidden:       concat(storage, cloud, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag"},
+	},
 	// A crawl's figures written for people (crawl's summary).
 	"internal/crawlreport": {
 		internal:        []string{"crawler", "crawlstore", "urlkey", "extract"},
@@ -181,7 +187,7 @@ var rules = map[string]rule{
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "internal/termbar", "internal/crawlreport"},
+		internal:        []string{"crawler", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "internal/termbar", "internal/crawlreport", "internal/flagvalue"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.
