@@ -156,27 +156,14 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --serve listen on an address other machines can reach (the protocol has no authentication: anyone who reaches it can read and change the store)")
 	fs.BoolVar(&o.demo, "demo", false, "crawl a built-in sample web (www.cnn.com, cnnsi.com, my.look.ca on 127.0.0.1) 3 times into "+defaultDemoDB)
 
-	var positional []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(helpOut, usageText)
-				fs.SetOutput(helpOut)
-				fs.PrintDefaults()
-				return nil, err
-			}
-			return nil, err
-		}
-		rest = fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if rest[0] == "--" {
-			positional = append(positional, rest[1:]...)
-			break
-		}
-		positional = append(positional, rest[0])
-		rest = rest[1:]
+	positional, err := flagvalue.ParseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(helpOut, usageText)
+		fs.SetOutput(helpOut)
+		fs.PrintDefaults()
+	}
+	if err != nil {
+		return nil, err
 	}
 	o.seeds = positional
 	if len(o.warcs) > 0 {

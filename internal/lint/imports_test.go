@@ -161,7 +161,7 @@ var rules = map[string]rule{
 	"internal/flagvalue": {
 		internal:        []string{},
 		forbidden:       concat(storage, cloud, crawling, terminal),
-		forbiddenDirect: []string{"net/http", "flag"},
+		forbiddenDirect: []string{"net/http"},
 	},
 	// A crawl's figures written for people (crawl's summary).
 	"internal/crawlreport": {
@@ -219,7 +219,7 @@ var rules = map[string]rule{
 		forbiddenDirect: programsMustNotImport,
 	},
 	"cmd/query": {
-		internal:        []string{"webtable", "crawlstore", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui", "internal/jsonshape"},
+		internal:        []string{"webtable", "crawlstore", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui", "internal/jsonshape", "internal/flagvalue"},
 		forbidden:       concat(crawling, terminal),
 		forbiddenDirect: programsMustNotImport,
 	},
