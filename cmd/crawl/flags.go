@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
-	"github.com/webtable/webtable/internal/flagvalue"
 	"github.com/webtable/webtable/shardrun"
 	"github.com/webtable/webtable/webtable"
 )
@@ -156,7 +155,7 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --serve listen on an address other machines can reach (the protocol has no authentication: anyone who reaches it can read and change the store)")
 	fs.BoolVar(&o.demo, "demo", false, "crawl a built-in sample web (www.cnn.com, cnnsi.com, my.look.ca on 127.0.0.1) 3 times into "+defaultDemoDB)
 
-	positional, err := flagvalue.ParseArgs(fs, args)
+	positional, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(helpOut, usageText)
 		fs.SetOutput(helpOut)
@@ -203,11 +202,3 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	}
 	return o, nil
 }
-
-// The flag values crawl reads (and its tests call) are internal/flagvalue's.
-var (
-	parseShard  = flagvalue.ParseShard
-	parseBytes  = flagvalue.ParseBytes
-	formatBytes = flagvalue.FormatBytes
-	loadCACert  = flagvalue.LoadCACert
-)
