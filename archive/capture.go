@@ -27,6 +27,12 @@ type Capture struct {
 	Body []byte
 	// Truncated says Body was cut at a size limit.
 	Truncated bool
+	// Revisit is set for a revisit record read (Reader.Revisits): its
+	// payload is that of the record of RefersTo at RefersDate, and Body
+	// is nil.
+	Revisit    bool
+	RefersTo   string
+	RefersDate time.Time
 }
 
 // Error is a damaged or unreadable WARC file: File and the byte Offset of

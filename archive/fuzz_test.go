@@ -14,8 +14,13 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(gz(rawRecord("1.0", "response", "<http://a.test/>", "2026-01-02T03:04:05Z", "application/http;msgtype=response",
 		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"))))
 	f.Add([]byte("WARC/1.1\r\nContent-Length: 99999999999\r\n\r\n"))
+	f.Add([]byte(rawRecord("1.1", "revisit", "http://a.test/2", "2026-01-02T03:04:06Z", "application/http;msgtype=response", "HTTP/1.1 200 OK\r\n\r\n",
+		"WARC-Profile: "+ProfileIdenticalPayload, "WARC-Refers-To-Target-URI: http://a.test/1", "WARC-Refers-To-Date: 2026-01-02T03:04:05Z")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader("fuzz.warc", bytes.NewReader(data), 1<<16)
+		if r != nil {
+			r.Revisits = len(data)%2 == 0 // both ways
+		}
 		if err != nil {
 			var ae *Error
 			if !errors.As(err, &ae) {
@@ -35,6 +40,9 @@ func FuzzRead(f *testing.F) {
 					t.Fatalf("Next: %v, want an *archive.Error naming fuzz.warc", err)
 				}
 				return
+			}
+			if c.Revisit && (c.RefersTo == "" || c.Body != nil) {
+				t.Fatalf("revisit %+v: names no record, or has a body", c)
 			}
 			if c.URL == "" || len(c.Body) > 1<<16 {
 				t.Fatalf("capture %+v: no URL, or a body over the limit", c)

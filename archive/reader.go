@@ -25,7 +25,8 @@ type Counts struct {
 	// Captures is the number of captures returned (response records, and
 	// resource records with an http(s) URI).
 	Captures int
-	// Revisits counts revisit records: they add no version.
+	// Revisits counts revisit records: they add no version unless the
+	// Reader returns them (Reader.Revisits), when Captures counts them too.
 	Revisits int
 	// Skipped counts the other records by WARC-Type (request, metadata,
 	// warcinfo, "resource" for resources such as metadata://...), and
@@ -46,6 +47,12 @@ type Reader struct {
 	// offset and its WARC-Date, so that the importer can say so in one
 	// line. Set it before the first Next.
 	OnSkip func(*Error)
+	// Revisits, when set, makes Next return the revisit records of
+	// profile identical-payload-digest that name the record they refer
+	// to (WARC-Refers-To-Target-URI and -Date) as captures with Revisit
+	// set and no Body; the others are counted and skipped, as all
+	// revisits are without it. Set it before the first Next.
+	Revisits bool
 
 	name   string
 	closer io.Closer
@@ -296,7 +303,10 @@ func (r *Reader) next1() (c *Capture, err error) {
 		}
 	case gowarc.Revisit:
 		r.counts.Revisits++
-		return nil, nil
+		if !r.Revisits || !web {
+			return nil, nil
+		}
+		return r.revisit(w, uri, start)
 	default:
 		r.counts.Skipped[w.Type().String()]++
 		return nil, nil

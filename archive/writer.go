@@ -30,6 +30,9 @@ type Writer struct {
 	name   string // the file name in CDXJ lines
 	infoID string
 	index  index
+	// seen holds, with Dedupe, the first record of each payload written.
+	seen     map[string]firstWritten
+	revisits int
 }
 
 type countingWriter struct {
@@ -114,8 +117,14 @@ func (w *Writer) Write(c *Capture) error {
 		block = c.Body
 	}
 	payload := sha1Base32(c.Body)
-	rb := newBuilder(t, len(block))
 	date := c.Time.UTC().Format(warcDate)
+	if w.seen != nil {
+		if first, ok := w.seen[payload]; ok {
+			return w.writeRevisit(c, first, payload, date)
+		}
+		w.seen[payload] = firstWritten{uri: c.URL, date: date}
+	}
+	rb := newBuilder(t, len(block))
 	rb.AddWarcHeader(gowarc.WarcTargetURI, c.URL)
 	rb.AddWarcHeader(gowarc.WarcDate, date)
 	rb.AddWarcHeader(gowarc.WarcWarcinfoID, w.infoID)

@@ -277,11 +277,12 @@ func (c *cursor) decode(key []byte) error {
 	} else if qualChanged {
 		c.last = lastColumn{}
 		c.qualEnc = append(c.qualEnc[:0], qualPart...)
-		c.qualifier = string(unescape(qualPart))
-		if c.qualifier == "" && c.fam != nil {
-			c.column = c.fam.colon
+		if len(qualPart) == 0 && c.fam != nil {
+			c.qualifier, c.column = "", c.fam.colon
 		} else {
-			c.column = c.family + ":" + c.qualifier
+			// NB: one string for both: the qualifier is the column's tail.
+			c.column = c.family + ":" + string(unescape(qualPart))
+			c.qualifier = c.column[len(c.family)+1:]
 		}
 	}
 	if c.newRow || qualChanged {

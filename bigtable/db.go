@@ -42,6 +42,12 @@ type DB struct {
 	opMu   sync.RWMutex
 	closed bool
 
+	// writeMu is held for reading by every write from before it commits
+	// to Badger until its commit has completed (startWrite to endWrite),
+	// and for writing by GC while Badger rewrites a value log file (see
+	// runValueLogGC). Reads never take it.
+	writeMu sync.RWMutex
+
 	schemaMu sync.Mutex // serialises schema changes
 	// tables maps names to schemas. It is copy-on-write: writers hold
 	// schemaMu and store a new map; neither a map nor a *tableSchema in it

@@ -144,7 +144,9 @@
 //   - Keep WithValueThreshold small (the default 256 bytes) for web pages:
 //     values in the value log are not rewritten by compactions and are not
 //     read by scans of other families; the store reclaims the value log
-//     itself ((*DB).GC).
+//     itself ((*DB).GC). While GC rewrites one value log file, writes
+//     wait (Badger reads a memtable's state unlocked when a rewrite
+//     starts); reads do not.
 //
 // # Durability
 //

@@ -291,15 +291,24 @@ func syncDir(dir string) error {
 // commit is on disk. After a failed sync startWrite refuses the write with
 // an error wrapping ErrSyncFailed, and the caller must not commit (nor call
 // endWrite).
+//
+// Between the two the write holds db.writeMu for reading, so that GC can
+// keep writes out of Badger while it rewrites a value log file.
 func (db *DB) startWrite() error {
+	db.writeMu.RLock()
 	if db.group != nil {
-		return db.group.start()
+		if err := db.group.start(); err != nil {
+			db.writeMu.RUnlock()
+			return err
+		}
 	}
 	return nil
 }
 
 // endWrite: see startWrite. It returns err, or the error of the sync.
 func (db *DB) endWrite(err error) error {
+	// NB: the commit has completed: waiting for its sync needs no lock.
+	db.writeMu.RUnlock()
 	if db.group == nil {
 		return err
 	}

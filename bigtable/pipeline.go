@@ -130,6 +130,7 @@ func (b *bulk) land() error {
 	}
 	b.flying = nil
 	err := <-f.done
+	b.db.writeMu.RUnlock() // taken by startWrite in pipelined
 	for _, mu := range f.locked {
 		mu.RUnlock()
 	}

@@ -94,7 +94,11 @@ func (db *DB) DeleteTable(ctx context.Context, table string) error {
 	db.publish(table, nil)
 	// The id is never reused, so cells left behind by a crash here are
 	// invisible; DropPrefix reclaims them.
-	if err := db.bdb.DropPrefix(appendTablePrefix(nil, old.id)); err != nil {
+	// NB: DropPrefix writes Badger's pending writes itself: it is a write.
+	db.writeMu.RLock()
+	err = db.bdb.DropPrefix(appendTablePrefix(nil, old.id))
+	db.writeMu.RUnlock()
+	if err != nil {
 		return fmt.Errorf("bigtable: delete table %q: dropping cells: %w", table, err)
 	}
 	return nil

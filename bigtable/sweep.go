@@ -41,7 +41,7 @@ func (db *DB) GC(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		err := db.bdb.RunValueLogGC(0.5)
+		err := db.runValueLogGC()
 		if err == nil {
 			continue
 		}
@@ -50,6 +50,20 @@ func (db *DB) GC(ctx context.Context) error {
 		}
 		return fmt.Errorf("bigtable: value log gc: %w", err)
 	}
+}
+
+// runValueLogGC rewrites at most one value log file of Badger's, with
+// writes held off (db.writeMu).
+//
+// NB: Badger v4.9.6 starts a rewrite by reading the highest version of
+// each memtable (DB.MaxVersion) without the lock its write goroutine holds
+// while it sets it (memTable.Put), a data race. Reads do not touch it, so
+// only writes wait: for one file's rewrite at a time, and GC lets them in
+// between two files.
+func (db *DB) runValueLogGC() error {
+	db.writeMu.Lock()
+	defer db.writeMu.Unlock()
+	return db.bdb.RunValueLogGC(0.5)
 }
 
 // sweepFamily removes from disk the cells of one family that its current

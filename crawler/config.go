@@ -127,10 +127,20 @@ type Config struct {
 	// package documentation, "Shards", for when a shard's run ends.
 	// The default values are 0 and 0.
 	Shard, Shards int
+	// Sitemaps lists sitemap files to read at the start of the run
+	// (--sitemap), beside those robots.txt names; their URLs are queued as
+	// a seed's links. Their hosts are allowed as a seed's are. The default
+	// value is nil.
+	Sitemaps []string
+	// NoSitemaps turns sitemaps off: neither robots.txt Sitemap lines nor
+	// Sitemaps are read (--no-sitemaps). The default value is false.
+	NoSitemaps bool
 	// Progress, when set, is called with a snapshot of the statistics after
 	// every page and when the run ends. It must return quickly and is
 	// called from many goroutines, never concurrently. Not a flag.
 	Progress func(Stats)
+	// Hooks are called as the run goes, for metrics. Not flags.
+	Hooks Hooks
 	// Log, when set, is called with one line for each thing the crawl
 	// skipped and the user should know of (a frontier entry that cannot be
 	// read). It may be called from many goroutines at once. Not a flag.

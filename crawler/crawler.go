@@ -41,6 +41,7 @@ type Crawler struct {
 	colly *colly.Collector
 
 	running sync.Mutex
+	cur     current // the run in progress or the last one (Stats)
 
 	// retryBase is the first backoff before fetching again after a 429 or
 	// 5xx without Retry-After; it doubles with each attempt.
@@ -155,7 +156,8 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	r.cancel = cancel
+	r.cancel, r.runCtx = cancel, runCtx
+	r.sm = sitemapRun{origins: map[string]bool{}, files: map[string]bool{}}
 	c.tr.setStop(runCtx)
 
 	c.tr.setReport(r.requestFailed)
@@ -171,6 +173,12 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 	if err := r.load(runCtx, seedURLs); err != nil {
 		return r.stats.snapshot(r.sched), err
 	}
+	if !c.cfg.NoSitemaps {
+		for _, s := range c.cfg.Sitemaps {
+			r.readSitemapLater(s, 0)
+		}
+	}
+	c.cur.Store(r)
 	c.domainsMu.Lock()
 	c.domains, c.runStart = r.domains, r.start
 	c.domainsMu.Unlock()
@@ -231,6 +239,11 @@ func (c *Crawler) seedsAndDomains(seeds []string) ([]*url.URL, []string, error) 
 		for _, u := range seedURLs {
 			domains = append(domains, RegistrableDomain(u.Hostname()))
 		}
+		for _, s := range c.cfg.Sitemaps {
+			if u, err := urlkey.Canonical(s); err == nil && !c.cfg.NoSitemaps {
+				domains = append(domains, RegistrableDomain(u.Hostname()))
+			}
+		}
 		domains = normDomains(domains)
 	}
 	return seedURLs, domains, nil
@@ -244,6 +257,8 @@ type run struct {
 	stats    *statsRecorder
 	storeCtx context.Context
 	cancel   context.CancelCauseFunc
+	runCtx   context.Context // cancelled when the run stops
+	sm       sitemapRun
 
 	start   time.Time          // when the run started, whole milliseconds
 	requeue crawlstore.Requeue // which fetched URLs this run fetches again

@@ -218,6 +218,25 @@
 // none fetches a page, and checks the union of their rows against one
 // unsharded crawl.
 //
+// # Sitemaps
+//
+// When robots.txt first allows a page of an origin in a run, the sitemaps
+// its Sitemap lines name are read in the background (sitemaps.go), and
+// Config.Sitemaps at the start of the run; the run is not over before
+// they are read. A sitemap is fetched through the transport, so through
+// the per-host scheduler and robots.txt, parsed by package sitemap within
+// the protocol's limits, and an index's sitemaps are read in turn (each
+// file once a run: a loop is counted and named). The URLs listed on the
+// sitemap's own host are queued as a seed's links (depth 1, admit), each
+// entry carrying its SitemapHint to the fetch record. [SitemapStats]
+// counts what was read and refused.
+//
+// # Recrawl by change rate
+//
+// [ChangeEstimate] (Cho and Garcia-Molina's estimator), [Policy] and
+// [SolveMu] are the pure policy of a recrawl by estimated change rate,
+// measured in internal/freshsim; no crawl runs it yet.
+//
 // # Stopping
 //
 // Cancelling Run's context stops handing out entries and aborts requests
@@ -276,6 +295,11 @@
 //   - A 429 or 5xx that stays one after [MaxRetries] tries (see Hostile
 //     servers) is recorded as failed and retried by the next run that
 //     meets it.
+//   - A sitemap's hints ride with the entry in memory: an entry read back
+//     from the store (a resume, a host whose window was full) has none, and
+//     its fetch record none either.
+//   - Sitemaps are read once per origin and run, whatever their size: a
+//     50,000 URL sitemap queues 50,000 entries in the store at once.
 //   - A robots.txt answering 5xx or unreachable leaves its origin's pages
 //     queued (RFC 9309: not failed); it is asked again after a doubling
 //     backoff, and after [MaxRetries] the origin is held back for the run

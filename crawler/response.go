@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/extract"
@@ -146,7 +147,9 @@ func sniffed(mediaType string) bool {
 // save hands p to the store, queues the new links and updates the
 // statistics. It reports whether the fetch succeeded.
 func (r *run) save(p *crawlstore.Page, u *url.URL) bool {
+	began := time.Now()
 	res, err := r.c.store.SavePage(r.storeCtx, p)
+	r.c.cfg.Hooks.stored(time.Since(began))
 	if err != nil {
 		r.fail(fmt.Errorf("%w: saving %s: %w", ErrStore, p.URL, err))
 		return false

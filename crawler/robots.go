@@ -74,6 +74,7 @@ type robotsEntry struct {
 	key     string
 	ready   chan struct{} // closed when group/err are set
 	group   *robotstxt.Group
+	maps    []string // its Sitemap lines
 	err     error
 	fetched time.Time // when it was fetched
 	retryAt time.Time // unavailable: asked again from then on
@@ -155,7 +156,7 @@ func (r *robots) allowed(ctx context.Context, u *url.URL) error {
 		r.evict()
 		r.mu.Unlock()
 		var n int
-		e.group, n, e.err = r.fetch(ctx, u)
+		e.group, e.maps, n, e.err = r.fetch(ctx, u)
 		e.fetched = time.Now()
 		if unavailable(e.err) {
 			e.fails++
@@ -219,28 +220,28 @@ func (r *robots) evict() {
 }
 
 // fetch fetches and parses the robots.txt of u's origin, and returns its
-// group for our agent and the size of the file read.
-func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, int, error) {
+// group for our agent, its Sitemap lines and the size of the file read.
+func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, []string, int, error) {
 	ru := url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/robots.txt"}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ru.String(), nil)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%w: %v", errRobots, err)
+		return nil, nil, 0, fmt.Errorf("%w: %v", errRobots, err)
 	}
 	req.Header.Set("User-Agent", r.agent)
 	resp, err := r.client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, 0, ctx.Err()
+			return nil, nil, 0, ctx.Err()
 		}
-		return nil, 0, fmt.Errorf("%w: fetching %s: %w", errRobotsUnavailable, ru.String(), err)
+		return nil, nil, 0, fmt.Errorf("%w: fetching %s: %w", errRobotsUnavailable, ru.String(), err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRobotsBody))
 	if err != nil {
-		return nil, 0, fmt.Errorf("%w: reading %s: %v", errRobotsUnavailable, ru.String(), err)
+		return nil, nil, 0, fmt.Errorf("%w: reading %s: %v", errRobotsUnavailable, ru.String(), err)
 	}
 	if resp.StatusCode >= 500 {
-		return nil, len(body), fmt.Errorf("%w: %s answered %w", errRobotsUnavailable, ru.String(), &robotsServerError{resp.StatusCode})
+		return nil, nil, len(body), fmt.Errorf("%w: %s answered %w", errRobotsUnavailable, ru.String(), &robotsServerError{resp.StatusCode})
 	}
 	data, err := robotstxt.FromStatusAndBytes(resp.StatusCode, body)
 	if err != nil {
@@ -252,7 +253,23 @@ func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, int, 
 	if g.CrawlDelay > 0 {
 		r.sched.setCrawlDelay(serverKey(u.Scheme, u.Host), g.CrawlDelay)
 	}
-	return g, len(body), nil
+	return g, data.Sitemaps, len(body), nil
+}
+
+// sitemaps returns the Sitemap lines of the robots.txt of u's origin, as
+// last fetched (none when it was not, or could not be).
+func (r *robots) sitemaps(u *url.URL) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if el := r.m[u.Scheme+"://"+u.Host]; el != nil {
+		e := el.Value.(*robotsEntry)
+		select {
+		case <-e.ready:
+			return e.maps
+		default:
+		}
+	}
+	return nil
 }
 
 // failures returns how many times in a row the robots.txt of u's origin

@@ -27,6 +27,10 @@ type Stats struct {
 	// ErrorsByKind splits them.
 	Errors       int64
 	ErrorsByKind map[crawlstore.ErrorKind]int64
+	// ByStatusClass counts the pages stored (Fetched plus Errors) by the
+	// class of their HTTP status: [1] to [5] for 1xx to 5xx, [0] for no
+	// response (a failure, a robots.txt refusal).
+	ByStatusClass [6]int64
 	// Traps counts links refused as crawler traps.
 	Traps int64
 	// Retries counts fetches tried again: after 429, a 5xx, or a
@@ -60,6 +64,8 @@ type Stats struct {
 	// zero means that whenever enough hosts were due, every worker was
 	// busy; the rest of Idle is workers with no host to fetch from.
 	Idle, IdleReady time.Duration
+	// Sitemaps counts what was read of sitemaps.
+	Sitemaps SitemapStats
 	// Elapsed is the time since Run started.
 	Elapsed time.Duration
 	// Done is true in the last snapshot of a run.
@@ -156,6 +162,11 @@ func (r *statsRecorder) page(p *crawlstore.Page, newVersion bool, sched *schedul
 	}
 	if p.Redirected || p.Location != "" {
 		r.s.Redirects++
+	}
+	if c := p.Status / 100; c >= 1 && c <= 5 {
+		r.s.ByStatusClass[c]++
+	} else {
+		r.s.ByStatusClass[0]++
 	}
 	r.s.Queued = int64(q)
 	if r.progress != nil {

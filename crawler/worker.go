@@ -79,7 +79,7 @@ func (r *run) process(ctx context.Context, e entry, fetchOver func()) bool {
 		e.URL, e.Key = u.String(), urlkey.KeyOf(u)
 	}
 	start := time.Now()
-	p := &crawlstore.Page{URL: e.URL, Key: e.Key, Frontier: e.Frontier, FinalURL: e.URL, Depth: e.Depth,
+	p := &crawlstore.Page{URL: e.URL, Key: e.Key, Frontier: e.Frontier, FinalURL: e.URL, Depth: e.Depth, Sitemap: e.Sitemap,
 		Time: start.Truncate(time.Millisecond), Requeue: r.requeue}
 	if p.Key == "" {
 		// NB: the store sets it on every entry it hands out; an entry
@@ -123,6 +123,7 @@ func (r *run) process(ctx context.Context, e entry, fetchOver func()) bool {
 	defer r.c.tr.unregister(id)
 	defer r.c.sched.unclaim(capt)
 	hdr.Set(fetchIDHeader, id)
+	sent := time.Now()
 	err = r.c.colly.Request(http.MethodGet, p.URL, nil, nil, hdr)
 	fetchOver()
 	if err != nil && r.stopped(ctx, err) {
@@ -134,6 +135,7 @@ func (r *run) process(ctx context.Context, e entry, fetchOver func()) bool {
 		return false // moved to the other scheme, or set aside: stays queued
 	}
 	r.fill(p, e, u, capt, err)
+	r.c.cfg.Hooks.fetched(time.Since(sent), p.Status)
 	// NB: the host's next entry waits until the answer's pause or give-up
 	// (a 429, a 5xx) is in place: freed before, another worker could
 	// fetch from a host that had just asked to be left alone.
@@ -167,6 +169,7 @@ func (r *run) robotsAllow(ctx context.Context, e entry, u *url.URL, host string,
 	err := r.c.rob.allowed(ctx, u)
 	switch {
 	case err == nil:
+		r.sitemapsOfOrigin(u)
 		return true
 	case ctx.Err() != nil:
 		// stopped before fetching: stays queued

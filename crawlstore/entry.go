@@ -66,6 +66,9 @@ type Entry struct {
 	// Frontier is the entry's position in the store's frontier, set by the
 	// store; "" when it is not there.
 	Frontier string
+	// Sitemap is what a sitemap said of URL, when it was queued from one
+	// in this run (Listed); the store need not keep it in its frontier.
+	Sitemap SitemapHint
 }
 
 // Fetch is what a store remembers of the last fetch of a URL: the record
@@ -93,6 +96,10 @@ type Fetch struct {
 	// fills them in for conditional recrawls.
 	SHA256    string
 	MediaType string
+
+	// Sitemap is what a sitemap said of the page when it was queued from
+	// one (stored in the fetch record); Listed false when it was not.
+	Sitemap SitemapHint
 }
 
 // Fetched reports whether the record describes a fetch that was made (as

@@ -35,6 +35,9 @@ type Page struct {
 	Frontier string
 	// Depth is the frontier depth of URL.
 	Depth int
+	// Sitemap is what a sitemap said of URL (Entry.Sitemap), to store
+	// with the fetch record.
+	Sitemap SitemapHint
 	// Time is when the fetch started, truncated to whole milliseconds.
 	Time time.Time
 

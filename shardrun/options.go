@@ -34,6 +34,9 @@ type Options struct {
 	// error, before the shard counts what it left queued: tests use it to
 	// queue entries at that moment.
 	RoundDone func(ctx context.Context, shard int, w *webtable.WebTable)
+	// Started, when set, is called with each round's crawler once it is
+	// created, before it runs (crawl --metrics reads its Stats).
+	Started func(c *crawler.Crawler)
 }
 
 // Reporter is what a shard tells the program as it goes: the progress

@@ -108,6 +108,9 @@ func Run(ctx context.Context, w *webtable.WebTable, seedURLs []string, o Options
 		return errorf(Usage, "%v", err)
 	}
 	defer c.Close()
+	if o.Started != nil {
+		o.Started(c)
+	}
 
 	beatCtx, stopBeats := context.WithCancel(context.WithoutCancel(ctx))
 	beating := make(chan struct{})

@@ -31,8 +31,10 @@ type Stats struct {
 	// Unchanged equal to the newest stored one, NoBody without a body to
 	// keep; Failed of them had an HTTP status of 400 or more.
 	Captures, Versions, Unchanged, NoBody, Failed int
-	// Revisits are revisit records, which add no version.
-	Revisits int
+	// Revisits are revisit records; Resolved those of them read back as
+	// versions of their rows (profile identical-payload-digest, naming a
+	// record stored earlier). The others add no version.
+	Revisits, Resolved int
 	// Skipped counts the records left out, by why.
 	Skipped map[string]int
 }
@@ -45,6 +47,7 @@ const importAhead = 16
 // what stopped the reading (io.EOF at the end).
 type read struct {
 	c   *webtable.Capture
+	rev *archive.Capture // a revisit record, resolved against the store
 	err error
 }
 
@@ -61,6 +64,7 @@ func File(ctx context.Context, w *webtable.WebTable, name string, o Options, st 
 		return err
 	}
 	r.OnSkip = o.OnSkip
+	r.Revisits = true
 	if st.Skipped == nil {
 		st.Skipped = map[string]int{}
 	}
@@ -73,9 +77,12 @@ func File(ctx context.Context, w *webtable.WebTable, name string, o Options, st 
 		for {
 			c, err := r.Next()
 			var next read
-			if err != nil {
+			switch {
+			case err != nil:
 				next.err = err
-			} else {
+			case c.Revisit:
+				next.rev = c
+			default:
 				next.c = toWebtable(c, o.StoreAll)
 			}
 			select {
@@ -108,6 +115,18 @@ func File(ctx context.Context, w *webtable.WebTable, name string, o Options, st 
 			return next.err
 		}
 		c := next.c
+		if next.rev != nil {
+			full, ok, err := resolveRevisit(ctx, w, next.rev)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				st.Skipped["revisit of a record not stored"]++
+				continue
+			}
+			st.Resolved++
+			c = toWebtable(full, o.StoreAll)
+		}
 		if _, err := urlkey.Key(c.URL); err != nil {
 			// NB: one odd URL in a large archive does not stop the import.
 			st.Skipped["capture with a URL the WebTable cannot key"]++

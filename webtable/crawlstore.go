@@ -161,6 +161,7 @@ func fetchedOf(p *crawlstore.Page, now time.Time, newRow bool) *Fetched {
 		// A redirect the crawler did not follow (its target is fetched on
 		// its own) is recorded on the row that answered.
 		Redirect: p.Location,
+		Sitemap:  p.Sitemap,
 	}
 	if record.URL == "" {
 		record.URL = p.URL

@@ -31,6 +31,11 @@ import (
 //	dup:of            the row key of the representative of the page's
 //	                  cluster of duplicates (the representative names
 //	                  itself); absent when the page has no duplicate.
+//	dup:members       in the representative's row only: the row keys of
+//	                  the cluster's members (itself included) in key
+//	                  order, one a line, at most the first 100; so that a
+//	                  page view lists a page's copies on every site with
+//	                  one read.
 const (
 	FamilyText = "text"
 	FamilyRank = "rank"
@@ -94,6 +99,15 @@ type DerivedCell struct {
 	Qualifier string
 	Timestamp bigtable.Timestamp // microseconds; a job derives it from its inputs
 	Value     []byte
+	// Blind is the job's word that the column holds at most one version,
+	// at Replaces (0: none), as its scan read it: the write then deletes
+	// that version and sets the new one without reading the column, so
+	// that a bulk write of such cells is the pipelined one (see
+	// bigtable.Mutation.SetUnpruned). A wrong word costs disk, never a
+	// wrong read, in a family that keeps one version (rank, dup): a
+	// version left behind is older than the one set, and GC removes it.
+	Blind    bool
+	Replaces bigtable.Timestamp
 }
 
 // DerivedWrite is what a job writes to one row, in one family, atomically.
@@ -135,7 +149,15 @@ func (w *WebTable) WriteDerived(ctx context.Context, writes []DerivedWrite) erro
 			m.DeleteCellsInColumn(dw.Family, q)
 		}
 		for _, c := range dw.Cells {
-			m.Set(dw.Family, c.Qualifier, c.Timestamp, c.Value)
+			switch {
+			case !c.Blind:
+				m.Set(dw.Family, c.Qualifier, c.Timestamp, c.Value)
+			case c.Replaces > 0 && c.Replaces != c.Timestamp:
+				m.DeleteCellUnread(dw.Family, c.Qualifier, c.Replaces)
+				fallthrough
+			default:
+				m.SetUnpruned(dw.Family, c.Qualifier, c.Timestamp, c.Value)
+			}
 		}
 		rows[i], muts[i] = dw.Key, m
 	}

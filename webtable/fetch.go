@@ -83,6 +83,12 @@ type fetchRecord struct {
 	Depth        int    `json:"depth,omitempty"`
 	Links        int    `json:"links,omitempty"`
 	LinksKept    int    `json:"links_kept,omitempty"`
+	// Sitemap hints (crawlstore.Fetch.Sitemap), absent when the page was
+	// not queued from a sitemap.
+	SitemapLastMod string   `json:"sitemap_lastmod,omitempty"` // formatTime
+	ChangeFreq     string   `json:"changefreq,omitempty"`
+	Priority       *float64 `json:"priority,omitempty"`
+	Listed         bool     `json:"sitemap,omitempty"`
 }
 
 // encodeFetchRecord is the value of fetch:record for f: a JSON object, for
@@ -103,6 +109,16 @@ func encodeFetchRecord(f crawlstore.Fetch) []byte {
 	}
 	if !f.Time.IsZero() {
 		r.Time = formatTime(f.Time)
+	}
+	if h := f.Sitemap; h.Listed {
+		r.Listed, r.ChangeFreq = true, h.ChangeFreq
+		if !h.LastMod.IsZero() {
+			r.SitemapLastMod = formatTime(h.LastMod)
+		}
+		if h.Priority >= 0 {
+			p := h.Priority
+			r.Priority = &p
+		}
 	}
 	var b bytes.Buffer
 	b.Grow(len(f.URL) + len(f.Charset) + len(f.ETag) + len(f.LastModified) + len(f.Redirect) + len(f.Error) + 160)
@@ -141,6 +157,18 @@ func decodeFetchRecord(f *crawlstore.Fetch, v []byte) error {
 		URL: r.URL, Status: r.Status, Time: t, Length: r.Length, Charset: r.Charset, ETag: r.ETag,
 		LastModified: r.LastModified, Redirect: r.Redirect, Error: r.Error, Truncated: r.Truncated,
 		Depth: r.Depth, Links: r.Links, LinksKept: r.LinksKept, State: f.State, SHA256: f.SHA256, MediaType: f.MediaType,
+	}
+	if r.Listed {
+		f.Sitemap = crawlstore.SitemapHint{Listed: true, ChangeFreq: r.ChangeFreq, Priority: -1}
+		if r.Priority != nil {
+			f.Sitemap.Priority = *r.Priority
+		}
+		if r.SitemapLastMod != "" {
+			var err error
+			if f.Sitemap.LastMod, err = time.Parse(time.RFC3339Nano, r.SitemapLastMod); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

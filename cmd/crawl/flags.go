@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/metrics"
 	"github.com/webtable/webtable/shardrun"
 	"github.com/webtable/webtable/webtable"
 )
@@ -36,6 +37,10 @@ type options struct {
 	// not serve); allowRemote lets it be off loopback.
 	serve       string
 	allowRemote bool
+	// metricsAddr is where --metrics serves Prometheus metrics ("": not
+	// served); metrics is set by startMetrics, not a flag.
+	metricsAddr string
+	metrics     *metrics.Crawl
 	// shardTimeout is how long a shard waits for a silent shard.
 	shardTimeout time.Duration
 }
@@ -139,6 +144,14 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	fs.IntVar(&c.SeenCache, "seen-cache", c.SeenCache, "remember `N` links per run as already known, to spare the store reading them again (0 = off; the store decides)")
 	fs.IntVar(&c.MaxLinks, "max-links", c.MaxLinks, "keep at most `N` links of a page, the first in the page (how many it had is recorded in fetch:record as links)")
 	fs.BoolVar(&c.Recrawl, "recrawl", false, "fetch pages already stored again (conditional requests; a new version only when changed)")
+	fs.Func("sitemap", "also read the sitemap at this `URL` (repeatable; e.g. https://example.org/sitemap.xml, a sitemap index or .xml.gz too) and queue the pages it lists; the Sitemap lines of robots.txt are read anyway", func(s string) error {
+		if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
+			return fmt.Errorf("%q is not an http(s) URL (want e.g. https://example.org/sitemap.xml)", s)
+		}
+		c.Sitemaps = append(c.Sitemaps, s)
+		return nil
+	})
+	fs.BoolVar(&c.NoSitemaps, "no-sitemaps", false, "read no sitemaps: neither --sitemap nor the Sitemap lines of robots.txt")
 	fs.BoolVar(&c.StoreAll, "store-all", false, "keep the bodies of non-HTML responses too")
 	fs.Func("shard", "crawl only the hosts of shard `I/N` (0 <= I < N) of a crawl split between N crawlers sharing one --db", func(v string) error {
 		i, n, err := parseShard(v)
@@ -152,6 +165,7 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		return nil
 	})
 	fs.StringVar(&o.serve, "serve", "", "while crawling, serve the store on `ADDR` (e.g. 127.0.0.1:8086; port 0 picks one) over Cloud Bigtable's API, so that query, cbt and Bigtable clients (BIGTABLE_EMULATOR_HOST=ADDR) can read it; keep serving after the crawl until Ctrl-C")
+	fs.StringVar(&o.metricsAddr, "metrics", "", "serve Prometheus metrics on `ADDR` at /metrics while crawling (e.g. 127.0.0.1:9464; port 0 picks one): fetches by status and error, bytes, latencies, frontier, hosts, memory")
 	fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --serve listen on an address other machines can reach (the protocol has no authentication: anyone who reaches it can read and change the store)")
 	fs.BoolVar(&o.demo, "demo", false, "crawl a built-in sample web (www.cnn.com, cnnsi.com, my.look.ca on 127.0.0.1) 3 times into "+defaultDemoDB)
 

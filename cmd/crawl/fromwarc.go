@@ -46,7 +46,10 @@ func importWARCs(ctx context.Context, o *options, stdout, stderr io.Writer) (err
 // reportImport writes the summary of an import.
 func reportImport(stderr io.Writer, st *warcimport.Stats) {
 	fmt.Fprintf(stderr, "read %d captures: %d new versions, %d unchanged, %d without a body to keep, %d failed (HTTP status 400 or more); %d revisits add no version",
-		st.Captures, st.Versions, st.Unchanged, st.NoBody, st.Failed, st.Revisits)
+		st.Captures, st.Versions, st.Unchanged, st.NoBody, st.Failed, st.Revisits-st.Resolved)
+	if st.Resolved > 0 {
+		fmt.Fprintf(stderr, "; %d revisits read as versions of their rows (identical-payload-digest)", st.Resolved)
+	}
 	if len(st.Skipped) > 0 {
 		var parts []string
 		for _, k := range slices.Sorted(maps.Keys(st.Skipped)) {

@@ -22,6 +22,7 @@ type progress struct {
 	bar   *termbar.Bar // nil when w is not a terminal
 	every time.Duration
 	last  time.Time
+	max   int // --max-pages of the run: a bound, so an ETA (0: none)
 }
 
 // plainEvery is how often plain progress lines are written.
@@ -36,19 +37,30 @@ func status(s crawler.Stats) string {
 	return fmt.Sprintf("fetched %d, queued %d, errors %d, %.1f pages/s", s.Fetched, s.Queued, s.Errors, s.PagesPerSecond())
 }
 
+// eta is status with, for a crawl bounded by max pages (max > 0), the time
+// left at the rate so far: "..., ETA 4m10s".
+func eta(s crawler.Stats, max int) string {
+	line := status(s)
+	if rate := s.PagesPerSecond(); max > 0 && rate > 0 && s.Fetched < int64(max) {
+		left := time.Duration(float64(int64(max)-s.Fetched) / rate * float64(time.Second))
+		line += ", ETA " + left.Round(time.Second).String()
+	}
+	return line
+}
+
 // update is the crawler's Progress callback (never called concurrently).
 func (p *progress) update(s crawler.Stats) {
 	if s.Done {
 		return
 	}
 	if p.bar != nil {
-		p.bar.Describe(p.label + status(s))
+		p.bar.Describe(p.label + eta(s, p.max))
 		p.bar.Set64(s.Fetched)
 		return
 	}
 	if now := time.Now(); now.Sub(p.last) >= p.every {
 		p.last = now
-		fmt.Fprintf(p.w, "%s%s\n", p.label, status(s))
+		fmt.Fprintf(p.w, "%s%s\n", p.label, eta(s, p.max))
 	}
 }
 
@@ -86,6 +98,13 @@ func summary(label string, s crawler.Stats) string {
 	}
 	if s.Traps > 0 {
 		fmt.Fprintf(&b, "  traps         %d links refused (too long, or a path repeating itself)\n", s.Traps)
+	}
+	if sm := s.Sitemaps; sm.Files > 0 || sm.Bad > 0 {
+		fmt.Fprintf(&b, "  sitemaps      %d read, %d URLs listed (%d new)", sm.Files, sm.Listed, sm.New)
+		if sm.Bad > 0 || sm.Outside > 0 || sm.Skipped > 0 || sm.Cut > 0 {
+			fmt.Fprintf(&b, "; %d unreadable (named above), %d URLs off their host, %d past 50,000 a file, %d files cut at 50 MB", sm.Bad, sm.Outside, sm.Skipped, sm.Cut)
+		}
+		b.WriteString("\n")
 	}
 	if s.BadEntries > 0 {
 		fmt.Fprintf(&b, "  skipped       %d frontier entries that cannot be read (named above)\n", s.BadEntries)

@@ -107,6 +107,11 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 	if err != nil {
 		return err
 	}
+	stopMetrics, err := startMetrics(o, stderr)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	var w *webtable.WebTable
 	stopServing := func() {}
 	if o.cfg.Shards > 1 && o.serve == "" {
@@ -129,7 +134,7 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 		fmt.Fprintf(stderr, "the crawl is over; ")
 		return serveUntilStopped(ctx, stderr)
 	}
-	if len(seedURLs) == 0 {
+	if len(seedURLs) == 0 && (len(o.cfg.Sitemaps) == 0 || o.cfg.NoSitemaps) {
 		// NB: a seek from a host's hint (see webtable.FrontierHint), not a
 		// read of the entries: a frontier whose first host has many
 		// entries done walked their tombstones here before the crawl began.
@@ -168,6 +173,7 @@ func serveUntilStopped(ctx context.Context, stderr io.Writer) error {
 func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
 	p := newProgress(stderr, label)
 	cfg := o.cfg
+	p.max = cfg.MaxPages
 	cfg.Progress = p.update
 	var logMu sync.Mutex
 	cfg.Log = func(line string) {
@@ -181,11 +187,12 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	// hung store could hold for ever.
 	cut, release := crawler.CutOff(ctx, o.deps.storeGrace)
 	defer release()
-	c, err := crawler.New(cfg, w.CrawlStore())
+	c, err := crawler.New(withMetrics(o, cfg), w.CrawlStore())
 	if err != nil {
 		return crawler.Stats{}, fail(exitUsage, "%v", err)
 	}
 	defer c.Close()
+	watch(o, c)
 	st, err := c.Run(ctx, seedURLs)
 	if ferr := w.FlushDeletes(cut); ferr != nil {
 		if cut.Err() != nil {

@@ -35,7 +35,8 @@ func shardOptions(o *options, stderr io.Writer, report shardrun.Reporter) shardr
 	cfg := o.cfg
 	// After Ctrl-C the pages in flight are stored, within storeGrace.
 	cfg.StoreGrace = o.deps.storeGrace
-	return shardrun.Options{Crawl: cfg, Timeout: o.shardTimeout, DB: o.db, Stderr: stderr, Report: report, RoundDone: o.deps.shardRoundDone}
+	return shardrun.Options{Crawl: withMetrics(o, cfg), Timeout: o.shardTimeout, DB: o.db, Stderr: stderr, Report: report, RoundDone: o.deps.shardRoundDone,
+		Started: func(c *crawler.Crawler) { watch(o, c) }}
 }
 
 // openShardStore opens the store of a shard: a Cloud Bigtable store that

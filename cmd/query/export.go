@@ -38,11 +38,14 @@ Flags:
                    with --warc: only these rows (see query scan --help)
   --all-versions   with --warc: every stored version of each page (default: the latest)
   --at TIME        with --warc: each page as it was then (same forms as get --at)
+  --dedupe         with --warc: write a body already in the file once; later
+                   copies are revisit records naming the first (WARC-Refers-To-*)
   --db DIR         the store to read (default ./webtable.db)
 
 Examples:
   query --db webtable.db export --to bigtable://my-project/my-instance
   query --db webtable-demo.db export --warc demo.warc.gz --cdxj demo.cdxj --all-versions
+  query --db webtable-demo.db export --warc demo.warc.gz --all-versions --dedupe
 `
 
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -58,6 +61,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&host, "host", "", "")
 	fs.StringVar(&prefix, "prefix", "", "")
 	fs.BoolVar(&x.sel.All, "all-versions", false, "")
+	fs.BoolVar(&x.dedupe, "dedupe", false, "")
 	fs.StringVar(&at, "at", "", "")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -83,8 +87,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return exportWARC(ctx, db, x, stdout, stderr)
 	}
-	if x.cdxj != "" || domain != "" || host != "" || prefix != "" || x.sel.All || at != "" {
-		return usagef("--cdxj, --domain, --host, --prefix, --all-versions and --at go with --warc FILE")
+	if x.cdxj != "" || domain != "" || host != "" || prefix != "" || x.sel.All || at != "" || x.dedupe {
+		return usagef("--cdxj, --domain, --host, --prefix, --all-versions, --at and --dedupe go with --warc FILE")
 	}
 	switch {
 	case to == "":

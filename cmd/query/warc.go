@@ -18,6 +18,7 @@ type warcExport struct {
 	warc, cdxj string
 	ranges     []urlkey.Range
 	sel        webtable.Selection
+	dedupe     bool // --dedupe: revisit records for payloads written already
 }
 
 // exportWARC writes the chosen versions of the rows in x.ranges of db as
@@ -46,6 +47,9 @@ func exportWARC(ctx context.Context, db string, x warcExport, stdout, stderr io.
 		return err
 	}
 	defer aw.Close()
+	if x.dedupe {
+		aw.Dedupe()
+	}
 	n := 0
 	err = w.Captures(ctx, x.ranges, x.sel, func(c *webtable.Capture) error {
 		n++
@@ -72,6 +76,9 @@ func exportWARC(ctx context.Context, db string, x warcExport, stdout, stderr io.
 		return fmt.Errorf("writing %s: %w", x.warc, err)
 	}
 	fmt.Fprintf(stdout, "wrote %d records (%d bytes) to %s\n", n, aw.Size(), x.warc)
+	if x.dedupe {
+		fmt.Fprintf(stdout, "%d of them revisit records (a body already in the file)\n", aw.Revisits())
+	}
 	if x.cdxj != "" {
 		fmt.Fprintf(stdout, "wrote its index to %s\n", x.cdxj)
 	}

@@ -37,12 +37,14 @@ var (
 	cloud    = []string{"cloud.google.com/go/bigtable", "google.golang.org/grpc"}
 	crawling = []string{"github.com/gocolly/colly", "github.com/temoto/robotstxt"}
 	terminal = []string{"github.com/schollz/progressbar"}
+	// prometheus is linked by internal/metrics and the crawl program only.
+	prometheus = []string{"github.com/prometheus"}
 )
 
 // rules is the layout of CONTRIBUTING.md:
 //
 //	            crawler --> crawlstore <-- webtable       crawlstore --> urlkey (only)
-//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2
+//	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2, sitemap
 //	    |                 \-> extract --> x/net/html (links, text; no colly)
 //	    |     \-> seeds
 //	    \-------> webtable --> bigtable --> badger/v4
@@ -105,9 +107,14 @@ var rules = map[string]rule{
 		forbiddenDirect: []string{"net/http", "flag", "os"},
 	},
 	"crawler": {
-		internal:        []string{"crawlstore", "urlkey", "extract"},
-		forbidden:       concat(storage, terminal),
+		internal:        []string{"crawlstore", "urlkey", "extract", "sitemap"},
+		forbidden:       concat(storage, terminal, prometheus),
 		forbiddenDirect: []string{"flag"},
+	},
+	// Sitemap files (issue 35): a parser, no I/O of its own.
+	"sitemap": {
+		forbidden:       concat(storage, crawling, terminal),
+		forbiddenDirect: []string{"net/http", "flag", "os"},
 	},
 	"archive": {
 		forbidden:       concat(storage, crawling, terminal),
@@ -146,6 +153,20 @@ var rules = map[string]rule{
 		internal:  []string{},
 		forbidden: concat(storage, cloud, crawling, terminal),
 	},
+	// Prometheus metrics of a crawl (issue 35): fed by the crawler's
+	// statistics and hooks, so that crawler itself links no Prometheus.
+	"internal/metrics": {
+		internal:        []string{"crawler", "crawlstore", "urlkey", "extract", "sitemap"},
+		forbidden:       concat(storage, cloud, terminal),
+		forbiddenDirect: []string{"flag"},
+	},
+	// A simulated web for recrawl policies (issue 35): it runs the
+	// crawler's scheduling policy, nothing of its fetching or storage.
+	"internal/freshsim": {
+		internal:        []string{"crawler", "crawlstore", "urlkey", "extract", "sitemap"},
+		forbidden:       concat(storage, cloud, terminal, prometheus),
+		forbiddenDirect: []string{"flag", "net/http"},
+	},
 	// The Go memory limit a crawl sets, from its cgroup's.
 	"internal/memlimit": {
 		forbidden:       concat(storage, cloud, crawling, terminal),
@@ -173,21 +194,21 @@ var rules = map[string]rule{
 	// crawler over the WebTable, as the program runs it; like the
 	// programs it speaks webtable, never bigtable itself.
 	"shardrun": {
-		internal:        []string{"crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey"},
+		internal:        []string{"crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey", "sitemap"},
 		forbidden:       concat(cloud, terminal),
 		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
 	},
 	// WARC files into the WebTable by the crawler's rules (crawl
 	// --from-warc): archive reads them, webtable stores them.
 	"warcimport": {
-		internal:        []string{"archive", "crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey"},
+		internal:        []string{"archive", "crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey", "sitemap"},
 		forbidden:       concat(cloud, terminal),
 		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
 	},
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "internal/termbar", "internal/crawlreport", "internal/flagvalue"},
+		internal:        []string{"crawler", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap", "internal/metrics", "internal/termbar", "internal/crawlreport", "internal/flagvalue"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.

@@ -26,7 +26,7 @@ func OpenForJobs(ctx context.Context, db string, opts webtable.Options) (*webtab
 		// a job writes in bursts between scans, and rank over 1M pages /
 		// 30M links took 108 s with the crawl's 8 MiB memtables, 80 s with
 		// the defaults, both under 900 MiB of RssAnon (jobs.MemoryLimit).
-		w, err = openDir(ctx, db, false, withStore(opts, bigtable.WithReadOnly(false)))
+		w, err = openDir(ctx, db, false, withStore(opts, bigtable.WithReadOnly(false), bigtable.WithReadAheadGoroutines(1)))
 		if errors.Is(err, bigtable.ErrInUse) {
 			if addr, ok := liveEndpoint(db); ok {
 				w, err = openLive(ctx, db, addr, opts)

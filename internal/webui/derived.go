@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"strconv"
+	"strings"
 
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
@@ -73,10 +74,36 @@ func derivedOf(r webtable.Row) *derivedView {
 	return &d
 }
 
-// dupMembers lists the other pages whose dup:of names rep, searching the
-// representative's domain only (copies on other sites are not found here:
-// query scan --dups finds every one), at most maxShownDups.
+// dupMembers lists the other members of the page's cluster of duplicates,
+// across the whole table, at most maxShownDups: one read of the
+// representative's dup:members. A store whose dups job has not run since
+// that column existed has none; then the representative's domain is
+// searched (copies on other sites are not found that way: query scan
+// --dups finds every one).
 func (ui *UI) dupMembers(ctx context.Context, d *derivedView, self string) error {
+	r, err := ui.w.Get(ctx, d.Of, webtable.Query{Column: "dup:members"})
+	if err != nil {
+		return err
+	}
+	if len(r.Cells) == 0 {
+		return ui.dupMembersInDomain(ctx, d, self)
+	}
+	for _, k := range strings.Split(string(r.Cells[0].Value), "\n") {
+		if k == self || k == "" {
+			continue
+		}
+		if len(d.Members) == maxShownDups {
+			d.More = true
+			break
+		}
+		d.Members = append(d.Members, k)
+	}
+	return nil
+}
+
+// dupMembersInDomain lists the other pages whose dup:of names d.Of,
+// searching the representative's domain only, at most maxShownDups.
+func (ui *UI) dupMembersInDomain(ctx context.Context, d *derivedView, self string) error {
 	host := hostOfKey(d.Of)
 	ranges := urlkey.DomainRanges(forward(host))
 	if len(ranges) == 0 {

@@ -15,7 +15,8 @@ import (
 )
 
 // TestDerivedViews: after the jobs ran, the overview lists the pages of
-// highest rank and a page view shows rank, language and duplicates.
+// highest rank and a page view shows rank, language and duplicates, those
+// on other sites too.
 func TestDerivedViews(t *testing.T) {
 	w := jobstest.Open(t, t.TempDir(), 0)
 	var pages []jobstest.Page
@@ -27,7 +28,8 @@ func TestDerivedViews(t *testing.T) {
 		}
 		pages = append(pages, p)
 	}
-	pages = append(pages, jobstest.Page{URL: "http://www.example.com/5.html?utm_source=x", HTML: pages[5].HTML})
+	pages = append(pages, jobstest.Page{URL: "http://www.example.com/5.html?utm_source=x", HTML: pages[5].HTML},
+		jobstest.Page{URL: "http://mirror.example.org/copy-of-5.html", HTML: pages[5].HTML})
 	jobstest.Store(t, w, pages)
 	for _, j := range []jobs.Job{text.Job{}, &rank.Job{}, &dups.Job{}} {
 		if _, err := jobs.Run(context.Background(), w, j, jobs.Config{}); err != nil {
@@ -42,7 +44,8 @@ func TestDerivedViews(t *testing.T) {
 	}
 	_, body = get(t, srv, "/page?row="+"com.example.www/5.html", false)
 	body = html.UnescapeString(body)
-	for _, want := range []string{"<h2>Index</h2>", "<code>en</code>", "this page represents its copies", "com.example.www/5.html?utm_source=x"} {
+	for _, want := range []string{"<h2>Index</h2>", "<code>en</code>", "this page represents its copies", "com.example.www/5.html?utm_source=x",
+		"org.example.mirror/copy-of-5.html"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page view of page 5 lacks %q", want)
 		}
@@ -50,5 +53,9 @@ func TestDerivedViews(t *testing.T) {
 	_, body = get(t, srv, "/page?row="+"com.example.www/5.html%3Futm_source=x", false)
 	if !strings.Contains(html.UnescapeString(body), "a copy of") {
 		t.Errorf("the page view of the copy does not name its representative")
+	}
+	_, body = get(t, srv, "/page?row="+"org.example.mirror/copy-of-5.html", false)
+	if body = html.UnescapeString(body); !strings.Contains(body, "a copy of") || !strings.Contains(body, "com.example.www/5.html?utm_source=x") {
+		t.Errorf("the page view of the copy on another site does not list its representative and the other copy")
 	}
 }

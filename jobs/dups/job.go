@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/webtable/webtable/jobs"
 	"github.com/webtable/webtable/jobs/rank"
@@ -23,7 +24,26 @@ const (
 	ColOf      = "of"
 	// ColSrc is the text:src the simhash was computed from.
 	ColSrc = "src"
+	// ColMembers, in a representative's row only, lists its cluster's
+	// members (see FormatMembers).
+	ColMembers = "members"
 )
+
+// MaxMembers bounds the members dup:members lists: a bigger cluster lists
+// the first MaxMembers in key order.
+const MaxMembers = 100
+
+// FormatMembers is the stored form of dup:members: the members' row keys
+// in key order, the representative's among them, one a line.
+func FormatMembers(keys []string) string { return strings.Join(keys, "\n") }
+
+// ParseMembers reads a stored dup:members.
+func ParseMembers(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
 
 // BatchRows is how many rows one bulk write carries.
 const BatchRows = 512
@@ -38,6 +58,8 @@ type Job struct {
 	sims             []uint64
 	of               []int32 // node -> representative node, -1 alone
 	oldSim, oldOf    []string
+	oldMembers       map[int32]string // node -> stored dup:members, where there is one
+	members          map[int32]string // representative node -> its dup:members
 	hasOldSim, hasOf []bool
 	text             []bool               // node -> its row has text
 	src, oldSrc      []string             // node -> text:src, and the dup:src its stored hash came from
@@ -60,7 +82,7 @@ func FormatSimhash(h uint64) string { return fmt.Sprintf("%016x", h) }
 
 // Prepare reads every page's text, hashes it and clusters the pages.
 func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
-	*j = Job{MaxDistance: j.MaxDistance}
+	*j = Job{MaxDistance: j.MaxDistance, oldMembers: map[int32]string{}, members: map[int32]string{}}
 	maxDist := j.MaxDistance
 	if maxDist == 0 {
 		maxDist = MaxDistance
@@ -70,13 +92,14 @@ func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
 	var rows, other int64
 	var need []int // pages whose simhash is to be computed from text:body
 	err := env.W.ScanSelect(ctx, "", "", webtable.Select{
-		Columns: []string{"text:" + text.ColSrc, "contents:sha256", "rank:" + rank.ColPage, "dup:" + ColSimhash, "dup:" + ColOf, "dup:" + ColSrc},
+		Columns: []string{"text:" + text.ColSrc, "contents:sha256", "rank:" + rank.ColPage, "dup:" + ColSimhash, "dup:" + ColOf, "dup:" + ColSrc, "dup:" + ColMembers},
 	}, func(r webtable.Row) bool {
 		rows++
 		var p Page
 		rk := 0.0
 		var src, oldSim, oldOf, oldSrc string
-		var hasSrc, hasSim, hasOf bool
+		var oldMembers string
+		var hasSrc, hasSim, hasOf, hasMembers bool
 		var oldTS webtable.Timestamp
 		for _, c := range r.Cells {
 			if c.Family == webtable.FamilyDup {
@@ -100,15 +123,20 @@ func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
 				oldOf, hasOf = string(c.Value), true
 			case "dup:" + ColSrc:
 				oldSrc = string(c.Value)
+			case "dup:" + ColMembers:
+				oldMembers, hasMembers = string(c.Value), true
 			}
 		}
 		if !hasSrc {
 			other++
-			if !hasSim && !hasOf && oldSrc == "" {
+			if !hasSim && !hasOf && oldSrc == "" && !hasMembers {
 				return true
 			}
 		}
 		i := len(j.keys)
+		if hasMembers {
+			j.oldMembers[int32(i)] = oldMembers
+		}
 		if hasSrc {
 			// NB: the hash of an unchanged text is kept: only pages
 			// whose text:src moved are read again (see below).
@@ -175,9 +203,15 @@ func (j *Job) Prepare(ctx context.Context, env *jobs.Env) error {
 			}
 			return cmp.Compare(j.keys[a], j.keys[b])
 		})
+		slices.Sort(ms)
+		keys := make([]string, 0, min(len(ms), MaxMembers))
 		for _, m := range ms {
 			j.of[m] = int32(rep)
+			if len(keys) < MaxMembers {
+				keys = append(keys, j.keys[m])
+			}
 		}
+		j.members[int32(rep)] = FormatMembers(keys)
 	}
 	env.Logf("%d pages with text, %d clusters of duplicates", len(valid), j.Clusters)
 	return nil
@@ -272,7 +306,15 @@ func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
 		if j.hasOf[i] && of == "" {
 			dw.DeleteColumns = append(dw.DeleteColumns, ColOf)
 		}
-		if !env.Full && j.hasOldSim[i] == hasText && j.oldSim[i] == sim && j.oldSrc[i] == j.src[i] && j.hasOf[i] == (of != "") && j.oldOf[i] == of {
+		members, isRep := j.members[int32(i)]
+		oldMembers, hadMembers := j.oldMembers[int32(i)]
+		if isRep {
+			dw.Cells = append(dw.Cells, webtable.DerivedCell{Qualifier: ColMembers, Timestamp: j.ts, Value: []byte(members)})
+		} else if hadMembers {
+			dw.DeleteColumns = append(dw.DeleteColumns, ColMembers)
+		}
+		if !env.Full && j.hasOldSim[i] == hasText && j.oldSim[i] == sim && j.oldSrc[i] == j.src[i] && j.hasOf[i] == (of != "") && j.oldOf[i] == of &&
+			hadMembers == isRep && oldMembers == members {
 			unchanged++
 			continue
 		}
