@@ -186,7 +186,7 @@ var rules = map[string]rule{
 	},
 	// A crawl's figures written for people (crawl's summary).
 	"internal/crawlreport": {
-		internal:        []string{"crawler", "crawlstore", "urlkey", "extract"},
+		internal:        []string{"crawler", "crawlstore", "urlkey", "extract", "sitemap"},
 		forbidden:       concat(storage, cloud, terminal),
 		forbiddenDirect: []string{"net/http", "flag"},
 	},
