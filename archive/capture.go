@@ -33,6 +33,10 @@ type Capture struct {
 	Revisit    bool
 	RefersTo   string
 	RefersDate time.Time
+	// Rendered, when not nil, is the page as a browser built it (UTF-8
+	// HTML), written after the response as a conversion record that
+	// refers to it (written only).
+	Rendered []byte
 }
 
 // Error is a damaged or unreadable WARC file: File and the byte Offset of

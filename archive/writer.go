@@ -139,9 +139,15 @@ func (w *Writer) Write(c *Capture) error {
 	if err != nil {
 		return fmt.Errorf("archive: building the record of %s: %w", c.URL, err)
 	}
+	id := "<" + strings.Trim(rec.RecordId(), "<>") + ">"
 	off, n, err := w.writeRecord(rec)
 	if err != nil {
 		return err
+	}
+	if c.Rendered != nil {
+		if err := w.writeConversion(c, id, date); err != nil {
+			return err
+		}
 	}
 	status := 0
 	if t == gowarc.Response {

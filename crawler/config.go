@@ -135,6 +135,16 @@ type Config struct {
 	// NoSitemaps turns sitemaps off: neither robots.txt Sitemap lines nor
 	// Sitemaps are read (--no-sitemaps). The default value is false.
 	NoSitemaps bool
+	// Render says which HTML pages are loaded in a browser after their
+	// fetch (--render); it needs Renderer. The default value is RenderNever.
+	Render RenderMode
+	// Renderer renders pages when Render is not RenderNever (package
+	// render over headless Chromium: --render-tabs, --render-timeout).
+	// Not a flag. The default value is nil.
+	Renderer Renderer
+	// Screenshots asks the renderer for a PNG of each rendered page's first
+	// screen (--screenshots). The default value is false.
+	Screenshots bool
 	// Progress, when set, is called with a snapshot of the statistics after
 	// every page and when the run ends. It must return quickly and is
 	// called from many goroutines, never concurrently. Not a flag.
@@ -193,6 +203,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: seen cache %d is negative", ErrConfig, c.SeenCache)
 	case c.MaxLinks < 1:
 		return fmt.Errorf("%w: max links %d is below 1", ErrConfig, c.MaxLinks)
+	case c.Render != RenderNever && c.Renderer == nil:
+		return fmt.Errorf("%w: render mode %s without a renderer", ErrConfig, c.Render)
 	case c.UserAgent == "":
 		return fmt.Errorf("%w: empty user agent", ErrConfig)
 	case c.Shards < 0:

@@ -237,6 +237,19 @@
 // [SolveMu] are the pure policy of a recrawl by estimated change rate,
 // measured in internal/freshsim; no crawl runs it yet.
 //
+// # Rendering
+//
+// With Config.Render (crawl --render), a fetched HTML page that the mode
+// picks (always, or [extract.LooksLikeShell] for auto) is handed to
+// Config.Renderer (package render: headless Chromium) after its fetch,
+// with the served bytes. Every request the page makes comes back through
+// [RenderJob.Fetch]: admit's scope, robots.txt and the transport, so it
+// waits for its host's turn like any request; what the crawl refuses
+// wraps [ErrBlocked]. The page's links are those of the served HTML and
+// of the rendered document together; a failed render records the page
+// failed, kind [crawlstore.KindRender]. A render cut by Ctrl-C leaves its page
+// queued. The crawler imports no browser: it defines [Renderer].
+//
 // # Stopping
 //
 // Cancelling Run's context stops handing out entries and aborts requests

@@ -144,6 +144,9 @@ func (r *run) process(ctx context.Context, e entry, fetchOver func()) bool {
 	if retried {
 		return false // queued again; nothing stored yet
 	}
+	if !r.renderPage(ctx, p, e) { // render_page.go: --render
+		return false // stopped while rendering: stays queued
+	}
 	if p.NotModified {
 		if !r.notModified(p, e, last) {
 			return false

@@ -89,6 +89,11 @@ type Fetch struct {
 	Links        int       // distinct http(s) targets the page linked to
 	LinksKept    int       // how many of them were stored as anchors (at most the crawl's --max-links)
 	State        State     // frontier state
+	// Rendered says the page was loaded in a browser (crawl --render; its
+	// document is in the WebTable's contents:rendered), RenderTime how long
+	// that took, whole milliseconds (also for a render that failed).
+	Rendered   bool
+	RenderTime time.Duration
 
 	// SHA256 is the hex SHA-256 of the newest stored content of the row
 	// ("" when none) and MediaType its media type (the WebTable's

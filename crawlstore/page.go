@@ -79,6 +79,15 @@ type Page struct {
 	// stored content is still current.
 	NotModified bool
 
+	// Rendered is the document a browser built from Body and the page's
+	// scripts (the crawler's Config.Render), serialised as UTF-8 HTML; nil
+	// when the page was not rendered. RenderTime is how long the render
+	// took (0: none), Screenshot a PNG of its first screen
+	// (Config.Screenshots; nil: none).
+	Rendered   []byte
+	RenderTime time.Duration
+	Screenshot []byte
+
 	// Err describes why the fetch failed ("" on success); ErrKind
 	// classifies it for summaries.
 	Err     string
@@ -138,6 +147,7 @@ const (
 	KindRobots   ErrorKind = "robots"   // disallowed by robots.txt (not fetched)
 	KindRedirect ErrorKind = "redirect" // too many redirects, bad scheme, disallowed target
 	KindBody     ErrorKind = "body"     // the body could not be read or decoded
+	KindRender   ErrorKind = "render"   // the browser's tab crashed, or the page's scripts never let its document be read
 )
 
 // SHA256Hex returns the lower-case hex SHA-256 of b, as Page.SHA256 holds it.

@@ -61,6 +61,9 @@ type Capture struct {
 	Body []byte
 	// Truncated says the body was cut at the crawl's size limit.
 	Truncated bool
+	// Rendered is the contents:rendered stored at the same time (the page
+	// as a browser built it, crawl --render); nil when none (Captures only).
+	Rendered []byte
 	// Anchors are the links of the page (Import only).
 	Anchors []Anchor
 	// Charset is the charset the page was decoded with (Import only; fetch:charset).
@@ -145,6 +148,8 @@ func rowCaptures(r bigtable.Row) ([]*Capture, error) {
 			continue
 		}
 		switch qualifier(it.Column) {
+		case ColRendered:
+			c.Rendered = it.Value
 		case colMeta:
 			mc, err := decodeMeta(it.Value)
 			if err != nil {

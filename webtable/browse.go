@@ -52,8 +52,9 @@ func (w *WebTable) Schema(ctx context.Context) (tables []string, families []Fami
 		}
 		families = append(families, fi)
 	}
-	// The derived families, once cmd/index created them.
-	for _, f := range DerivedFamilies {
+	// The optional and derived families, once a crawl or cmd/index
+	// created them.
+	for _, f := range append(OptionalFamilies[:len(OptionalFamilies):len(OptionalFamilies)], DerivedFamilies...) {
 		if p, ok := policies[f]; ok {
 			fi := FamilyInfo{Name: f}
 			if p != nil {

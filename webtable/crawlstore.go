@@ -158,6 +158,8 @@ func fetchedOf(p *crawlstore.Page, now time.Time, newRow bool) *Fetched {
 		Depth:        p.Depth,
 		Links:        p.LinksFound,
 		LinksKept:    len(p.Links),
+		Rendered:     p.Rendered != nil,
+		RenderTime:   p.RenderTime,
 		// A redirect the crawler did not follow (its target is fetched on
 		// its own) is recorded on the row that answered.
 		Redirect: p.Location,
@@ -168,7 +170,8 @@ func fetchedOf(p *crawlstore.Page, now time.Time, newRow bool) *Fetched {
 	}
 	f := &Fetched{
 		// The crawler's hash of the body, not computed again.
-		Page:       &Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body, SHA256: p.SHA256, Headers: p.Header},
+		Page: &Page{Fetch: record, MIME: p.MediaType, KeepBody: p.Body != nil, Body: p.Body, SHA256: p.SHA256, Headers: p.Header,
+			Rendered: p.Rendered, Screenshot: p.Screenshot},
 		Discovered: p.Discovered,
 		AnchorTime: TimestampOf(p.Time).TruncateToMilliseconds(),
 		State:      p.State(),

@@ -35,6 +35,9 @@
 //	                  the bodies' sha256, whatever order they arrive in; the
 //	                  time shown and exported stays the millisecond
 //	                  ([WebTable.Import] gives the whole rule).
+//	contents:rendered the page as headless Chromium built it (crawl
+//	                  --render), at its fetch's time, one version per
+//	                  rendered fetch; see rendered.go.
 //	anchor:<referrer> the text of a link pointing at this page, one column per
 //	                  referring page (urlkey.Referrer form: anchor:cnnsi.com).
 //	                  Written when the referrer is crawled, whether or not this
@@ -45,7 +48,8 @@
 //	                  "time":"2026-12-02T04:01:59.123Z","length":5120,
 //	                  "charset":"utf-8","etag":"\"a3\"","depth":1,
 //	                  "links":12,"links_kept":12}, with last_modified,
-//	                  redirect, error and truncated when they apply (an
+//	                  redirect, error, truncated, rendered and render_ms
+//	                  when they apply (an
 //	                  empty field is left out and reads as empty); links
 //	                  counts the distinct targets found, links_kept those
 //	                  stored as anchors. One version: a fetch replaces the
@@ -54,6 +58,10 @@
 //	                  the next: stores before [FormatFetchRecord] held a
 //	                  column per field (fetch:url, fetch:status, ...).
 //	fetch:state       the URL's frontier state: queued, done or failed.
+//
+// A crawl that takes screenshots (crawl --screenshots) adds a fifth
+// family, screenshot:png, created by [WebTable.EnsureScreenshots]
+// ([OptionalFamilies]).
 //
 // Beside them, the indexing jobs (cmd/index, package jobs) write derived
 // families, text, rank and dup, and nothing else ([DerivedFamilies],

@@ -89,12 +89,16 @@ type fetchRecord struct {
 	ChangeFreq     string   `json:"changefreq,omitempty"`
 	Priority       *float64 `json:"priority,omitempty"`
 	Listed         bool     `json:"sitemap,omitempty"`
+	Rendered       bool     `json:"rendered,omitempty"`
+	RenderMS       int64    `json:"render_ms,omitempty"`
 }
 
 // encodeFetchRecord is the value of fetch:record for f: a JSON object, for
 // example
 //
 //	{"url":"http://www.cnn.com/","status":200,"time":"2026-12-02T04:01:59.123Z","length":5120,"charset":"utf-8","depth":1,"links":12,"links_kept":12}
+//
+// and for a rendered page (crawl --render) also "rendered":true,"render_ms":180.
 //
 // Strings are stored as UTF-8: a byte that is not (in a header value or an
 // error) becomes U+FFFD.
@@ -106,6 +110,7 @@ func encodeFetchRecord(f crawlstore.Fetch) []byte {
 		URL: f.URL, Status: f.Status, Length: f.Length, Charset: f.Charset, ETag: f.ETag,
 		LastModified: f.LastModified, Redirect: f.Redirect, Error: f.Error, Truncated: f.Truncated,
 		Depth: f.Depth, Links: f.Links, LinksKept: f.LinksKept,
+		Rendered: f.Rendered, RenderMS: f.RenderTime.Milliseconds(),
 	}
 	if !f.Time.IsZero() {
 		r.Time = formatTime(f.Time)
@@ -157,6 +162,7 @@ func decodeFetchRecord(f *crawlstore.Fetch, v []byte) error {
 		URL: r.URL, Status: r.Status, Time: t, Length: r.Length, Charset: r.Charset, ETag: r.ETag,
 		LastModified: r.LastModified, Redirect: r.Redirect, Error: r.Error, Truncated: r.Truncated,
 		Depth: r.Depth, Links: r.Links, LinksKept: r.LinksKept, State: f.State, SHA256: f.SHA256, MediaType: f.MediaType,
+		Rendered: r.Rendered, RenderTime: time.Duration(r.RenderMS) * time.Millisecond,
 	}
 	if r.Listed {
 		f.Sitemap = crawlstore.SitemapHint{Listed: true, ChangeFreq: r.ChangeFreq, Priority: -1}

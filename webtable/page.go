@@ -31,6 +31,14 @@ type Page struct {
 	// SHA256 is the lower-case hex SHA-256 of Body when the caller has it
 	// already (the crawler does); "" means computed here.
 	SHA256 string
+	// Rendered is the document a browser built from the page (crawl
+	// --render), stored in contents:rendered at the fetch's time whether
+	// Body is a new version or not; nil stores none.
+	Rendered []byte
+	// Screenshot is a PNG of the rendered page's first screen, stored in
+	// screenshot:png (crawl --screenshots, which creates the family with
+	// [WebTable.EnsureScreenshots]); nil stores none.
+	Screenshot []byte
 }
 
 // bodySum is the hex SHA-256 of p's body, computed once.
@@ -100,7 +108,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 // state, so its cells skip pruning (SetUnpruned).
 func pageMutation(p *Page, hexSum string, form rowForm) *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	m.Grow(fetchRecordCells + 1 + 3) // the record, mime:type, 3 contents cells (cells.stored)
+	m.Grow(fetchRecordCells + 1 + 3 + 2) // the record, mime:type, 3 contents cells (cells.stored), rendered, screenshot
 	setPage(m, p, hexSum, form)
 	return m
 }
@@ -121,6 +129,7 @@ func setPage(m *bigtable.Mutation, p *Page, hexSum string, form rowForm) {
 			set(FamilyContents, c.q, ts, c.v)
 		}
 	}
+	setRendered(m, p, ts, set)
 }
 
 func sha256Hex(b []byte) string {

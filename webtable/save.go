@@ -175,6 +175,8 @@ func checkPage(p *Page) error {
 		return nil
 	case p.KeepBody && len(p.Body) > MaxBody:
 		return fmt.Errorf("webtable: storing %s: a body of %d bytes, more than a cell holds (%d, MaxBody): %w", p.Fetch.URL, len(p.Body), MaxBody, bigtable.ErrValueTooLarge)
+	case len(p.Rendered) > MaxBody || len(p.Screenshot) > MaxBody:
+		return fmt.Errorf("webtable: storing %s: a rendered page of %d bytes or a screenshot of %d, more than a cell holds (%d, MaxBody): %w", p.Fetch.URL, len(p.Rendered), len(p.Screenshot), MaxBody, bigtable.ErrValueTooLarge)
 	case len(p.Headers) > MaxBody:
 		return fmt.Errorf("webtable: storing %s: headers of %d bytes, more than a cell holds (%d): %w", p.Fetch.URL, len(p.Headers), MaxBody, bigtable.ErrValueTooLarge)
 	}

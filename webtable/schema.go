@@ -219,7 +219,7 @@ func (w *WebTable) Close() error {
 // checkFamily reports ErrUnknownFamily for a name that is not a WebTable
 // family.
 func checkFamily(family string) error {
-	if !slices.Contains(Families, family) && !IsDerived(family) {
+	if !slices.Contains(Families, family) && !IsDerived(family) && !slices.Contains(OptionalFamilies, family) {
 		return fmt.Errorf("%w %q (the families are %v, and the derived %v)", ErrUnknownFamily, family, Families, DerivedFamilies)
 	}
 	return nil

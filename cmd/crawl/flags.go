@@ -43,6 +43,8 @@ type options struct {
 	metrics     *metrics.Crawl
 	// shardTimeout is how long a shard waits for a silent shard.
 	shardTimeout time.Duration
+	// render holds --render-tabs and --render-timeout (render.go).
+	render renderFlags
 }
 
 const usageText = `crawl fetches web pages into a WebTable: one row per page, keyed by the URL
@@ -57,6 +59,7 @@ Examples:
   crawl --demo                                  crawl a built-in sample web (no network)
   crawl --seeds seeds/default.txt --depth 1     a few well-known sites, one hop deep
   crawl http://example.org/ --max-pages 100     one site, 100 pages at most
+  crawl --render auto http://example.org/       also load pages built by scripts in chromium
   crawl --recrawl --seeds my-seeds.txt          fetch stored pages again, keep changed versions
   crawl --from-warc site.warc.gz                build the table from a web archive (no network)
 
@@ -153,6 +156,7 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	})
 	fs.BoolVar(&c.NoSitemaps, "no-sitemaps", false, "read no sitemaps: neither --sitemap nor the Sitemap lines of robots.txt")
 	fs.BoolVar(&c.StoreAll, "store-all", false, "keep the bodies of non-HTML responses too")
+	addRenderFlags(fs, o)
 	fs.Func("shard", "crawl only the hosts of shard `I/N` (0 <= I < N) of a crawl split between N crawlers sharing one --db", func(v string) error {
 		i, n, err := parseShard(v)
 		c.Shard, c.Shards = i, n
@@ -210,6 +214,9 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	}
 	if o.allowRemote && o.serve == "" {
 		return nil, fmt.Errorf("--allow-remote only matters with --serve ADDR")
+	}
+	if err := o.render.check(o); err != nil {
+		return nil, err
 	}
 	if o.demo && !o.dbSet {
 		o.db = defaultDemoDB

@@ -181,6 +181,11 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 		defer logMu.Unlock()
 		fmt.Fprintf(stderr, "crawl: %s%s\n", label, line)
 	}
+	closeRenderer, err := startRenderer(ctx, o, w, &cfg, stderr) // render.go
+	if err != nil {
+		return crawler.Stats{}, err
+	}
+	defer closeRenderer()
 	cfg.StoreGrace = o.deps.storeGrace
 	// The WebTable's last deletes, after the run, are cut off when the
 	// run's own store calls are: closing it then writes nothing that a

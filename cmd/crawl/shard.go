@@ -55,6 +55,12 @@ func openShardStore(ctx context.Context, o *options, stderr io.Writer) (*webtabl
 // is finished (shardrun.Run), with its progress on stderr.
 func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer) error {
 	stderr = shardrun.SyncWriter(stderr)
+	// NB: o.cfg, which shardOptions maps, gets the renderer.
+	closeRenderer, err := startRenderer(ctx, o, w, &o.cfg, stderr) // render.go
+	if err != nil {
+		return err
+	}
+	defer closeRenderer()
 	p := newProgress(stderr, shardrun.Label(o.cfg.Shard, o.cfg.Shards))
 	return shardExit(shardrun.Run(ctx, w, seedURLs, shardOptions(o, stderr, shardReport{p})))
 }

@@ -55,7 +55,7 @@ func exportWARC(ctx context.Context, db string, x warcExport, stdout, stderr io.
 		n++
 		return aw.Write(&archive.Capture{
 			URL: c.URL, Time: c.Time, Status: c.Status, Header: c.Header,
-			MIME: c.MIME, Body: c.Body, Truncated: c.Truncated,
+			MIME: c.MIME, Body: c.Body, Truncated: c.Truncated, Rendered: c.Rendered,
 		})
 	})
 	if err != nil {

@@ -36,6 +36,9 @@ var (
 	// only uses the embedded store stays free of them.
 	cloud    = []string{"cloud.google.com/go/bigtable", "google.golang.org/grpc"}
 	crawling = []string{"github.com/gocolly/colly", "github.com/temoto/robotstxt"}
+	// browser is the Chrome DevTools client: only render (and the
+	// programs through it) links it, so the crawler builds without it.
+	browser  = []string{"github.com/chromedp"}
 	terminal = []string{"github.com/schollz/progressbar"}
 	// prometheus is linked by internal/metrics and the crawl program only.
 	prometheus = []string{"github.com/prometheus"}
@@ -45,6 +48,7 @@ var (
 //
 //	            crawler --> crawlstore <-- webtable       crawlstore --> urlkey (only)
 //	cmd/crawl --> crawler --> urlkey          crawler --> colly/v2, sitemap
+//	    \-------> render --> crawler, chromedp (pages in headless Chromium)
 //	    |                 \-> extract --> x/net/html (links, text; no colly)
 //	    |     \-> seeds
 //	    \-------> webtable --> bigtable --> badger/v4
@@ -108,8 +112,19 @@ var rules = map[string]rule{
 	},
 	"crawler": {
 		internal:        []string{"crawlstore", "urlkey", "extract", "sitemap"},
-		forbidden:       concat(storage, terminal, prometheus),
+		forbidden:       concat(storage, terminal, prometheus, browser),
 		forbiddenDirect: []string{"flag"},
+	},
+	// Rendering pages in headless Chromium for the crawler: it implements
+	// crawler.Renderer and knows no storage.
+	"render": {
+		internal:        []string{"crawler", "crawlstore", "urlkey", "extract", "sitemap"},
+		forbidden:       concat(storage, terminal),
+		forbiddenDirect: []string{"flag"},
+	},
+	// The generated single-page-application site of the render tests.
+	"internal/spaweb": {
+		forbidden: concat(storage, crawling, terminal, browser),
 	},
 	// Sitemap files (issue 35): a parser, no I/O of its own.
 	"sitemap": {
@@ -208,7 +223,7 @@ var rules = map[string]rule{
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap", "internal/metrics", "internal/termbar", "internal/crawlreport", "internal/flagvalue"},
+		internal:        []string{"crawler", "render", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap", "internal/metrics", "internal/termbar", "internal/crawlreport", "internal/flagvalue"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.

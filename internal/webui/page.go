@@ -37,6 +37,9 @@ type pageData struct {
 	More     int // outgoing links not listed
 	Diff     diffChoice
 	Derived  *derivedView // what cmd/index derived; nil when nothing
+	// Screenshot is the time of the newest screenshot:png (crawl
+	// --screenshots), µs; 0 when none.
+	Screenshot int64
 }
 
 // cellEntry is a cell of the fetch family as the page view shows it: a
@@ -183,6 +186,8 @@ func (ui *UI) page(r *http.Request) (result, error) {
 			d.Cells = append(d.Cells, newCellEntry(c))
 		case webtable.FamilyMIME:
 			d.MIME = string(c.Value)
+		case webtable.FamilyScreenshot:
+			d.Screenshot = max(d.Screenshot, int64(c.Timestamp))
 		}
 	}
 	for _, c := range anchors {

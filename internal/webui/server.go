@@ -111,6 +111,7 @@ func newUI(w *webtable.WebTable, opts Options, beforeBuild func(context.Context)
 	ui.mux.HandleFunc("GET /errors", ui.view(ui.failures))
 	ui.mux.HandleFunc("GET /tablets", ui.view(ui.tablets))
 	ui.mux.HandleFunc("GET /body", ui.body)
+	ui.mux.HandleFunc("GET /screenshot", ui.screenshot) // screenshot.go
 	ui.refresh()
 	return ui, nil
 }

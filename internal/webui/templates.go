@@ -16,6 +16,7 @@ var views = []string{"overview", "domain", "page", "diff", "failures", "tablets"
 // HTML: html/template escapes every value from the store.
 var funcs = template.FuncMap{
 	"fmtTime": func(t time.Time) string { return t.UTC().Format(timeLayout) },
+	"usTime":  func(us int64) time.Time { return time.UnixMicro(us) },
 	"fmtTS":   func(ts interface{ Time() time.Time }) string { return ts.Time().UTC().Format(timeLayout) },
 	"ts":      func(ts interface{ Time() time.Time }) int64 { return ts.Time().UnixMicro() },
 	"size":    func(n any) string { return size(toInt64(n)) },

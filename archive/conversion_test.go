@@ -1,0 +1,78 @@
+package archive
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nlnwa/gowarc/v3"
+)
+
+// TestConversionRecord writes a capture with its rendered page: a
+// conversion record follows the response, refers to it by its record id,
+// and holds the rendered bytes; the reader still yields one capture, and
+// the index one line.
+func TestConversionRecord(t *testing.T) {
+	rendered := []byte(`<html><body><a href="/built">built by a script</a></body></html>`)
+	c := &Capture{URL: "http://spa.test/", Time: time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC), Status: 200,
+		Header: []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"), Body: []byte(`<div id="app"></div>`), Rendered: rendered}
+	dir := t.TempDir()
+	path, index := writeTestWARC(t, dir, "r.warc.gz", []*Capture{c})
+	if len(index) != 1 {
+		t.Errorf("index = %q, want the response's line only", index)
+	}
+	f, err := os.Open(filepath.Join(dir, "r.warc.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	wf, err := gowarc.NewWarcFileReaderFromStream(f, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wf.Close()
+	var responseID string
+	var conversions int
+	for {
+		r, err := wf.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := r.WarcRecord
+		h := rec.WarcHeader()
+		switch rec.Type() {
+		case gowarc.Response:
+			responseID = h.Get(gowarc.WarcRecordID)
+		case gowarc.Conversion:
+			conversions++
+			rd, err := rec.Block().RawBytes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(rd)
+			if !bytes.Equal(got, rendered) {
+				t.Errorf("conversion block = %q, want the rendered page %q", got, rendered)
+			}
+			if ref := h.Get(gowarc.WarcRefersTo); ref == "" || ref != responseID {
+				t.Errorf("WARC-Refers-To = %q, want the response's id %q", ref, responseID)
+			}
+			if h.Get(gowarc.WarcTargetURI) != c.URL || h.Get(gowarc.ContentType) != RenderedType {
+				t.Errorf("conversion headers %v, want the page's URI and %s", h, RenderedType)
+			}
+		}
+	}
+	if conversions != 1 {
+		t.Errorf("%d conversion records, want 1", conversions)
+	}
+	got, counts, err := readAll(t, path, 0)
+	if err != nil || len(got) != 1 || counts.Skipped["conversion"] != 1 {
+		t.Errorf("read back %d captures (%v), skipped %v; want 1, and the conversion skipped", len(got), err, counts.Skipped)
+	}
+}

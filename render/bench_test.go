@@ -1,0 +1,58 @@
+package render
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/webtable/webtable/internal/spaweb"
+)
+
+// BenchmarkRender renders the SPA site's tree pages with two tabs, two
+// renders at a time; it reports rendered pages per second (the browser is
+// started before the clock).
+//
+//	go test -run '^$' -bench Render -benchtime 200x ./render/
+func BenchmarkRender(b *testing.B) {
+	needChromium(b)
+	site := spaweb.Start(100)
+	defer site.Close()
+	pool, err := New(Options{Tabs: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pool.Close()
+	t := &testing.T{}
+	jobs := make(chan string)
+	var wg sync.WaitGroup
+	ctx := context.Background()
+	warm := shellOf(t, site, "/p/0")
+	if _, err := pool.Render(ctx, warm); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	start := time.Now()
+	for range 2 {
+		wg.Go(func() {
+			for p := range jobs {
+				job := warm
+				job.URL = site.URL + p
+				if _, err := pool.Render(ctx, job); err != nil {
+					b.Error(err)
+				}
+			}
+		})
+	}
+	for i := range b.N {
+		jobs <- "/p/" + itoa(i%100)
+	}
+	close(jobs)
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "pages/s")
+}
+
+func itoa(i int) string {
+	return strconv.Itoa(i)
+}
