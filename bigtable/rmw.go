@@ -1,6 +1,7 @@
 package bigtable
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -112,9 +113,9 @@ func (t *Table) ApplyReadModifyWrite(ctx context.Context, row string, m *ReadMod
 		}
 		slices.SortFunc(order, func(a, b column) int {
 			if a.family != b.family {
-				return cmpString(a.family, b.family)
+				return cmp.Compare(a.family, b.family)
 			}
-			return cmpString(a.qualifier, b.qualifier)
+			return cmp.Compare(a.qualifier, b.qualifier)
 		})
 		for _, c := range order {
 			result[c.family] = append(result[c.family], written[c])
@@ -126,16 +127,6 @@ func (t *Table) ApplyReadModifyWrite(ctx context.Context, row string, m *ReadMod
 	}
 	t.db.noteWrite(ts, row, bytesWritten)
 	return result, nil
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // latestCell returns the newest version of a column that its family's GC

@@ -1,6 +1,7 @@
 package bigtable
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -427,7 +428,7 @@ func (c *tabletCount) middle() (rowMark, bool) {
 	}
 	half := c.bytes / 2
 	i, _ := slices.BinarySearchFunc(c.marks, half, func(m rowMark, b int64) int {
-		return cmpInt64(m.bytes, b)
+		return cmp.Compare(m.bytes, b)
 	})
 	switch {
 	case i == len(c.marks):
@@ -436,14 +437,4 @@ func (c *tabletCount) middle() (rowMark, bool) {
 		i--
 	}
 	return c.marks[i], true
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -4,14 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/webtable/webtable/internal/demoweb"
 	"github.com/webtable/webtable/internal/stores"
-	"github.com/webtable/webtable/webtable"
 )
 
 // demoPasses is how many times the demo crawls its sample web; the home
@@ -71,29 +68,11 @@ The demo crawl is in %[1]s. Try:
 	return nil
 }
 
-// resetDemoStore removes the demo store of an earlier run. It only ever
-// removes the default demo directory; a --db given with --demo must be new
-// or empty, so that the demo never deletes a store of real crawls.
+// resetDemoStore removes the demo store of an earlier run, and only that
+// (stores.ResetDemo).
 func resetDemoStore(o *options) error {
-	if stores.IsCloud(o.db) {
-		if w, err := stores.Open(context.Background(), o.db, stores.ForRead, webtable.Options{}); err == nil {
-			w.Close()
-			return fail(exitUsage, "--demo needs a new table, and %s already holds one: name another table (bigtable://PROJECT/INSTANCE/TABLE)", o.db)
-		}
-		return nil
+	if err := stores.ResetDemo(context.Background(), o.db, defaultDemoDB); err != nil {
+		return fail(exitUsage, "%v", err)
 	}
-	entries, err := os.ReadDir(o.db)
-	switch {
-	case os.IsNotExist(err) || (err == nil && len(entries) == 0):
-		return nil
-	case err != nil:
-		return fail(exitUsage, "cannot read %s: %v", o.db, err)
-	case filepath.Clean(o.db) == filepath.Clean(defaultDemoDB):
-		if err := os.RemoveAll(o.db); err != nil {
-			return fail(exitUsage, "cannot remove the old demo store %s: %v", o.db, err)
-		}
-		return nil
-	default:
-		return fail(exitUsage, "--demo recreates its store, and %s is not empty: name a new directory with --db, or leave --db out to use %s", o.db, defaultDemoDB)
-	}
+	return nil
 }

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -187,27 +184,14 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --serve listen on an address other machines can reach (the protocol has no authentication: anyone who reaches it can read and change the store)")
 	fs.BoolVar(&o.demo, "demo", false, "crawl a built-in sample web (www.cnn.com, cnnsi.com, my.look.ca on 127.0.0.1) 3 times into "+defaultDemoDB)
 
-	var positional []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(helpOut, usageText)
-				fs.SetOutput(helpOut)
-				fs.PrintDefaults()
-				return nil, err
-			}
-			return nil, err
-		}
-		rest = fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if rest[0] == "--" {
-			positional = append(positional, rest[1:]...)
-			break
-		}
-		positional = append(positional, rest[0])
-		rest = rest[1:]
+	positional, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(helpOut, usageText)
+		fs.SetOutput(helpOut)
+		fs.PrintDefaults()
+	}
+	if err != nil {
+		return nil, err
 	}
 	o.seeds = positional
 	if len(o.warcs) > 0 {
@@ -258,61 +242,4 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		o.db = defaultDemoDB
 	}
 	return o, nil
-}
-
-// parseShard reads I/N.
-func parseShard(v string) (i, n int, err error) {
-	is, ns, ok := strings.Cut(v, "/")
-	i, err1 := strconv.Atoi(is)
-	n, err2 := strconv.Atoi(ns)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("%q is not I/N with 0 <= I < N (e.g. 0/3, 1/3, 2/3)", v)
-	}
-	return i, n, nil
-}
-
-// parseBytes reads a size: a number of bytes, optionally with a unit
-// (B, KB, KiB, MB, MiB, GB, GiB).
-func parseBytes(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	units := []struct {
-		suffix string
-		mult   int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"B", 1}}
-	mult := int64(1)
-	for _, u := range units {
-		if strings.HasSuffix(strings.ToUpper(t), strings.ToUpper(u.suffix)) && (u.suffix != "B" || !strings.HasSuffix(t, "iB")) {
-			t, mult = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 1 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("%q is not a size in bytes (want e.g. 10MiB, 500KB or 65536)", s)
-	}
-	return n * mult, nil
-}
-
-// formatBytes shows a byte count with a binary unit when it divides evenly.
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%dMiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%dKiB", n>>10)
-	}
-	return fmt.Sprintf("%dB", n)
-}
-
-// loadCACert reads the PEM certificates of --ca-cert.
-func loadCACert(path string) (*x509.CertPool, error) {
-	pem, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading the CA certificates: %w", err)
-	}
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(pem) {
-		return nil, fmt.Errorf("%s holds no PEM certificate (want a file starting with -----BEGIN CERTIFICATE-----)", path)
-	}
-	return pool, nil
 }

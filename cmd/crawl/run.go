@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -229,74 +228,43 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	}
 }
 
-// loadSeeds reads --seeds and the seed arguments. Bad lines are reported
-// and skipped; an unreadable or empty file is an error.
+// loadSeeds reads --seeds and the seed arguments (seeds.Gather). Bad
+// lines are reported and skipped; an unreadable or empty file is an error.
 func loadSeeds(o *options, stderr io.Writer) ([]string, error) {
-	var all []seeds.Seed
-	var skipped []*seeds.LineError
-	if o.seedsFile != "" {
-		s, bad, err := seeds.Load(o.seedsFile)
-		if err != nil {
-			return nil, fail(exitUsage, "%v%s", err, firstBad(bad))
-		}
-		all, skipped = append(all, s...), append(skipped, bad...)
-	}
-	if len(o.seeds) > 0 {
-		s, bad, err := seeds.Parse(strings.NewReader(strings.Join(o.seeds, "\n")), "arguments")
-		if err != nil && len(all) == 0 {
-			return nil, fail(exitUsage, "no usable seed URL among the arguments (want e.g. http://example.org/)%s", firstBad(bad))
-		}
-		all, skipped = append(all, s...), append(skipped, bad...)
+	urls, skipped, err := seeds.Gather(o.seedsFile, o.seeds)
+	if err != nil {
+		return nil, fail(exitUsage, "%v", err)
 	}
 	for _, b := range skipped {
 		fmt.Fprintf(stderr, "crawl: skipping bad seed: %v\n", b)
 	}
-	return seeds.URLs(all), nil
+	return urls, nil
 }
 
-// firstBad names the first bad seed line, to explain why none was usable.
-func firstBad(bad []*seeds.LineError) string {
-	if len(bad) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("; %d bad line(s), the first: %v", len(bad), bad[0])
-}
-
-// openStore opens (or creates) the WebTable of the crawl.
+// openStore opens (or creates) the WebTable of the crawl, migrated to the
+// newest format version (stores.MigrateForCrawl).
 func openStore(ctx context.Context, o *options, stderr io.Writer) (*webtable.WebTable, error) {
 	w, err := o.deps.open(ctx, o.db, webtable.Options{Versions: o.versions})
-	switch {
-	case err == nil:
-		if err := migrate(ctx, w, o.db, stderr); err != nil {
-			w.Close()
-			return nil, err
-		}
-		return w, nil
-	case errors.Is(err, webtable.ErrInUse):
-		return nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
-	default:
-		return nil, fail(exitUsage, "cannot open the store: %v", err)
+	if err != nil {
+		return nil, openFailed(o, err)
 	}
+	if err := stores.MigrateForCrawl(ctx, w, o.db, stderr); err != nil {
+		w.Close()
+		return nil, fail(exitStoreFailed, "%v", err)
+	}
+	return w, nil
 }
 
-// migrate brings a store of an older format version to the newest, once,
-// in steps (webtable.Migrate; a stopped migration resumes); a row that
-// cannot be read is named and left.
-func migrate(ctx context.Context, w *webtable.WebTable, db string, stderr io.Writer) error {
-	from, err := w.Migrate(ctx, func(s webtable.MigrateStep) {
-		if s.To == webtable.FormatFrontierRows && s.Rows > 0 {
-			fmt.Fprintf(stderr, "moved %d queued pages of %s to its frontier\n", s.Rows, db)
-		}
-	}, func(b webtable.BadEntry) {
-		fmt.Fprintf(stderr, "crawl: skipping a row that cannot be read: %v\n", b)
-	})
-	if err != nil {
-		return fail(exitStoreFailed, "migrating %s to format version %d: %v (running crawl again resumes)", db, webtable.FormatNewest, err)
+// openFailed explains why the store of the crawl did not open.
+func openFailed(o *options, err error) error {
+	switch {
+	case errors.Is(err, webtable.ErrInUse):
+		return fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
+	case errors.Is(err, stores.ErrRemote):
+		return fail(exitUsage, "--serve %s: that address can be reached from other machines, and the protocol has no authentication; add --allow-remote to serve there anyway", o.serve)
+	default:
+		return fail(exitUsage, "cannot open the store: %v", err)
 	}
-	if from < webtable.FormatNewest {
-		fmt.Fprintf(stderr, "migrated %s from format version %d to %d\n", db, from, webtable.FormatNewest)
-	}
-	return nil
 }
 
 // openServedStore is openStore, serving the store too when --serve says
@@ -307,25 +275,15 @@ func openServedStore(ctx context.Context, o *options, stderr io.Writer) (w *webt
 		return w, func() {}, err
 	}
 	s, err := stores.OpenServed(ctx, o.db, webtable.Options{Versions: o.versions}, o.serve, o.allowRemote)
-	switch {
-	case errors.Is(err, webtable.ErrInUse):
-		return nil, nil, fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
-	case errors.Is(err, stores.ErrRemote):
-		return nil, nil, fail(exitUsage, "--serve %s: that address can be reached from other machines, and the protocol has no authentication; add --allow-remote to serve there anyway", o.serve)
-	case err != nil:
-		return nil, nil, fail(exitUsage, "cannot open the store: %v", err)
+	if err != nil {
+		return nil, nil, openFailed(o, err)
 	}
-	if err := migrate(ctx, s.WebTable, o.db, stderr); err != nil {
+	if err := stores.MigrateForCrawl(ctx, s.WebTable, o.db, stderr); err != nil {
 		s.StopServing()
 		s.WebTable.Close()
-		return nil, nil, err
+		return nil, nil, fail(exitStoreFailed, "%v", err)
 	}
-	addr := s.Addr()
-	if !stores.IsLoopback(addr) {
-		fmt.Fprintf(stderr, "crawl: warning: %s can be reached from other machines, and the protocol has no authentication: anyone who reaches it can read and change the store\n", addr)
-	}
-	fmt.Fprintf(stderr, "serving %s on %s (Cloud Bigtable's API, table %q): \"query --db %s\" reads it live, Bigtable clients and cbt with BIGTABLE_EMULATOR_HOST=%s\n",
-		o.db, addr, webtable.TableName, o.db, addr)
+	s.Announce(stderr, o.db)
 	return s.WebTable, func() {
 		if err := s.StopServing(); err != nil {
 			fmt.Fprintf(stderr, "crawl: %v\n", err)

@@ -1,19 +1,12 @@
 package main
 
 import (
-	"runtime/debug"
-
+	"github.com/webtable/webtable/internal/memlimit"
 	"github.com/webtable/webtable/jobs"
 )
 
 // setMemoryLimit sets the Go runtime's soft memory limit to
-// jobs.MemoryLimit, unless getenv("GOMEMLIMIT") is set, in which case the
-// runtime has already applied that. It returns a function that restores
-// the previous limit.
+// jobs.MemoryLimit, unless GOMEMLIMIT is set (memlimit.Set).
 func setMemoryLimit(getenv func(string) string) (restore func()) {
-	if getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	old := debug.SetMemoryLimit(jobs.MemoryLimit)
-	return func() { debug.SetMemoryLimit(old) }
+	return memlimit.Set(getenv, jobs.MemoryLimit)
 }

@@ -3,11 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
+	"github.com/webtable/webtable/internal/termbar"
 	"github.com/webtable/webtable/jobs"
 )
 
@@ -18,7 +17,7 @@ type progress struct {
 	w     io.Writer
 	job   string
 	quiet bool
-	bar   *progressbar.ProgressBar
+	bar   *termbar.Bar
 	every time.Duration
 	start time.Time
 	last  time.Time
@@ -28,15 +27,6 @@ const plainEvery = 5 * time.Second
 
 func newProgress(w io.Writer, job string, quiet bool, every time.Duration) *progress {
 	return &progress{w: w, job: job, quiet: quiet, every: every, start: time.Now()}
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // line is the one-line state of a job: splits, rows, ETA.
@@ -59,15 +49,9 @@ func (p *progress) update(pr jobs.Progress) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if isTerminal(p.w) {
+	if termbar.IsTerminal(p.w) {
 		if p.bar == nil && pr.Splits > 0 {
-			p.bar = progressbar.NewOptions(pr.Splits,
-				progressbar.OptionSetWriter(p.w),
-				progressbar.OptionShowCount(),
-				progressbar.OptionSetWidth(20),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-			)
+			p.bar = termbar.NewBar(p.w, pr.Splits)
 		}
 		if p.bar != nil {
 			p.bar.Describe(p.line(pr))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/webtable/webtable/internal/flagvalue"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -37,24 +38,11 @@ func newFlagSet(name string, db *string) *flag.FlagSet {
 // parseArgs parses flags that may come before or after the positional
 // arguments ("get URL --raw" and "get --raw URL"); "--" ends the flags.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usagef("%v (see query %s --help)", err, fs.Name())
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		if args[0] == "--" {
-			return append(positional, args[1:]...), nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
+	positional, err := flagvalue.ParseArgs(fs, args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return nil, usagef("%v (see query %s --help)", err, fs.Name())
 	}
+	return positional, err
 }
 
 // parseAt reads the --at time: an integer is microseconds since the Unix

@@ -76,11 +76,7 @@ func runGet(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	key, err := rowKey(arg)
-	if err != nil {
-		return err
-	}
-	w, err := openStore(ctx, db)
+	w, key, err := openRow(ctx, db, arg)
 	if err != nil {
 		return err
 	}

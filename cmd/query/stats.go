@@ -83,11 +83,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.BoolVar(&asJSON, "json", false, "")
 	fs.BoolVar(&byOrigin, "by-origin", false, "")
 	fs.IntVar(&top, "top", top, "")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs("stats", pos, "--domain"); err != nil {
+	if err := parseNoArgs(fs, args, "stats", "--domain"); err != nil {
 		return err
 	}
 	if top < 1 {
@@ -96,11 +92,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if byOrigin && domain != "" {
 		return usagef("--by-origin counts the whole table's frontier: leave out --domain")
 	}
-	ranges, err := domainRanges(domain)
-	if err != nil {
-		return err
-	}
-	w, err := openStore(ctx, db)
+	w, ranges, err := openDomain(ctx, db, domain)
 	if err != nil {
 		return err
 	}
@@ -237,21 +229,13 @@ func runErrors(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&domain, "domain", "", "")
 	fs.IntVar(&limit, "limit", 0, "")
 	fs.BoolVar(&asJSON, "json", false, "")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs("errors", pos, "--domain"); err != nil {
+	if err := parseNoArgs(fs, args, "errors", "--domain"); err != nil {
 		return err
 	}
 	if limit < 0 {
 		return usagef("--limit %d: want 0 (no limit) or more", limit)
 	}
-	ranges, err := domainRanges(domain)
-	if err != nil {
-		return err
-	}
-	w, err := openStore(ctx, db)
+	w, ranges, err := openDomain(ctx, db, domain)
 	if err != nil {
 		return err
 	}

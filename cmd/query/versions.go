@@ -30,11 +30,7 @@ func runVersions(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	key, err := rowKey(arg)
-	if err != nil {
-		return err
-	}
-	w, err := openStore(ctx, db)
+	w, key, err := openRow(ctx, db, arg)
 	if err != nil {
 		return err
 	}

@@ -187,6 +187,24 @@ var rules = map[string]rule{
 		forbidden:       concat(storage, cloud, crawling, terminal),
 		forbiddenDirect: []string{"net/http", "flag"},
 	},
+	// The progress bar of the programs on a terminal (crawl, index).
+	"internal/termbar": {
+		internal:        []string{},
+		forbidden:       concat(storage, cloud, crawling),
+		forbiddenDirect: []string{"net/http", "flag"},
+	},
+	// The programs' flag values: sizes, shards, CA files.
+	"internal/flagvalue": {
+		internal:        []string{},
+		forbidden:       concat(storage, cloud, crawling, terminal),
+		forbiddenDirect: []string{"net/http"},
+	},
+	// A crawl's figures written for people (crawl's summary).
+	"internal/crawlreport": {
+		internal:        []string{"crawler", "crawlstore", "urlkey", "extract", "sitemap"},
+		forbidden:       concat(storage, cloud, terminal),
+		forbiddenDirect: []string{"net/http", "flag"},
+	},
 	// One shard of a crawl split between processes (crawl --shard): the
 	// crawler over the WebTable, as the program runs it; like the
 	// programs it speaks webtable, never bigtable itself.
@@ -205,7 +223,7 @@ var rules = map[string]rule{
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "render", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap", "internal/metrics"},
+		internal:        []string{"crawler", "render", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap", "internal/metrics", "internal/termbar", "internal/crawlreport", "internal/flagvalue"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.
@@ -232,12 +250,12 @@ var rules = map[string]rule{
 		forbiddenDirect: []string{"flag", "net/http"},
 	},
 	"cmd/index": {
-		internal:        []string{"jobs", "webtable", "crawlstore", "bigtable", "urlkey", "extract", "internal/stores"},
+		internal:        []string{"jobs", "webtable", "crawlstore", "bigtable", "urlkey", "extract", "internal/stores", "internal/memlimit", "internal/termbar"},
 		forbidden:       crawling,
 		forbiddenDirect: programsMustNotImport,
 	},
 	"cmd/query": {
-		internal:        []string{"webtable", "crawlstore", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui", "internal/jsonshape", "jobs"},
+		internal:        []string{"webtable", "crawlstore", "bigtable", "urlkey", "extract", "archive", "internal/stores", "internal/webui", "internal/jsonshape", "jobs", "internal/flagvalue"},
 		forbidden:       concat(crawling, terminal),
 		forbiddenDirect: programsMustNotImport,
 	},

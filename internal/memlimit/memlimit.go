@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"runtime/debug"
 	"strconv"
 	"strings"
 )
@@ -116,4 +117,16 @@ func readLimit(fsys fs.FS, name string) (int64, bool) {
 		return 0, false // "max", or no figure
 	}
 	return v, true
+}
+
+// Set sets the Go runtime's soft memory limit to limit, unless
+// getenv("GOMEMLIMIT") is set, in which case the runtime has already
+// applied that (a person's choice wins). It returns a function that
+// restores the previous limit.
+func Set(getenv func(string) string, limit int64) (restore func()) {
+	if getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	old := debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(old) }
 }
