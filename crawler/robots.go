@@ -259,15 +259,8 @@ func (r *robots) fetch(ctx context.Context, u *url.URL) (*robotstxt.Group, []str
 // sitemaps returns the Sitemap lines of the robots.txt of u's origin, as
 // last fetched (none when it was not, or could not be).
 func (r *robots) sitemaps(u *url.URL) []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if el := r.m[u.Scheme+"://"+u.Host]; el != nil {
-		e := el.Value.(*robotsEntry)
-		select {
-		case <-e.ready:
-			return e.maps
-		default:
-		}
+	if e := r.fetched(u); e != nil {
+		return e.maps
 	}
 	return nil
 }
@@ -275,17 +268,28 @@ func (r *robots) sitemaps(u *url.URL) []string {
 // failures returns how many times in a row the robots.txt of u's origin
 // could not be had, the last answer included (0 when it was).
 func (r *robots) failures(u *url.URL) int {
+	if e := r.fetched(u); e != nil {
+		return e.fails
+	}
+	return 0
+}
+
+// fetched returns the cache entry of u's origin once its fetch has ended,
+// nil while it goes on or when there is none. NB: an entry's fields are
+// written before ready is closed and never after, so they may be read
+// without r.mu.
+func (r *robots) fetched(u *url.URL) *robotsEntry {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if el := r.m[u.Scheme+"://"+u.Host]; el != nil {
 		e := el.Value.(*robotsEntry)
 		select {
 		case <-e.ready:
-			return e.fails
+			return e
 		default:
 		}
 	}
-	return 0
+	return nil
 }
 
 // agentToken is the product token robots.txt groups are matched against:
