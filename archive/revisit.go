@@ -47,23 +47,10 @@ func (w *Writer) writeRevisit(c *Capture, first firstWritten, payload, date stri
 	} else {
 		contentType = ""
 	}
-	rb := newBuilder(gowarc.Revisit, len(block))
-	rb.AddWarcHeader(gowarc.WarcTargetURI, c.URL)
-	rb.AddWarcHeader(gowarc.WarcDate, date)
-	rb.AddWarcHeader(gowarc.WarcWarcinfoID, w.infoID)
-	rb.AddWarcHeader(gowarc.WarcProfile, ProfileIdenticalPayload)
-	rb.AddWarcHeader(gowarc.WarcRefersToTargetURI, first.uri)
-	rb.AddWarcHeader(gowarc.WarcRefersToDate, first.date)
-	if contentType != "" {
-		rb.AddWarcHeader(gowarc.ContentType, contentType)
-	}
-	rb.AddWarcHeader(gowarc.WarcBlockDigest, "sha1:"+sha1Base32(block))
-	rb.AddWarcHeader(gowarc.WarcPayloadDigest, "sha1:"+payload)
-	if c.Truncated {
-		rb.AddWarcHeader(gowarc.WarcTruncated, "length")
-	}
-	rb.Write(block)
-	rec, _, err := rb.Build()
+	rec, err := w.buildCapture(gowarc.Revisit, c, date, contentType, block, payload,
+		gowarc.WarcProfile, ProfileIdenticalPayload,
+		gowarc.WarcRefersToTargetURI, first.uri,
+		gowarc.WarcRefersToDate, first.date)
 	if err != nil {
 		return fmt.Errorf("archive: building the revisit record of %s: %w", c.URL, err)
 	}

@@ -79,6 +79,30 @@ func newBuilder(t gowarc.RecordType, size int) gowarc.WarcRecordBuilder {
 	return gowarc.NewRecordBuilder(t, gowarc.WithNoValidation(), gowarc.WithBufferMaxMemBytes(int64(size)+1))
 }
 
+// buildCapture builds the record of type t for capture c on date: its
+// block, the SHA-1 of its payload, its Content-Type (none when ""), and
+// the headers extra (name, value pairs) after WARC-Warcinfo-ID.
+func (w *Writer) buildCapture(t gowarc.RecordType, c *Capture, date, contentType string, block []byte, payload string, extra ...string) (gowarc.WarcRecord, error) {
+	rb := newBuilder(t, len(block))
+	rb.AddWarcHeader(gowarc.WarcTargetURI, c.URL)
+	rb.AddWarcHeader(gowarc.WarcDate, date)
+	rb.AddWarcHeader(gowarc.WarcWarcinfoID, w.infoID)
+	for i := 0; i+1 < len(extra); i += 2 {
+		rb.AddWarcHeader(extra[i], extra[i+1])
+	}
+	if contentType != "" {
+		rb.AddWarcHeader(gowarc.ContentType, contentType)
+	}
+	rb.AddWarcHeader(gowarc.WarcBlockDigest, "sha1:"+sha1Base32(block))
+	rb.AddWarcHeader(gowarc.WarcPayloadDigest, "sha1:"+payload)
+	if c.Truncated {
+		rb.AddWarcHeader(gowarc.WarcTruncated, "length")
+	}
+	rb.Write(block)
+	rec, _, err := rb.Build()
+	return rec, err
+}
+
 // writeRecord writes rec as one gzip member and returns its offset and
 // length in the file.
 func (w *Writer) writeRecord(rec gowarc.WarcRecord) (offset, length int64, err error) {
@@ -124,18 +148,7 @@ func (w *Writer) Write(c *Capture) error {
 		}
 		w.seen[payload] = firstWritten{uri: c.URL, date: date}
 	}
-	rb := newBuilder(t, len(block))
-	rb.AddWarcHeader(gowarc.WarcTargetURI, c.URL)
-	rb.AddWarcHeader(gowarc.WarcDate, date)
-	rb.AddWarcHeader(gowarc.WarcWarcinfoID, w.infoID)
-	rb.AddWarcHeader(gowarc.ContentType, contentType)
-	rb.AddWarcHeader(gowarc.WarcBlockDigest, "sha1:"+sha1Base32(block))
-	rb.AddWarcHeader(gowarc.WarcPayloadDigest, "sha1:"+payload)
-	if c.Truncated {
-		rb.AddWarcHeader(gowarc.WarcTruncated, "length")
-	}
-	rb.Write(block)
-	rec, _, err := rb.Build()
+	rec, err := w.buildCapture(t, c, date, contentType, block, payload)
 	if err != nil {
 		return fmt.Errorf("archive: building the record of %s: %w", c.URL, err)
 	}
