@@ -1,10 +1,13 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
@@ -36,7 +39,34 @@ func (r *Reader) locate(ctx context.Context, bq query.Query, sel *selector) erro
 		}
 	}
 	for i := range sel.hits {
-		sel.hits[i].Snippet = makeSnippet(sel.bodies[i], locs[i])
+		spans := append(spansAt(sel.bodies[i], locs[i]), sel.found[i]...)
+		slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+		sel.hits[i].Snippet = makeSnippet(sel.bodies[i], slices.Compact(spans))
 	}
 	return nil
+}
+
+// spansAt maps the term locations of a field back to byte spans of its
+// text, in order, without repeats. The index keeps each term's position
+// (the word's number in the text, from 1, stop words counted), not its
+// bytes (see TextAnalyzer): the text is cut into words again by the
+// tokenizer the index used, whose positions are the same.
+func spansAt(text string, locs bsearch.TermLocationMap) [][2]int {
+	if len(locs) == 0 {
+		return nil
+	}
+	want := map[int]bool{}
+	for _, ls := range locs {
+		for _, l := range ls {
+			want[int(l.Pos)] = true
+		}
+	}
+	var spans [][2]int
+	for _, tok := range unicode.NewUnicodeTokenizer().Tokenize([]byte(text)) {
+		if want[tok.Position] {
+			spans = append(spans, [2]int{tok.Start, tok.End})
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	return slices.Compact(spans)
 }

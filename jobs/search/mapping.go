@@ -10,7 +10,7 @@ import (
 
 // Form names the index's layout: its mapping and what its documents and
 // internal records hold. An index of another form is rebuilt, never read.
-const Form = "webtable-search 2"
+const Form = "webtable-search 3"
 
 // The fields of a document: one document per stored HTML version.
 const (
@@ -80,9 +80,9 @@ func NewMapping() *mapping.IndexMappingImpl {
 		return f
 	}
 	dm := bleve.NewDocumentStaticMapping()
-	dm.AddFieldMappingsAt(FieldTitle, text(en.AnalyzerName, true))
-	dm.AddFieldMappingsAt(FieldBody, text(en.AnalyzerName, true))
-	dm.AddFieldMappingsAt(FieldAnchor, text(en.AnalyzerName, true))
+	dm.AddFieldMappingsAt(FieldTitle, text(TextAnalyzer, true))
+	dm.AddFieldMappingsAt(FieldBody, text(TextAnalyzer, true))
+	dm.AddFieldMappingsAt(FieldAnchor, text(TextAnalyzer, true))
 	dm.AddFieldMappingsAt(FieldURL, text(simple.Name, false))
 	dm.AddFieldMappingsAt(FieldSite, kw())
 	dm.AddFieldMappingsAt(FieldLang, kw())

@@ -1,12 +1,8 @@
 package search
 
 import (
-	"cmp"
-	"slices"
 	"strings"
 	"unicode/utf8"
-
-	bsearch "github.com/blevesearch/bleve/v2/search"
 )
 
 // Snippet sizes, in bytes of text: a window of SnippetLen around the
@@ -52,19 +48,9 @@ func (s Snippet) Marked(before, after string, esc func(string) string) string {
 	return b.String()
 }
 
-// makeSnippet cuts body around the densest run of locs (bleve's term
-// locations in it: byte offsets).
-func makeSnippet(body string, locs bsearch.TermLocationMap) Snippet {
-	var spans [][2]int
-	for _, ls := range locs {
-		for _, l := range ls {
-			if s, e := int(l.Start), int(l.End); s < e && e <= len(body) {
-				spans = append(spans, [2]int{s, e})
-			}
-		}
-	}
-	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
-	spans = slices.Compact(spans)
+// makeSnippet cuts body around the densest run of spans (the matched
+// words' [start, end) bytes, in order; see spansAt).
+func makeSnippet(body string, spans [][2]int) Snippet {
 	best, bestN := 0, 0
 	for i := range spans {
 		n := 0
