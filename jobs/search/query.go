@@ -31,8 +31,11 @@ func analyzable(m *mapping.IndexMappingImpl, s string) bool {
 	return err == nil && len(ts) > 0
 }
 
-// bleveQuery turns a parsed query and filters into bleve's query.
-func bleveQuery(m *mapping.IndexMappingImpl, q Query, f Filters) query.Query {
+// bleveQuery turns a parsed query and filters into bleve's query. With
+// scan (the query has a phrase of stop words alone, looked for in the
+// text, see MaxScan) and no other word or phrase, it matches every
+// version the filters let through.
+func bleveQuery(m *mapping.IndexMappingImpl, q Query, f Filters, scan bool) query.Query {
 	var must, not []query.Query
 	field := func(fields []string, s string, phrase bool) query.Query {
 		var d []query.Query
@@ -74,8 +77,11 @@ func bleveQuery(m *mapping.IndexMappingImpl, q Query, f Filters) query.Query {
 			not = append(not, field(wordFields, e, false))
 		}
 	}
-	if len(must) == 0 {
+	switch {
+	case len(must) == 0 && !scan:
 		return query.NewMatchNoneQuery()
+	case len(must) == 0:
+		must = append(must, query.NewMatchAllQuery())
 	}
 	bq := query.NewBooleanQuery(must, nil, nil)
 	if len(not) > 0 {

@@ -39,6 +39,9 @@ type Request struct {
 	Filters
 	// Limit is how many hits to return; 0 means 10.
 	Limit int
+	// MaxScan bounds the candidates read for a phrase of stop words
+	// alone; 0 means MaxScan.
+	MaxScan int
 }
 
 // Hit is one result: a page's version.
@@ -64,6 +67,9 @@ type Result struct {
 	Hits    []Hit
 	Matches uint64 // matching versions in the index, before folding
 	Took    time.Duration
+	// Note says what the search could not do with the query's stop words
+	// ("" when nothing): see MaxScan.
+	Note string
 }
 
 // candidate is a BM25 hit before it is checked against the table.
@@ -91,12 +97,21 @@ func (r *Reader) Search(ctx context.Context, w *webtable.WebTable, req Request) 
 	}
 	f := req.Filters
 	f.Sites = append(slices.Clip(f.Sites), q.Sites...)
-	bq := bleveQuery(NewMapping(), q, f)
+	m := NewMapping()
+	phrases, excluded := scanPhrases(m, q)
+	scan := len(phrases) > 0 || len(excluded) > 0
+	bq := bleveQuery(m, q, f, scan)
 	n, _ := r.alias.DocCount()
 	res := &Result{Query: q}
-	sel := &selector{w: w, at: f.At, limit: limit, perHost: len(f.Sites) == 0,
+	sel := &selector{w: w, at: f.At, limit: limit, perHost: len(f.Sites) == 0, phrases: phrases, excluded: excluded,
 		seenID: map[string]bool{}, seenCluster: map[string]bool{}, hosts: map[string]int{}}
 	size := max(limit*Candidates, 50)
+	maxRead := 10 * size
+	if scan {
+		size, maxRead = max(size, 1000), cmp.Or(req.MaxScan, MaxScan)
+		size = min(size, maxRead)
+	}
+	exhausted, read := false, 0
 	for from := 0; len(sel.hits) < limit; from += size {
 		// The ranking pass reads no term locations: only the hits shown
 		// need them, for their snippets (see locate).
@@ -115,10 +130,16 @@ func (r *Reader) Search(ctx context.Context, w *webtable.WebTable, req Request) 
 				break
 			}
 		}
-		if len(out.Hits) < size || from+size >= 10*size {
+		read += len(out.Hits)
+		if len(out.Hits) < size {
+			exhausted = true
+			break
+		}
+		if from+size >= maxRead {
 			break
 		}
 	}
+	res.Note = stopNote(m, q, phrases, read, exhausted || len(sel.hits) == limit)
 	if err := r.locate(ctx, bq, sel); err != nil {
 		return nil, err
 	}
@@ -160,6 +181,10 @@ type selector struct {
 	hits        []Hit
 	ids         []string // the bleve document id of each hit
 	bodies      []string // the text of each hit, for its snippet
+	// phrases and excluded are the query's phrases of stop words alone,
+	// looked for in each candidate's text; found is where, in each hit's.
+	phrases, excluded []scanPhrase
+	found             [][][2]int
 }
 
 // offer checks c against the table and the folding rules, and keeps it.
@@ -180,10 +205,16 @@ func (s *selector) offer(ctx context.Context, c candidate) error {
 	if s.seenCluster[cluster] || (s.perHost && s.hosts[host] >= MaxPerHost) {
 		return nil
 	}
-	h, err := s.read(ctx, c)
+	h, body, err := s.read(ctx, c)
 	if err != nil {
 		return err
 	}
+	ok, found := scanMatch(s.phrases, s.excluded, h.Title, body)
+	if !ok {
+		return nil
+	}
+	s.bodies = append(s.bodies, body)
+	s.found = append(s.found, found)
 	s.seenCluster[cluster] = true
 	s.hosts[host]++
 	h.Rank = len(s.hits) + 1
@@ -208,12 +239,12 @@ func (s *selector) current(ctx context.Context, c candidate) (bool, error) {
 	return want == c.ts, nil
 }
 
-// read builds the hit of c from its version's cells.
-func (s *selector) read(ctx context.Context, c candidate) (Hit, error) {
+// read builds the hit of c from its version's cells, and returns its text.
+func (s *selector) read(ctx context.Context, c candidate) (Hit, string, error) {
 	h := Hit{Key: c.key, Time: c.ts, Score: c.score, BM25: c.m.Score, DupOf: c.of}
 	row, err := s.w.Get(ctx, c.key, webtable.Query{Family: webtable.FamilyText, At: c.ts})
 	if err != nil {
-		return h, fmt.Errorf("search: %w", err)
+		return h, "", fmt.Errorf("search: %w", err)
 	}
 	var body string
 	for _, cell := range row.Cells {
@@ -230,12 +261,11 @@ func (s *selector) read(ctx context.Context, c candidate) (Hit, error) {
 		}
 	}
 	h.Capped = len(body) >= text.MaxText-CappedWithin
-	s.bodies = append(s.bodies, body)
 	fr, err := s.w.Get(ctx, c.key, webtable.Query{Column: "fetch:record"})
 	if err != nil {
-		return h, fmt.Errorf("search: %w", err)
+		return h, "", fmt.Errorf("search: %w", err)
 	}
 	fr.Key = c.key
 	h.URL = urlOf(fr)
-	return h, nil
+	return h, body, nil
 }
