@@ -1,12 +1,14 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -33,6 +35,8 @@ type Shard struct {
 	// Fresh is true when the index was created by this open (it did not
 	// exist, or was rebuilt): it holds nothing yet.
 	Fresh bool
+	// written counts the documents indexed or deleted since the open.
+	written atomic.Int64
 }
 
 // ErrOtherForm means an index was written by another version of the
@@ -128,8 +132,18 @@ func openIndex(path string, readOnly bool) (idx bleve.Index, err error) {
 	return idx, nil
 }
 
-// Close closes the shard's index.
-func (s *Shard) Close() error { return errors.Join(s.idx.Close(), s.rows.Close()) }
+// Close closes the shard's index, first merging it into one segment when
+// this open wrote at least CompactShare of its documents (see compact).
+func (s *Shard) Close() error {
+	var err error
+	if n := s.written.Load(); n > 0 {
+		docs, derr := s.idx.DocCount()
+		if derr == nil && float64(n) >= CompactShare*float64(docs) {
+			err = compact(context.Background(), s)
+		}
+	}
+	return errors.Join(err, s.idx.Close(), s.rows.Close())
+}
 
 // shardDirs lists the shard directories in dir, in name order.
 func shardDirs(dir string) ([]string, error) {

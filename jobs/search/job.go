@@ -67,6 +67,7 @@ func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
 				if err := idx.Batch(p.b); err != nil {
 					first = fmt.Errorf("search: writing to the index: %w", err)
 				} else {
+					j.Shard.written.Add(int64(p.b.Size()))
 					first = putRows(j.Shard.rows, p.recs)
 				}
 			}
