@@ -29,6 +29,9 @@ The query:
   "web crawler"        the exact phrase
   crawler -spider      crawler but not spider (also -"a phrase")
   crawler site:cnn.com on cnn.com or a host under it (www.cnn.com)
+  "to be or not to be" a phrase of common words alone ("the", "or"), which
+                       the index leaves out: looked for in the text of the
+                       pages the rest of the query finds (20,000 at most)
 
 Scoring: BM25 with the title weighted 3, anchor texts 2, URL 1.5, text 1,
 times a PageRank prior (1 + 0.25 ln(1 + N x rank)); one hit per cluster of
@@ -42,7 +45,7 @@ Flags:
                   1970, RFC 3339, or a date such as 2026-01-02 (its end, UTC)
   --limit N       at most N hits (default 10)
   --json          one JSON object: {"query","matches","hits":[{"rank","url",
-                  "row","title","snippet","marks","score","time",...}]}
+                  "row","title","snippet","marks","score","time",...}],"note"}
   --index DIR     the index (default DB/search)
   --db DIR        the store (default ./webtable.db)
 
@@ -150,7 +153,7 @@ func runSearchIn(ctx context.Context, w *webtable.WebTable, dir string, req sear
 // searchShape is res in its JSON shape.
 func searchShape(req search.Request, res *search.Result) jsonshape.SearchResult {
 	out := jsonshape.SearchResult{Query: req.Query, Lang: req.Lang, At: int64(req.At),
-		Matches: res.Matches, Hits: []jsonshape.SearchHit{}, TookMS: float64(res.Took.Microseconds()) / 1000}
+		Matches: res.Matches, Hits: []jsonshape.SearchHit{}, TookMS: float64(res.Took.Microseconds()) / 1000, Note: res.Note}
 	if len(req.Sites) > 0 {
 		out.Site = req.Sites[0]
 	}
@@ -189,6 +192,9 @@ func printHits(w io.Writer, res jsonshape.SearchResult) {
 	}
 	fmt.Fprintf(w, "%d hits of %d matching versions, %s\n", len(res.Hits), res.Matches,
 		(time.Duration(res.TookMS*1000) * time.Microsecond).Round(time.Millisecond/10))
+	if res.Note != "" {
+		fmt.Fprintf(w, "note: %s\n", res.Note)
+	}
 }
 
 // searcher is the search box of query serve over the index in dir; nil

@@ -206,6 +206,15 @@ func TestSearchAt(t *testing.T) {
 		t.Errorf("only %d hits were checked against query get --at; the site's crawls stored too little", checked)
 	}
 
+	// A phrase of stop words alone is looked for in the pages' text; a
+	// stop word alone, unquoted, matches nothing and says to quote it.
+	if res := searchJSON(t, "--db", db, `"of"`, "--site", "127.0.0.1"); len(res.Hits) == 0 || res.Note != "" {
+		t.Errorf(`search "of" gave %d hits, note %q; want hits (every page has "of" in its text) and no note`, len(res.Hits), res.Note)
+	}
+	if code, out, _ := runQuery("--db", db, "search", "of"); code != 1 || !strings.Contains(out, `note: left out of: stop words`) {
+		t.Errorf("search of = %d, printed %q; want 1 and a note saying stop words are left out", code, out)
+	}
+
 	// A fourth crawl the index has not seen: the newest versions it holds
 	// are no longer the table's, and are not shown as if they were.
 	gen.Store(4)

@@ -32,4 +32,7 @@ type SearchResult struct {
 	Matches uint64      `json:"matches"`      // matching versions, before folding
 	Hits    []SearchHit `json:"hits"`
 	TookMS  float64     `json:"took_ms"`
+	// Note says what the search could not do with the query's stop words
+	// (common words such as "the", which the index leaves out).
+	Note string `json:"note,omitempty"`
 }

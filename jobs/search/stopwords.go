@@ -114,6 +114,6 @@ func stopNote(m *mapping.IndexMappingImpl, q Query, phrases []scanPhrase, scanne
 		return "" // the other words found what they found
 	}
 	return fmt.Sprintf("left out %s: stop words (common words such as \"the\") are not indexed; "+
-		"put them in quotes with the words around them to look for the phrase, e.g. %q",
-		strings.Join(dropped, ", "), `"`+strings.Join(q.Words, " ")+`"`)
+		"put them in quotes with the words around them to look for the phrase, e.g. \"%s\"",
+		strings.Join(dropped, ", "), strings.Join(q.Words, " "))
 }
