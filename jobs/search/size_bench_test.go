@@ -14,10 +14,10 @@ import (
 	"github.com/webtable/webtable/webtable"
 )
 
-// BenchmarkSearchSize builds raw bleve indexes of the same documents with
+// BenchmarkIndexSize builds raw bleve indexes of the same documents with
 // variants of the mapping, each merged to one segment, and reports each
 // one's size over the text it holds: where the index's bytes go.
-func BenchmarkSearchSize(b *testing.B) {
+func BenchmarkIndexSize(b *testing.B) {
 	ctx := context.Background()
 	w := jobstest.Open(b, b.TempDir(), 0)
 	defer w.Close()
