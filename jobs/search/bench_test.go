@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -180,7 +181,9 @@ func buildOurs(b *testing.B, w *webtable.WebTable) buildRun {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := jobs.Run(context.Background(), w, &Job{Shard: sh}, jobs.Config{Full: true, Workers: 1}); err != nil {
+	// As index runs it: one split per core at once (--workers).
+	cfg := jobs.Config{Full: true, Workers: runtime.GOMAXPROCS(0)}
+	if _, err := jobs.Run(context.Background(), w, &Job{Shard: sh}, cfg); err != nil {
 		b.Fatal(err)
 	}
 	t1 := time.Now()
