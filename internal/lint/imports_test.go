@@ -193,6 +193,13 @@ var rules = map[string]rule{
 		forbidden:       concat(storage, cloud, crawling),
 		forbiddenDirect: []string{"net/http", "flag"},
 	},
+	// The browser that the tests needing chromium find (their helper
+	// only): it needs nothing of the module.
+	"internal/chromiumtest": {
+		internal:        []string{},
+		forbidden:       concat(storage, cloud, crawling, terminal, prometheus, browser),
+		forbiddenDirect: []string{"net/http", "flag"},
+	},
 	// The programs' flag values: sizes, shards, CA files.
 	"internal/flagvalue": {
 		internal:        []string{},
