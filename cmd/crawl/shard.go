@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/crawlreport"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/shardrun"
 	"github.com/webtable/webtable/webtable"
@@ -72,5 +73,5 @@ type shardReport struct{ p *progress }
 func (r shardReport) Update(total crawler.Stats) { r.p.update(total) }
 func (r shardReport) Finish(total crawler.Stats) { r.p.finish(total) }
 func (r shardReport) Round(n int, st crawler.Stats) {
-	fmt.Fprintf(r.p.w, "%sround %d: %s\n", r.p.label, n, status(st))
+	r.p.bar.Line(fmt.Sprintf("round %d: %s", n, crawlreport.Status(st)))
 }
