@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/crawlreport"
 	"github.com/webtable/webtable/internal/memlimit"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/seeds"
@@ -174,10 +175,9 @@ func serveUntilStopped(ctx context.Context, stderr io.Writer) error {
 // crawlOnce runs one crawl into w, configured by o.cfg, and prints its
 // summary. label names the pass in the demo.
 func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
-	p := newProgress(stderr, label)
 	cfg := o.cfg
-	p.max = cfg.MaxPages
-	cfg.Progress = p.update
+	p := crawlreport.NewProgress(stderr, label, cfg.MaxPages)
+	cfg.Progress = p.Update
 	var logMu sync.Mutex
 	cfg.Log = func(line string) {
 		logMu.Lock()
@@ -215,7 +215,7 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 		// dropped as stale when the frontier next reaches them.
 		fmt.Fprintf(stderr, "crawl: %scould not delete the queue entries of the last pages saved (the next run skips them, as those pages are done): %v\n", label, ferr)
 	}
-	p.finish(st)
+	p.Finish(st)
 	switch {
 	case err == nil:
 		return st, nil

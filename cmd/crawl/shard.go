@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/webtable/webtable/crawler"
@@ -62,16 +61,6 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 		return err
 	}
 	defer closeRenderer()
-	p := newProgress(stderr, shardrun.Label(o.cfg.Shard, o.cfg.Shards))
-	return shardExit(shardrun.Run(ctx, w, seedURLs, shardOptions(o, stderr, shardReport{p})))
-}
-
-// shardReport shows a shard's progress as a crawl's, with a line per
-// round.
-type shardReport struct{ p *progress }
-
-func (r shardReport) Update(total crawler.Stats) { r.p.update(total) }
-func (r shardReport) Finish(total crawler.Stats) { r.p.finish(total) }
-func (r shardReport) Round(n int, st crawler.Stats) {
-	r.p.bar.Line(fmt.Sprintf("round %d: %s", n, crawlreport.Status(st)))
+	p := crawlreport.NewProgress(stderr, shardrun.Label(o.cfg.Shard, o.cfg.Shards), 0)
+	return shardExit(shardrun.Run(ctx, w, seedURLs, shardOptions(o, stderr, p)))
 }

@@ -206,10 +206,11 @@ var rules = map[string]rule{
 		forbidden:       concat(storage, cloud, crawling, terminal),
 		forbiddenDirect: []string{"net/http"},
 	},
-	// A crawl's figures written for people (crawl's summary).
+	// A crawl's figures written for people (crawl's progress and
+	// summary): its progress on a terminal goes through internal/termbar.
 	"internal/crawlreport": {
-		internal:        []string{"crawler", "crawlstore", "urlkey", "extract", "sitemap"},
-		forbidden:       concat(storage, cloud, terminal),
+		internal:        []string{"crawler", "crawlstore", "urlkey", "extract", "sitemap", "internal/termbar"},
+		forbidden:       concat(storage, cloud),
 		forbiddenDirect: []string{"net/http", "flag"},
 	},
 	// One shard of a crawl split between processes (crawl --shard): the
