@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -47,64 +48,11 @@ type options struct {
 	render renderFlags
 }
 
-const usageText = `crawl fetches web pages into a WebTable: one row per page, keyed by the URL
-with its host reversed (http://www.cnn.com/a -> com.cnn.www/a).
-
-Usage:
-  crawl [flags] [URL ...]
-  crawl --demo
-  crawl --from-warc FILE.warc.gz [FILE ...] [--db DIR]
-
-Examples:
-  crawl --demo                                  crawl a built-in sample web (no network)
-  crawl --seeds seeds/default.txt --depth 1     a few well-known sites, one hop deep
-  crawl http://example.org/ --max-pages 100     one site, 100 pages at most
-  crawl --render auto http://example.org/       also load pages built by scripts in chromium
-  crawl --recrawl --seeds my-seeds.txt          fetch stored pages again, keep changed versions
-  crawl --from-warc site.warc.gz                build the table from a web archive (no network)
-  crawl --continuous --budget 10000/1h http://example.org/
-                                                never stop: fetch each page again when it is due,
-                                                sooner for pages that change often (Ctrl-C ends it)
-
-  crawl --db bigtable://my-project/my-instance --seeds my-seeds.txt
-                                                crawl into Cloud Bigtable (table "webtable")
-
-To split a crawl between N machines (or processes), run "crawl --shard I/N"
-on each, I from 0 to N-1, with the same seeds and flags and the same --db
-(Cloud Bigtable, or its emulator through BIGTABLE_EMULATOR_HOST). Each
-fetches only its own hosts and queues the links it finds for the others.
-A shard keeps running until the whole crawl is finished: when its part is
-empty it waits for the others to queue more, and all of them stop, exit
-status 0, once every shard is idle and nothing is queued. A shard that is
-killed carries on when started again with the same command. A shard that
-stays silent longer than --shard-timeout makes the others stop with exit
-status 3, naming it. --max-pages then counts the pages of all shards.
-
---from-warc reads web archives (WARC files, gzipped or not, as wget
---warc-file, Heritrix, Browsertrix or "query export --warc" write them)
-instead of the network: each captured page becomes a version of its row,
-dated by its capture, with the anchors of its links. Nothing is fetched
-or queued; robots.txt and --depth do not apply, --max-body and
---store-all do.
-
-With --serve ADDR the crawl also serves its store over Cloud Bigtable's own
-gRPC API while it runs, and keeps serving after it finishes (or, with
-nothing to crawl, only serves) until Ctrl-C: "query --db DIR" then reads
-the store live, and any Bigtable client or cbt reaches it with
-BIGTABLE_EMULATOR_HOST=ADDR (table "webtable", any project and instance).
-
-Seeds come from --seeds FILE (one URL per line, # comments) and from the
-arguments. A crawl that was stopped (Ctrl-C, or killed) carries on where it
-stopped the next time it runs on the same --db.
-
-Memory does not grow with the crawl: the URLs waiting to be fetched live
-in the store, and a store in a directory is sized so that its own memory
-does not grow with it. The program asks Go's garbage collector to keep it
-under 448 MiB (a soft limit: it takes more if it must); set the GOMEMLIMIT
-environment variable (e.g. GOMEMLIMIT=2GiB) to choose another.
-
-Flags:
-`
+// usageText is the head of --help, before the flags; docs/cli/crawl.md is
+// generated from it (TestCLIDoc).
+//
+//go:embed usage.txt
+var usageText string
 
 // parseFlags reads the command line; --help is written to helpOut. Errors
 // are usage errors (exit 2).

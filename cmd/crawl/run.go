@@ -244,20 +244,21 @@ func loadSeeds(o *options, stderr io.Writer) ([]string, error) {
 // openStore opens (or creates) the WebTable of the crawl, migrated to the
 // newest format version (stores.MigrateForCrawl).
 func openStore(ctx context.Context, o *options, stderr io.Writer) (*webtable.WebTable, error) {
-	w, err := o.deps.open(ctx, o.db, webtable.Options{Versions: o.versions})
-	if err != nil {
-		return nil, openFailed(o, err)
-	}
-	if err := stores.MigrateForCrawl(ctx, w, o.db, stderr); err != nil {
-		w.Close()
-		return nil, fail(exitStoreFailed, "%v", err)
-	}
-	return w, nil
+	w, err := stores.OpenMigrated(ctx, o.db, stderr, func(ctx context.Context) (*webtable.WebTable, error) {
+		return o.deps.open(ctx, o.db, webtable.Options{Versions: o.versions})
+	})
+	return w, openFailed(o, err)
 }
 
-// openFailed explains why the store of the crawl did not open.
+// openFailed explains why the store of the crawl did not open (nil: it
+// did).
 func openFailed(o *options, err error) error {
+	var me *stores.MigrateError
 	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &me):
+		return fail(exitStoreFailed, "%v", err)
 	case errors.Is(err, webtable.ErrInUse):
 		return fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
 	case errors.Is(err, stores.ErrRemote):
@@ -274,16 +275,10 @@ func openServedStore(ctx context.Context, o *options, stderr io.Writer) (w *webt
 		w, err := openStore(ctx, o, stderr)
 		return w, func() {}, err
 	}
-	s, err := stores.OpenServed(ctx, o.db, webtable.Options{Versions: o.versions}, o.serve, o.allowRemote)
+	s, err := stores.OpenServedMigrated(ctx, o.db, webtable.Options{Versions: o.versions}, o.serve, o.allowRemote, stderr)
 	if err != nil {
 		return nil, nil, openFailed(o, err)
 	}
-	if err := stores.MigrateForCrawl(ctx, s.WebTable, o.db, stderr); err != nil {
-		s.StopServing()
-		s.WebTable.Close()
-		return nil, nil, fail(exitStoreFailed, "%v", err)
-	}
-	s.Announce(stderr, o.db)
 	return s.WebTable, func() {
 		if err := s.StopServing(); err != nil {
 			fmt.Fprintf(stderr, "crawl: %v\n", err)
