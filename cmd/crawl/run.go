@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlrun"
 	"github.com/webtable/webtable/internal/crawlreport"
 	"github.com/webtable/webtable/internal/memlimit"
 	"github.com/webtable/webtable/internal/stores"
@@ -178,42 +178,17 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	cfg := o.cfg
 	p := crawlreport.NewProgress(stderr, label, cfg.MaxPages)
 	cfg.Progress = p.Update
-	var logMu sync.Mutex
-	cfg.Log = func(line string) {
-		logMu.Lock()
-		defer logMu.Unlock()
-		fmt.Fprintf(stderr, "crawl: %s%s\n", label, line)
-	}
+	cfg.Log = crawlrun.LogTo(stderr, "crawl: "+label)
 	closeRenderer, err := startRenderer(ctx, o, w, &cfg, stderr) // render.go
 	if err != nil {
 		return crawler.Stats{}, err
 	}
 	defer closeRenderer()
-	cfg.StoreGrace = o.deps.storeGrace
-	cfg.Clock = o.deps.clock
-	// The WebTable's last deletes, after the run, are cut off when the
-	// run's own store calls are: closing it then writes nothing that a
-	// hung store could hold for ever.
-	cut, release := crawler.CutOff(ctx, o.deps.storeGrace)
-	defer release()
-	c, err := crawler.New(withMetrics(o, cfg), w.CrawlStore())
-	if err != nil {
-		return crawler.Stats{}, fail(exitUsage, "%v", err)
-	}
-	defer c.Close()
-	watch(o, c)
-	run := c.Run
-	if cfg.Continuous {
-		run = c.RunContinuous // continuous.go: until Ctrl-C
-	}
-	st, err := run(ctx, seedURLs)
-	if ferr := w.FlushDeletes(cut); ferr != nil {
-		if cut.Err() != nil {
-			ferr = fmt.Errorf("%v: %v", context.Cause(cut), ferr)
-		}
-		// NB: nothing is lost: the entries of pages already done are
-		// dropped as stale when the frontier next reaches them.
-		fmt.Fprintf(stderr, "crawl: %scould not delete the queue entries of the last pages saved (the next run skips them, as those pages are done): %v\n", label, ferr)
+	cfg.StoreGrace, cfg.Clock = o.deps.storeGrace, o.deps.clock
+	st, err := crawlrun.Run(ctx, w, seedURLs, withMetrics(o, cfg), func(c *crawler.Crawler) { watch(o, c) })
+	var se *crawlrun.SetupError
+	if errors.As(err, &se) {
+		return st, fail(exitUsage, "%v", err)
 	}
 	p.Finish(st)
 	switch {

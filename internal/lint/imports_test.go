@@ -221,6 +221,13 @@ var rules = map[string]rule{
 		forbidden:       concat(cloud, terminal),
 		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
 	},
+	// One crawl of a single process into the WebTable (crawl without
+	// --shard): the crawler over the WebTable, as shardrun is for shards.
+	"crawlrun": {
+		internal:        []string{"crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey", "sitemap"},
+		forbidden:       concat(cloud, terminal),
+		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
+	},
 	// WARC files into the WebTable by the crawler's rules (crawl
 	// --from-warc): archive reads them, webtable stores them.
 	"warcimport": {
@@ -231,7 +238,7 @@ var rules = map[string]rule{
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "render", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap", "internal/metrics", "internal/termbar", "internal/crawlreport", "internal/flagvalue"},
+		internal:        []string{"crawler", "render", "shardrun", "crawlrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap", "internal/metrics", "internal/termbar", "internal/crawlreport", "internal/flagvalue"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.
