@@ -185,7 +185,7 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	}
 	defer closeRenderer()
 	cfg.StoreGrace, cfg.Clock = o.deps.storeGrace, o.deps.clock
-	st, err := crawlrun.Run(ctx, w, seedURLs, withMetrics(o, cfg), func(c *crawler.Crawler) { watch(o, c) })
+	st, err := crawlrun.Run(ctx, w, seedURLs, o.metrics.Feed(cfg), o.metrics.Watch)
 	var se *crawlrun.SetupError
 	if errors.As(err, &se) {
 		return st, fail(exitUsage, "%v", err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 
-	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/internal/crawlreport"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/shardrun"
@@ -35,8 +34,8 @@ func shardOptions(o *options, stderr io.Writer, report shardrun.Reporter) shardr
 	cfg := o.cfg
 	// After Ctrl-C the pages in flight are stored, within storeGrace.
 	cfg.StoreGrace = o.deps.storeGrace
-	return shardrun.Options{Crawl: withMetrics(o, cfg), Timeout: o.shardTimeout, DB: o.db, Stderr: stderr, Report: report, RoundDone: o.deps.shardRoundDone,
-		Started: func(c *crawler.Crawler) { watch(o, c) }}
+	return shardrun.Options{Crawl: o.metrics.Feed(cfg), Timeout: o.shardTimeout, DB: o.db, Stderr: stderr, Report: report, RoundDone: o.deps.shardRoundDone,
+		Started: o.metrics.Watch}
 }
 
 // openShardStore opens the store of a shard: a Cloud Bigtable store that

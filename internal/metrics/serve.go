@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/webtable/webtable/crawler"
 )
 
 // Server serves the metrics of a crawl over HTTP at /metrics (crawl
@@ -48,4 +50,21 @@ func (s *Server) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	s.srv.Shutdown(ctx)
+}
+
+// Feed returns cfg with its hooks feeding c (Crawl.Hooks); a nil c, no
+// metrics served, returns cfg as it is.
+func (c *Crawl) Feed(cfg crawler.Config) crawler.Config {
+	if c != nil {
+		cfg.Hooks = c.Hooks()
+	}
+	return cfg
+}
+
+// Watch makes the next scrapes read cr's figures (Crawl.SetSource); it
+// does nothing on a nil c.
+func (c *Crawl) Watch(cr *crawler.Crawler) {
+	if c != nil {
+		c.SetSource(cr.Stats)
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/webtable/webtable/crawler"
 )
 
 // TestServe: Serve answers /metrics on the address it chose, and Close
@@ -31,5 +33,20 @@ func TestServe(t *testing.T) {
 	}
 	if _, err := Serve(s.Addr.String()+"x", nil); err == nil {
 		t.Errorf("Serve(%q) = nil error, want one", s.Addr.String()+"x")
+	}
+}
+
+// TestFeedNil: with no metrics served (a nil Crawl) the crawler's
+// configuration is left as it is and watching does nothing; with metrics
+// it gets their hooks.
+func TestFeedNil(t *testing.T) {
+	var none *Crawl
+	cfg := crawler.DefaultConfig()
+	if got := none.Feed(cfg); got.Hooks.Fetch != nil {
+		t.Errorf("nil Crawl set hooks")
+	}
+	none.Watch(nil)
+	if got := New().Feed(cfg); got.Hooks.Fetch == nil {
+		t.Errorf("Feed left the hooks unset")
 	}
 }
