@@ -6,10 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/flagvalue"
 	"github.com/webtable/webtable/internal/metrics"
 	"github.com/webtable/webtable/shardrun"
 	"github.com/webtable/webtable/webtable"
@@ -69,11 +69,7 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	fs.IntVar(&c.PerHost, "per-host", c.PerHost, "at most `N` fetches in flight to one host when --delay is 0 (with a delay, one at a time)")
 	fs.DurationVar(&c.Delay, "delay", c.Delay, "wait `DUR` from the end of one response from a host to the next request to it, so the host never sees two requests closer than DUR (a longer robots.txt Crawl-delay wins)")
 	fs.StringVar(&c.Proxy, "proxy", "", "send every fetch through this HTTP proxy `URL` (default: HTTP_PROXY, HTTPS_PROXY, NO_PROXY)")
-	fs.Func("ca-cert", "trust the certificate authorities in this PEM `FILE` for https instead of the system's (e.g. a test web's own CA)", func(path string) error {
-		pool, err := loadCACert(path)
-		c.RootCAs = pool
-		return err
-	})
+	fs.Var(flagvalue.CACert{Pool: &c.RootCAs}, "ca-cert", "trust the certificate authorities in this PEM `FILE` for https instead of the system's (e.g. a test web's own CA)")
 	fs.BoolVar(&c.AllowPrivate, "allow-private", false, "fetch from loopback, private-network and link-local addresses (127.0.0.1, 10.x, 192.168.x, 169.254.x, [::1]) even when no seed is one: by default a redirect or link to them is refused")
 	fs.BoolVar(&c.IgnoreRobots, "ignore-robots", false, "do not read or obey robots.txt")
 	fs.StringVar(&c.UserAgent, "user-agent", c.UserAgent, "the User-Agent `S`tring sent")
@@ -86,14 +82,7 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		c.MaxBody = n
 		return err
 	})
-	fs.Func("allow-domain", "crawl only this `D`omain and its subdomains (repeatable; default: each seed's registrable domain)", func(s string) error {
-		s = strings.TrimSpace(strings.ToLower(s))
-		if s == "" || strings.ContainsAny(s, "/:@ ") {
-			return fmt.Errorf("%q is not a domain name (want e.g. example.org)", s)
-		}
-		c.AllowDomains = append(c.AllowDomains, s)
-		return nil
-	})
+	fs.Var(flagvalue.Domains{List: &c.AllowDomains}, "allow-domain", "crawl only this `D`omain and its subdomains (repeatable; default: each seed's registrable domain)")
 	fs.IntVar(&c.MaxPagesPerHost, "max-pages-per-host", c.MaxPagesPerHost, "fetch at most `N` pages of one host, counting earlier runs of the same --db (0 = no limit)")
 	fs.IntVar(&c.SeenCache, "seen-cache", c.SeenCache, "remember `N` links per run as already known, to spare the store reading them again (0 = off; the store decides)")
 	fs.IntVar(&c.MaxLinks, "max-links", c.MaxLinks, "keep at most `N` links of a page, the first in the page (how many it had is recorded in fetch:record as links)")
@@ -106,21 +95,11 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		c.Budget = b
 		return err
 	})
-	fs.Func("sitemap", "also read the sitemap at this `URL` (repeatable; e.g. https://example.org/sitemap.xml, a sitemap index or .xml.gz too) and queue the pages it lists; the Sitemap lines of robots.txt are read anyway", func(s string) error {
-		if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
-			return fmt.Errorf("%q is not an http(s) URL (want e.g. https://example.org/sitemap.xml)", s)
-		}
-		c.Sitemaps = append(c.Sitemaps, s)
-		return nil
-	})
+	fs.Var(flagvalue.HTTPURLs{List: &c.Sitemaps, Example: "https://example.org/sitemap.xml"}, "sitemap", "also read the sitemap at this `URL` (repeatable; e.g. https://example.org/sitemap.xml, a sitemap index or .xml.gz too) and queue the pages it lists; the Sitemap lines of robots.txt are read anyway")
 	fs.BoolVar(&c.NoSitemaps, "no-sitemaps", false, "read no sitemaps: neither --sitemap nor the Sitemap lines of robots.txt")
 	fs.BoolVar(&c.StoreAll, "store-all", false, "keep the bodies of non-HTML responses too")
 	addRenderFlags(fs, o)
-	fs.Func("shard", "crawl only the hosts of shard `I/N` (0 <= I < N) of a crawl split between N crawlers sharing one --db", func(v string) error {
-		i, n, err := parseShard(v)
-		c.Shard, c.Shards = i, n
-		return err
-	})
+	fs.Var(flagvalue.Shard{I: &c.Shard, N: &c.Shards}, "shard", "crawl only the hosts of shard `I/N` (0 <= I < N) of a crawl split between N crawlers sharing one --db")
 	fs.DurationVar(&o.shardTimeout, "shard-timeout", shardrun.DefaultTimeout, "with --shard: stop, exit status 3, when another shard has given no sign of life for `DUR`")
 	fs.IntVar(&o.versions, "versions", webtable.DefaultVersions, "keep `N` versions of each page's HTML")
 	fs.Func("from-warc", "build the table from this WARC `FILE` instead of fetching (repeatable; further arguments are WARC files too)", func(s string) error {
