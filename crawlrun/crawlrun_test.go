@@ -37,11 +37,11 @@ func TestLogTo(t *testing.T) {
 	var b strings.Builder
 	log := LogTo(&b, "crawl: pass 1/3: ")
 	var wg sync.WaitGroup
-	for range 8 {
+	for range 64 {
 		wg.Go(func() { log("fetched http://www.cnn.com/") })
 	}
 	wg.Wait()
-	want := strings.Repeat("crawl: pass 1/3: fetched http://www.cnn.com/\n", 8)
+	want := strings.Repeat("crawl: pass 1/3: fetched http://www.cnn.com/\n", 64)
 	if b.String() != want {
 		t.Errorf("wrote %q, want %q", b.String(), want)
 	}
