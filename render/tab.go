@@ -89,6 +89,9 @@ func newTab(b *chromeBrowser, c *cache) (*tab, error) {
 	if err == nil {
 		err = t.denyDownloads(ctx)
 	}
+	if err == nil {
+		err = quietDomains(ctx)
+	}
 	if err != nil {
 		t.close()
 		return nil, fmt.Errorf("render: opening a tab: %w", err)
