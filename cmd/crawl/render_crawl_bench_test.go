@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/internal/chromiumtest"
 	"github.com/webtable/webtable/internal/spaweb"
 )
 
@@ -22,7 +23,7 @@ import (
 //
 //	go test -run '^$' -bench RenderCrawl -benchtime 1x ./cmd/crawl/
 func BenchmarkRenderCrawl(b *testing.B) {
-	needChromium(b)
+	chromiumtest.Need(b)
 	site := spaweb.Start(400)
 	defer site.Close()
 	tmpdir := b.TempDir()

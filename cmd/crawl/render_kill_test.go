@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/internal/chromiumtest"
 	"github.com/webtable/webtable/internal/spaweb"
 )
 
@@ -69,7 +70,7 @@ exec /usr/bin/chromium "$@"
 // resumes and renders it, and only it, again.
 func TestRenderKill(t *testing.T) {
 	t.Parallel()
-	needChromium(t)
+	chromiumtest.Need(t)
 	tmp := t.TempDir()
 	bin := buildCrawl(t, tmp)
 	browser := filepath.Join(tmp, "browser")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawlstore"
+	"github.com/webtable/webtable/internal/chromiumtest"
 	"github.com/webtable/webtable/internal/spaweb"
 )
 
@@ -37,7 +38,7 @@ func twoShardSites(t *testing.T) ([2]*spaweb.Site, [2]string) {
 // rendering), no page is rendered twice, and no browser is left when the
 // shards are done.
 func TestRenderShards(t *testing.T) {
-	needChromium(t)
+	chromiumtest.Need(t)
 	t.Setenv("HTTP_PROXY", "")
 	emulator(t)
 	tmpdir := t.TempDir()
