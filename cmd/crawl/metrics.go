@@ -11,6 +11,8 @@ import (
 
 	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/internal/metrics"
+	"github.com/webtable/webtable/urlkey"
+	"github.com/webtable/webtable/webtable"
 )
 
 // startMetrics serves the crawl's metrics on o.metricsAddr (--metrics),
@@ -55,4 +57,23 @@ func watch(o *options, c *crawler.Crawler) {
 	if o.metrics != nil {
 		o.metrics.SetSource(c.Stats)
 	}
+}
+
+// watchStore makes the metrics, if served, count w's stored frontier and
+// due pages (at most every 30 s: each count reads the keys).
+func watchStore(o *options, w *webtable.WebTable) {
+	if o.metrics == nil {
+		return
+	}
+	o.metrics.SetStore(func(ctx context.Context, now time.Time) (metrics.StoreFigures, error) {
+		n, err := w.FrontierSize(ctx, 0, urlkey.Buckets)
+		if err != nil {
+			return metrics.StoreFigures{}, err
+		}
+		d, err := w.DueCounts(ctx, now)
+		if err != nil {
+			return metrics.StoreFigures{}, err
+		}
+		return metrics.StoreFigures{Frontier: n, Due: d.Entries, DueNow: d.Now, DueDay: d.Day}, nil
+	})
 }

@@ -126,6 +126,7 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 	if err != nil {
 		return err
 	}
+	watchStore(o, w) // metrics.go
 	defer func() {
 		stopServing()
 		err = closeStore(w, o.db, err)
