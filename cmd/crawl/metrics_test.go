@@ -23,19 +23,26 @@ import (
 	"github.com/webtable/webtable/crawler"
 )
 
-// TestETA: a crawl bounded by --max-pages shows the time left at its rate.
+// TestETA: a crawl bounded by --max-pages shows the time left at its
+// rate; one bounded by --budget the time its queue takes at the rate so
+// far or the budget's, whichever is slower; an unbounded one none.
 func TestETA(t *testing.T) {
-	s := crawler.Stats{Fetched: 100, Elapsed: 10 * time.Second}
+	s := crawler.Stats{Fetched: 100, Queued: 50, Elapsed: 10 * time.Second}
+	const line = "fetched 100, queued 50, errors 0, 10.0 pages/s"
 	for _, tc := range []struct {
-		max  int
-		want string
+		max    int
+		budget crawler.Budget
+		want   string
 	}{
-		{0, "fetched 100, queued 0, errors 0, 10.0 pages/s"},
-		{400, "fetched 100, queued 0, errors 0, 10.0 pages/s, ETA 30s"},
-		{100, "fetched 100, queued 0, errors 0, 10.0 pages/s"},
+		{0, crawler.Budget{}, line},
+		{400, crawler.Budget{}, line + ", ETA 30s"},
+		{100, crawler.Budget{}, line},
+		{0, crawler.Budget{N: 60, Per: time.Minute}, line + ", ETA 50s"},    // 1 a second
+		{0, crawler.Budget{N: 3600, Per: time.Minute}, line + ", ETA 5s"},   // the rate so far is slower
+		{400, crawler.Budget{N: 60, Per: time.Minute}, line + ", ETA 5m0s"}, // 300 pages at 1 a second
 	} {
-		if got := eta(s, tc.max); got != tc.want {
-			t.Errorf("eta(%+v, %d) = %q, want %q", s, tc.max, got, tc.want)
+		if got := eta(s, tc.max, tc.budget); got != tc.want {
+			t.Errorf("eta(%+v, %d, %v) = %q, want %q", s, tc.max, tc.budget, got, tc.want)
 		}
 	}
 }

@@ -23,6 +23,8 @@ type progress struct {
 	every time.Duration
 	last  time.Time
 	max   int // --max-pages of the run: a bound, so an ETA (0: none)
+	// budget is --budget: a bound on the rate, so an ETA of the queue
+	budget crawler.Budget
 }
 
 // plainEvery is how often plain progress lines are written.
@@ -37,13 +39,25 @@ func status(s crawler.Stats) string {
 	return fmt.Sprintf("fetched %d, queued %d, errors %d, %.1f pages/s", s.Fetched, s.Queued, s.Errors, s.PagesPerSecond())
 }
 
-// eta is status with, for a crawl bounded by max pages (max > 0), the time
-// left at the rate so far: "..., ETA 4m10s".
-func eta(s crawler.Stats, max int) string {
+// eta is status with, for a bounded crawl, the time left: to max pages
+// (max > 0) at the rate so far, or, with a budget (b.N > 0), to the end of
+// the queue at the rate so far or the budget's, whichever is slower:
+// "..., ETA 4m10s".
+func eta(s crawler.Stats, max int, b crawler.Budget) string {
 	line := status(s)
-	if rate := s.PagesPerSecond(); max > 0 && rate > 0 && s.Fetched < int64(max) {
-		left := time.Duration(float64(int64(max)-s.Fetched) / rate * float64(time.Second))
-		line += ", ETA " + left.Round(time.Second).String()
+	rate := s.PagesPerSecond()
+	if b.N > 0 && b.Per > 0 {
+		rate = min(rate, float64(b.N)/b.Per.Seconds())
+	}
+	left := int64(0)
+	switch {
+	case max > 0:
+		left = int64(max) - s.Fetched
+	case b.N > 0:
+		left = s.Queued
+	}
+	if rate > 0 && left > 0 {
+		line += ", ETA " + time.Duration(float64(left)/rate*float64(time.Second)).Round(time.Second).String()
 	}
 	return line
 }
@@ -54,13 +68,13 @@ func (p *progress) update(s crawler.Stats) {
 		return
 	}
 	if p.bar != nil {
-		p.bar.Describe(p.label + eta(s, p.max))
+		p.bar.Describe(p.label + eta(s, p.max, p.budget))
 		p.bar.Set64(s.Fetched)
 		return
 	}
 	if now := time.Now(); now.Sub(p.last) >= p.every {
 		p.last = now
-		fmt.Fprintf(p.w, "%s%s\n", p.label, eta(s, p.max))
+		fmt.Fprintf(p.w, "%s%s\n", p.label, eta(s, p.max, p.budget))
 	}
 }
 

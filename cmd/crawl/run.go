@@ -177,7 +177,7 @@ func serveUntilStopped(ctx context.Context, stderr io.Writer) error {
 func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
 	p := newProgress(stderr, label)
 	cfg := o.cfg
-	p.max = cfg.MaxPages
+	p.max, p.budget = cfg.MaxPages, cfg.Budget
 	cfg.Progress = p.update
 	var logMu sync.Mutex
 	cfg.Log = func(line string) {
