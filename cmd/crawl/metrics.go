@@ -2,14 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"time"
 
-	"github.com/webtable/webtable/crawler"
 	"github.com/webtable/webtable/internal/metrics"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
@@ -22,41 +18,13 @@ func startMetrics(o *options, stderr io.Writer) (stop func(), err error) {
 	if o.metricsAddr == "" {
 		return func() {}, nil
 	}
-	ln, err := net.Listen("tcp", o.metricsAddr)
+	srv, err := metrics.Serve(o.metricsAddr, func(err error) { fmt.Fprintf(stderr, "crawl: %v\n", err) })
 	if err != nil {
 		return nil, fail(exitUsage, "--metrics %s: %v", o.metricsAddr, err)
 	}
-	o.metrics = metrics.New()
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", o.metrics.Handler())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			fmt.Fprintf(stderr, "crawl: metrics server: %v\n", err)
-		}
-	}()
-	fmt.Fprintf(stderr, "serving metrics on http://%s/metrics\n", ln.Addr())
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-	}, nil
-}
-
-// withMetrics feeds the metrics, if served, from the hooks of cfg and
-// returns the configuration to create the crawler with.
-func withMetrics(o *options, cfg crawler.Config) crawler.Config {
-	if o.metrics != nil {
-		cfg.Hooks = o.metrics.Hooks()
-	}
-	return cfg
-}
-
-// watch makes the metrics, if served, read c's figures.
-func watch(o *options, c *crawler.Crawler) {
-	if o.metrics != nil {
-		o.metrics.SetSource(c.Stats)
-	}
+	o.metrics = srv.Crawl
+	fmt.Fprintf(stderr, "serving metrics on http://%s/metrics\n", srv.Addr)
+	return srv.Close, nil
 }
 
 // watchStore makes the metrics, if served, count w's stored frontier and

@@ -19,33 +19,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-
-	"github.com/webtable/webtable/crawler"
 )
-
-// TestETA: a crawl bounded by --max-pages shows the time left at its
-// rate; one bounded by --budget the time its queue takes at the rate so
-// far or the budget's, whichever is slower; an unbounded one none.
-func TestETA(t *testing.T) {
-	s := crawler.Stats{Fetched: 100, Queued: 50, Elapsed: 10 * time.Second}
-	const line = "fetched 100, queued 50, errors 0, 10.0 pages/s"
-	for _, tc := range []struct {
-		max    int
-		budget crawler.Budget
-		want   string
-	}{
-		{0, crawler.Budget{}, line},
-		{400, crawler.Budget{}, line + ", ETA 30s"},
-		{100, crawler.Budget{}, line},
-		{0, crawler.Budget{N: 60, Per: time.Minute}, line + ", ETA 50s"},    // 1 a second
-		{0, crawler.Budget{N: 3600, Per: time.Minute}, line + ", ETA 5s"},   // the rate so far is slower
-		{400, crawler.Budget{N: 60, Per: time.Minute}, line + ", ETA 5m0s"}, // 300 pages at 1 a second
-	} {
-		if got := eta(s, tc.max, tc.budget); got != tc.want {
-			t.Errorf("eta(%+v, %d, %v) = %q, want %q", s, tc.max, tc.budget, got, tc.want)
-		}
-	}
-}
 
 // scrape reads the metrics at url with Prometheus's own text parser.
 func scrape(t *testing.T, url string) map[string]*dto.MetricFamily {

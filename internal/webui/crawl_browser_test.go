@@ -9,6 +9,8 @@ import (
 
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/chromedp"
+
+	"github.com/webtable/webtable/internal/chromiumtest"
 )
 
 // TestBrowserCrawlView opens /crawl in chromium after three counts of the
@@ -16,7 +18,7 @@ import (
 // the style sheet, so the page's Content Security Policy let the sheet
 // apply), the counts show, and the browser reports nothing refused.
 func TestBrowserCrawlView(t *testing.T) {
-	needChromium(t)
+	chromiumtest.Need(t)
 	_, url, base := queueSamples(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,

@@ -192,13 +192,7 @@ func (ui *UI) view(fn func(r *http.Request) (result, error)) http.HandlerFunc {
 		res, err := fn(r)
 		asJSON := wantsJSON(r)
 		if err != nil {
-			status := http.StatusInternalServerError
-			var he *httpError
-			if errors.As(err, &he) {
-				status = he.status
-			} else {
-				ui.opts.Logf("webui: %s: %v", r.URL, err)
-			}
+			status := ui.errorStatus(r, err)
 			if asJSON {
 				writeJSON(rw, status, map[string]string{"error": err.Error()})
 				return
@@ -216,6 +210,18 @@ func (ui *UI) view(fn func(r *http.Request) (result, error)) http.HandlerFunc {
 		}
 		ui.render(rw, http.StatusOK, res)
 	}
+}
+
+// errorStatus is the HTTP status that answers err: an httpError's own,
+// otherwise 500, with err logged (it is the store's or ours, not the
+// request's).
+func (ui *UI) errorStatus(r *http.Request, err error) int {
+	var he *httpError
+	if errors.As(err, &he) {
+		return he.status
+	}
+	ui.opts.Logf("webui: %s: %v", r.URL, err)
+	return http.StatusInternalServerError
 }
 
 // wantsJSON reports whether the Accept header names application/json before
