@@ -127,6 +127,7 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 	if err != nil {
 		return err
 	}
+	watchStore(o, w) // metrics.go
 	defer func() {
 		stopServing()
 		err = closeStore(w, o.db, err)
@@ -177,6 +178,7 @@ func serveUntilStopped(ctx context.Context, stderr io.Writer) error {
 func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
 	cfg := o.cfg
 	p := crawlreport.NewProgress(stderr, label, cfg.MaxPages)
+	p.SetBudget(cfg.Budget)
 	cfg.Progress = p.Update
 	cfg.Log = crawlrun.LogTo(stderr, "crawl: "+label)
 	closeRenderer, err := startRenderer(ctx, o, w, &cfg, stderr) // render.go
