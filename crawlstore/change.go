@@ -13,8 +13,22 @@ type Change struct {
 	// Visits counts the fetches compared with the one before them;
 	// Changes those that found the content changed.
 	Visits, Changes int
-	// Span is the time those visits covered.
-	Span time.Duration
+	// Span is the time those visits covered; Shortest the shortest
+	// interval between two of them.
+	Span, Shortest time.Duration
+	// Dated counts the fetches, the first included, whose Last-Modified
+	// date agreed with the content (a date since the fetch before exactly
+	// when the content changed); DatedChanges the changes they dated;
+	// Quiet the time they saw the page go without changing. They are the
+	// state of the estimate from Last-Modified dates (Cho and
+	// Garcia-Molina), 0 for a page that sends none.
+	Dated, DatedChanges int
+	Quiet               time.Duration
+	// Modified is the Last-Modified date of the fetch as the estimate
+	// used it (parsed; a 304 without one keeps the date of the fetch
+	// before); zero when the server sent none, or one the estimate could
+	// not use (in the future, before 1995).
+	Modified time.Time
 	// Rate is the estimated rate of change in changes per second; -1 when
 	// unknown (too few visits, an odd history).
 	Rate float64
