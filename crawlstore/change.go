@@ -50,3 +50,14 @@ type DueKeeper interface {
 	// entries left (zero when none is left).
 	TakeDue(ctx context.Context, shard, shards int, now time.Time, n int) (taken int, next time.Time, err error)
 }
+
+// QueueWatcher is a [Store] that tells, within one process, when entries
+// are queued through it: a continuous crawl waiting for its next page due
+// ([DueKeeper]) fetches a link queued meanwhile at once (another
+// crawler's in the same process, a caller's Enqueue).
+type QueueWatcher interface {
+	// Queued returns a channel that is closed once entries are next
+	// queued in the frontier (by Enqueue, SavePage or TakeDue) after the
+	// call.
+	Queued() <-chan struct{}
+}

@@ -93,3 +93,21 @@ func (m *MemStore) Due() map[string]time.Time {
 	}
 	return out
 }
+
+// Queued implements crawlstore.QueueWatcher.
+func (m *MemStore) Queued() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.queuedCh == nil {
+		m.queuedCh = make(chan struct{})
+	}
+	return m.queuedCh
+}
+
+// fireQueued tells the waiters of Queued. Callers hold m.mu.
+func (m *MemStore) fireQueued() {
+	if m.queuedCh != nil {
+		close(m.queuedCh)
+		m.queuedCh = nil
+	}
+}

@@ -31,7 +31,8 @@ type MemStore struct {
 
 	privateSeeds []string // see PrivateSeeder
 
-	due map[string]memDue // row key -> due entry, see memdue.go
+	due      map[string]memDue // row key -> due entry, see memdue.go
+	queuedCh chan struct{}     // closed at the next entry queued; nil: nobody waits
 }
 
 // MemRow is what a MemStore holds for one row key.
@@ -288,6 +289,7 @@ func (m *MemStore) enqueueLocked(entries []crawlstore.Entry, us []*url.URL, rq c
 			m.frontier[host] = q
 		}
 		q.push(crawlstore.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier, Sitemap: e.Sitemap})
+		m.fireQueued()
 	}
 	return states
 }
