@@ -22,12 +22,14 @@ import (
 // waits on one timer for the earliest due time; Ctrl-C (ctx) ends the
 // wait at once. A restart, or another shard, carries on from the store.
 //
-// New links wake the wait early: while it waits, the crawl looks at the
-// store's frontier every dueFeedWait (on the clock), and a link queued
-// meanwhile (by another shard for this one's hosts, by another process
-// on a shared store, or a sitemap entry) starts a round at once, without
-// waiting for the next page due. The look reads the frontier's hosts,
-// not their entries (Store.Hosts).
+// New links wake the wait early: a link queued meanwhile starts a round
+// at once, without waiting for the next page due. Within the process a
+// [crawlstore.QueueWatcher] store says so (another crawler's links on
+// the same store, a caller's Enqueue); a sharded crawl, whose other
+// shards queue links for this one's hosts from other processes, also
+// looks at the frontier every dueFeedWait (on the clock) for hosts that
+// had no entries when the wait began (Store.Hosts: the hosts, not their
+// entries). Otherwise the wait is one timer, reading nothing.
 
 // Clock is the crawler's source of time for fetch times, due times and
 // the budget, so that tests can run hours of a continuous crawl at once.
@@ -45,8 +47,8 @@ type realClock struct{}
 func (realClock) Now() time.Time                         { return time.Now() }
 func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
-// dueFeedWait is how long a continuous crawl waits, at most, before it
-// looks for entries queued while it waits.
+// dueFeedWait is how long a sharded continuous crawl waits, at most,
+// before it looks for entries other shards queued.
 const dueFeedWait = time.Second
 
 // takeDueMax bounds the pages one round moves from due to the frontier.
@@ -90,11 +92,19 @@ func (c *Crawler) RunContinuous(ctx context.Context, seeds []string) (Stats, err
 // returns ctx's error, wrapped, when ctx ends first, or the store's.
 func (c *Crawler) waitDue(ctx context.Context, dk crawlstore.DueKeeper) error {
 	storeCtx := context.WithoutCancel(ctx)
-	held, err := c.queuedHosts(storeCtx, nil) // hosts with entries when the wait began
-	if err != nil {
-		return err
+	var held map[string]bool // hosts with entries when the wait began, sharded
+	if c.cfg.Shards > 1 {
+		var err error
+		if held, err = c.queuedHosts(storeCtx, nil); err != nil {
+			return err
+		}
 	}
+	qw, _ := c.store.s.(crawlstore.QueueWatcher)
 	for {
+		var queued <-chan struct{} // nil: never
+		if qw != nil {
+			queued = qw.Queued()
+		}
 		now := c.clock.Now()
 		taken, next, err := dk.TakeDue(storeCtx, c.cfg.Shard, c.cfg.Shards, now, takeDueMax)
 		if err != nil {
@@ -104,13 +114,21 @@ func (c *Crawler) waitDue(ctx context.Context, dk crawlstore.DueKeeper) error {
 			return nil
 		}
 		wait := dueFeedWait
+		if c.cfg.Shards <= 1 {
+			wait = time.Duration(1<<63 - 1)
+		}
 		if !next.IsZero() {
 			wait = min(wait, max(next.Sub(now), time.Millisecond))
 		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("crawler: run stopped: %w", ctx.Err())
+		case <-queued:
+			return nil // links queued meanwhile go first
 		case <-c.clock.After(wait):
+		}
+		if c.cfg.Shards <= 1 {
+			continue
 		}
 		fresh, err := c.queuedHosts(storeCtx, held)
 		if err != nil {
