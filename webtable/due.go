@@ -164,13 +164,15 @@ const takeDueBatch = 500
 // TakeDue implements crawlstore.DueKeeper: it reads each host's due
 // entries of the shard from its first, stopping at the first not yet due
 // (one read per host), queues the due ones (Requeue of done and failed
-// pages fetched before now), then deletes their rows.
+// pages fetched before now) but the stale (see queueDue), then deletes
+// their rows.
 func (s *CrawlStore) TakeDue(ctx context.Context, shard, shards int, now time.Time, n int) (int, time.Time, error) {
 	lo, hi := urlkey.BucketRange(shard, shards)
 	start, end := dueRange(lo, hi)
 	var next time.Time
 	var entries []crawlstore.Entry
 	var rows []string
+	var dues []time.Time
 	for start < end && len(entries) < n {
 		skip := ""
 		err := s.w.tbl.ReadRows(ctx, bigtable.NewRange(start, end), func(r bigtable.Row) bool {
@@ -191,7 +193,7 @@ func (s *CrawlStore) TakeDue(ctx context.Context, shard, shards int, now time.Ti
 				skip = r.Key() + "\x00"
 				return false
 			}
-			entries, rows = append(entries, e), append(rows, r.Key())
+			entries, rows, dues = append(entries, e), append(rows, r.Key()), append(dues, due)
 			skip = r.Key() + "\x00"
 			return len(entries) < n
 		}, bigtable.RowFilter(bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), bigtable.LatestNFilter(1))))
@@ -206,31 +208,50 @@ func (s *CrawlStore) TakeDue(ctx context.Context, shard, shards int, now time.Ti
 	if len(entries) >= n {
 		next = now // more may be due
 	}
+	taken := 0
 	for i := 0; i < len(entries); i += takeDueBatch {
 		j := min(i+takeDueBatch, len(entries))
-		if err := s.queueDue(ctx, entries[i:j], rows[i:j], now); err != nil {
-			return i, next, err
+		n, err := s.queueDue(ctx, entries[i:j], rows[i:j], dues[i:j], now)
+		taken += n
+		if err != nil {
+			return taken, next, err
 		}
 	}
-	return len(entries), next, nil
+	return taken, next, nil
 }
 
-// queueDue queues entries again, then deletes their due rows.
-func (s *CrawlStore) queueDue(ctx context.Context, entries []crawlstore.Entry, rows []string, now time.Time) error {
+// queueDue queues entries again (due at dues), then deletes their due
+// rows. An entry whose page was fetched again since it was written (a
+// sitemap's lastmod, a link in a recrawl) and made due later is stale:
+// its row goes, the page waits for its newer entry. It returns how many
+// it queued.
+func (s *CrawlStore) queueDue(ctx context.Context, entries []crawlstore.Entry, rows []string, dues []time.Time, now time.Time) (int, error) {
+	keys := make([]string, len(entries))
 	for i := range entries {
 		entries[i].Frontier = ""
+		keys[i] = entries[i].Key
 	}
-	if _, err := s.Enqueue(ctx, entries, crawlstore.Requeue{Failed: true, Done: true, Before: now}); err != nil {
-		return fmt.Errorf("webtable: queueing due pages: %w", err)
+	states, err := s.w.states(ctx, keys)
+	if err != nil {
+		return 0, fmt.Errorf("webtable: reading due pages: %w", err)
+	}
+	live := entries[:0:0]
+	for i, e := range entries {
+		if !states[e.Key].due.After(dues[i]) {
+			live = append(live, e)
+		}
+	}
+	if _, err := s.Enqueue(ctx, live, crawlstore.Requeue{Failed: true, Done: true, Before: now}); err != nil {
+		return 0, fmt.Errorf("webtable: queueing due pages: %w", err)
 	}
 	var b batch
 	for _, k := range rows {
 		b.add(k, deleteRow())
 	}
 	if err := s.w.applyBatch(ctx, &b); err != nil {
-		return fmt.Errorf("webtable: deleting due entries: %w", err)
+		return len(live), fmt.Errorf("webtable: deleting due entries: %w", err)
 	}
-	return nil
+	return len(live), nil
 }
 
 // parseDueValue reads a due row's fetch:entry into e, checking that its

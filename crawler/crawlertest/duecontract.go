@@ -27,6 +27,7 @@ func DueKeeperContract(t *testing.T, newStore func(t *testing.T) DueStore) {
 	}{
 		{"TakeDueQueuesDuePages", testTakeDue},
 		{"TakeDueByShard", testTakeDueByShard},
+		{"FetchedAgainIsDueOnce", testFetchedAgainIsDueOnce},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
 	}
@@ -104,5 +105,26 @@ func testTakeDueByShard(t *testing.T, s DueStore) {
 		if err := s.Hosts(ctx, shard, 2, func(host string) bool { got = append(got, host); return true }); err != nil || len(got) != 1 || got[0] != h {
 			t.Errorf("Hosts of shard %d/2 after its TakeDue = %v, %v; want [%s]", shard, got, err, h)
 		}
+	}
+}
+
+// testFetchedAgainIsDueOnce: a page fetched again before it was due (a
+// sitemap said it changed) is due at its new time only: the entry of the
+// fetch before queues nothing.
+func testFetchedAgainIsDueOnce(t *testing.T, s DueStore) {
+	p := duePage("http://a.example/", time.Hour, crawlstore.SitemapHint{})
+	save(t, s, p)
+	again := duePage("http://a.example/", 0, crawlstore.SitemapHint{})
+	again.Time = at(600)
+	again.Change.Due = at(600).Add(2 * time.Hour)
+	save(t, s, again)
+	if n, next, err := s.TakeDue(ctx, 0, 0, at(0).Add(time.Hour), 100); err != nil || n != 0 {
+		t.Errorf("TakeDue at the first due time = %d (next %v), %v; want 0: the page was fetched since, due later", n, next, err)
+	}
+	if q := queued(t, s); len(q) != 0 {
+		t.Errorf("frontier = %v, want nothing queued", q)
+	}
+	if n, _, err := s.TakeDue(ctx, 0, 0, again.Change.Due, 100); err != nil || n != 1 {
+		t.Errorf("TakeDue at the new due time = %d, %v; want 1", n, err)
 	}
 }
