@@ -37,32 +37,37 @@ func TestContinuousShards(t *testing.T) {
 		cfg.UserAgent = fmt.Sprintf("shard-%d", i)
 		return startContinuous(t, cfg, clock, store, seed)
 	}
-	clocks := []*manualClock{{now: t0, waiting: make(chan struct{})}, {now: t0, waiting: make(chan struct{})}}
+	// NB: buffered, and waited on until a condition holds: a shard is also
+	// woken by the other's entries, and waits once more each time.
+	clocks := []*manualClock{{now: t0, waiting: make(chan struct{}, 1000)}, {now: t0, waiting: make(chan struct{}, 1000)}}
+	waitFor := func(c *manualClock, cond func() bool) {
+		for !cond() {
+			<-c.waiting
+		}
+	}
 	shard(0, clocks[0])
 	one := shard(1, clocks[1])
-	<-clocks[0].waiting
-	<-clocks[1].waiting
-	// Shard 1 finds the link shard 0 queued for it at a look.
-	for range 5 {
-		if len(w.paths(hosts[1])) == 2 {
-			break
-		}
-		clocks[1].advance(dueFeedWait)
-		<-clocks[1].waiting
-	}
+	// Shard 1 takes the link shard 0 queued for it, the clock unmoved.
+	waitFor(clocks[1], func() bool { return len(store.Due()) == 3 })
 	if got := len(w.paths(hosts[1])); got != 2 {
 		t.Fatalf("shard 1 fetched %d pages of %s, want 2", got, hosts[1])
-	}
-	due := store.Due()
-	if len(due) != 3 {
-		t.Errorf("due entries %v, want one per page, 3", due)
 	}
 
 	// Shard 1 restarts an hour later and fetches its pages again.
 	one.stop()
 	clocks[1].advance(time.Hour)
 	shard(1, clocks[1])
-	<-clocks[1].waiting
+	refetched := func() bool {
+		due := store.Due()
+		for _, u := range []string{"http://" + hosts[1] + "/", "http://" + hosts[1] + "/2"} {
+			k, _ := urlkey.Key(u)
+			if !due[k].After(t0.Add(90 * time.Minute)) {
+				return false
+			}
+		}
+		return true
+	}
+	waitFor(clocks[1], refetched)
 	if got := len(w.paths(hosts[1])); got != 4 {
 		t.Errorf("after the restart %s had %d fetches, want 4 (its 2 pages again)", hosts[1], got)
 	}
