@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/webtable/webtable/bigtable/internal/rowseq"
 	"iter"
 	"slices"
 	"sync"
@@ -194,19 +195,7 @@ func (t *Table) read(ctx context.Context, rs RowSet, single string, opts []ReadO
 // Rows returns an iterator over the rows ReadRows would pass to its
 // callback. An error ends the sequence as its last element, with a nil Row.
 func (t *Table) Rows(ctx context.Context, rs RowSet, opts ...ReadOption) iter.Seq2[Row, error] {
-	return func(yield func(Row, error) bool) {
-		stopped := false
-		err := t.ReadRows(ctx, rs, func(r Row) bool {
-			if !yield(r, nil) {
-				stopped = true
-				return false
-			}
-			return true
-		}, opts...)
-		if err != nil && !stopped {
-			yield(nil, err)
-		}
-	}
+	return rowseq.Of(func(fn func(Row) bool) error { return t.ReadRows(ctx, rs, fn, opts...) })
 }
 
 // rowReader turns the cells a cursor finds into filtered Rows.

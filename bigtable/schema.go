@@ -64,15 +64,11 @@ func (db *DB) CreateTable(ctx context.Context, table string) error {
 
 // DeleteTable deletes a table, its schema and all its cells.
 func (db *DB) DeleteTable(ctx context.Context, table string) error {
-	if err := ctx.Err(); err != nil {
+	unlock, err := db.lockSchema(ctx)
+	if err != nil {
 		return err
 	}
-	if err := db.beginWrite(); err != nil {
-		return err
-	}
-	defer db.opMu.RUnlock()
-	db.schemaMu.Lock()
-	defer db.schemaMu.Unlock()
+	defer unlock()
 	old, err := db.schema(table)
 	if err != nil {
 		return err
@@ -208,26 +204,39 @@ func (db *DB) Families(ctx context.Context, table string) (map[string]GCPolicy, 
 	return out, nil
 }
 
+// lockSchema starts a call that changes a schema: it checks ctx, holds
+// the store open for writing (beginWrite) and takes schemaMu; unlock
+// undoes both.
+func (db *DB) lockSchema(ctx context.Context) (unlock func(), err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := db.beginWrite(); err != nil {
+		return nil, err
+	}
+	db.schemaMu.Lock()
+	return func() {
+		db.schemaMu.Unlock()
+		db.opMu.RUnlock()
+	}, nil
+}
+
 // changeSchema applies change to a table's schema in one Badger transaction
 // and publishes the result. change gets nil for a missing table and returns
 // the new schema.
 func (db *DB) changeSchema(ctx context.Context, table string, change func(old *tableSchema, txn *badger.Txn) (*tableSchema, error)) error {
-	if err := ctx.Err(); err != nil {
+	unlock, err := db.lockSchema(ctx)
+	if err != nil {
 		return err
 	}
-	if err := db.beginWrite(); err != nil {
-		return err
-	}
-	defer db.opMu.RUnlock()
-	db.schemaMu.Lock()
-	defer db.schemaMu.Unlock()
+	defer unlock()
 	old := (*db.tables.Load())[table]
 	var next *tableSchema
 	defer db.wrote()
 	if err := db.startWrite(); err != nil {
 		return err
 	}
-	err := db.bdb.Update(func(txn *badger.Txn) error {
+	err = db.bdb.Update(func(txn *badger.Txn) error {
 		var err error
 		next, err = change(old, txn)
 		if err != nil {

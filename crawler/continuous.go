@@ -75,7 +75,8 @@ func (c *Crawler) RunContinuous(ctx context.Context, seeds []string) (Stats, err
 	var total Stats
 	for {
 		st, err := c.Run(ctx, seeds)
-		total = addRound(total, st)
+		total = total.Add(st)
+		total.HeldBack, total.Sitemaps = st.HeldBack, st.Sitemaps
 		if err != nil {
 			return total, err
 		}
@@ -158,29 +159,4 @@ func (c *Crawler) queuedHosts(ctx context.Context, held map[string]bool) (map[st
 		return nil, fmt.Errorf("%w: listing frontier hosts: %w", ErrStore, err)
 	}
 	return hosts, nil
-}
-
-// addRound adds the counts of one round to a continuous crawl's totals.
-func addRound(a, b Stats) Stats {
-	a.Fetched += b.Fetched
-	a.NewVersions += b.NewVersions
-	a.Unchanged += b.Unchanged
-	a.Redirects += b.Redirects
-	a.Errors += b.Errors
-	a.Traps += b.Traps
-	a.Retries += b.Retries
-	a.Bytes += b.Bytes
-	a.BadEntries += b.BadEntries
-	a.Elapsed += b.Elapsed
-	for i := range a.ByStatusClass {
-		a.ByStatusClass[i] += b.ByStatusClass[i]
-	}
-	if len(b.ErrorsByKind) > 0 && a.ErrorsByKind == nil {
-		a.ErrorsByKind = map[crawlstore.ErrorKind]int64{}
-	}
-	for k, v := range b.ErrorsByKind {
-		a.ErrorsByKind[k] += v
-	}
-	a.Queued, a.InFlight, a.Done, a.HeldBack, a.Sitemaps = b.Queued, b.InFlight, b.Done, b.HeldBack, b.Sitemaps
-	return a
 }

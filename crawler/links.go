@@ -57,24 +57,15 @@ func (r *run) links(p *crawlstore.Page, e crawlstore.Entry, final *url.URL, ex e
 // each, and how many distinct targets were found; onTrap, if not nil, is
 // called for each trap left out.
 func resolveLinks(final *url.URL, ex extract.Links, maxLinks int, onTrap func()) (links []crawlstore.Link, urls []*url.URL, found int) {
-	base := final
-	if ex.Base != "" {
-		if b, err := final.Parse(ex.Base); err == nil && (b.Scheme == "http" || b.Scheme == "https") {
-			base = b
-		}
-	}
+	base := urlkey.LinkBase(final, ex.Base)
 	self := frontierKey(final)
 	index := make(map[string]int, len(ex.Links))
 	for _, l := range ex.Links {
 		if l.Href == "" || len(l.Href) > 4*MaxURLLength {
 			continue
 		}
-		ref, err := base.Parse(l.Href)
-		if err != nil || (ref.Scheme != "http" && ref.Scheme != "https") {
-			continue
-		}
-		cu, err := urlkey.Canonical(ref.String())
-		if err != nil {
+		cu, ok := urlkey.Resolve(base, l.Href)
+		if !ok {
 			continue
 		}
 		s := cu.String()

@@ -50,6 +50,16 @@ func (s Split) Contains(key string) bool {
 	return key >= s.Start && (s.End == "" || key < s.End)
 }
 
+// Within returns the part of keys, sorted, that falls in s: keys[lo:hi].
+func (s Split) Within(keys []string) (lo, hi int) {
+	lo, _ = slices.BinarySearch(keys, s.Start)
+	hi = len(keys)
+	if s.End != "" {
+		hi, _ = slices.BinarySearch(keys, s.End)
+	}
+	return lo, hi
+}
+
 func (s Split) String() string { return strconv.Quote(s.Start) + ".." + strconv.Quote(s.End) }
 
 // Config configures [Run]. It maps one to one on cmd/index's flags.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/internal/chromiumtest"
 	"github.com/webtable/webtable/internal/spaweb"
 )
 
@@ -16,7 +17,7 @@ import (
 //
 //	go test -run '^$' -bench Render -benchtime 200x ./render/
 func BenchmarkRender(b *testing.B) {
-	needChromium(b)
+	chromiumtest.Need(b)
 	site := spaweb.Start(100)
 	defer site.Close()
 	pool, err := New(Options{Tabs: 2})

@@ -7,29 +7,15 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/chromiumtest"
 	"github.com/webtable/webtable/internal/spaweb"
 )
-
-// needChromium fails the test in CI when chromium is missing, and skips
-// it elsewhere.
-func needChromium(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath(DefaultExec); err == nil {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is missing; .ci/run installs it (apt-get install chromium)", DefaultExec)
-	}
-	t.Skipf("%s is missing (apt-get install chromium); CI installs it and runs this test", DefaultExec)
-}
 
 // siteFetch fetches what a page of site asks for, as the crawler would: the
 // site's host only, robots.txt's /private/ refused.
@@ -68,7 +54,7 @@ func shellOf(t testing.TB, site *spaweb.Site, path string) crawler.RenderJob {
 // render: the next render starts another, and the first one's processes
 // are gone.
 func TestRender(t *testing.T) {
-	needChromium(t)
+	chromiumtest.Need(t)
 	site := spaweb.Start(3)
 	defer site.Close()
 	pool, err := New(Options{Tabs: 3, Timeout: 1500 * time.Millisecond})
@@ -198,5 +184,13 @@ func checkKilled(t *testing.T, pool *Pool, site *spaweb.Site) {
 	}
 	if pool.Restarts() != restarts+1 || pool.PGID() == pgid {
 		t.Errorf("after the browser was killed: %d restarts, group %d (was %d); want %d and a new group", pool.Restarts(), pool.PGID(), pgid, restarts+1)
+	}
+}
+
+// TestChromiumTestExec: the tests run the browser that a crawl runs by
+// default.
+func TestChromiumTestExec(t *testing.T) {
+	if chromiumtest.Exec != DefaultExec {
+		t.Errorf("chromiumtest.Exec = %q, render.DefaultExec = %q: want the same browser", chromiumtest.Exec, DefaultExec)
 	}
 }

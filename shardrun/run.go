@@ -96,7 +96,7 @@ func Run(ctx context.Context, w *webtable.WebTable, seedURLs []string, o Options
 	var totalMu sync.Mutex
 	cfg.Progress = func(st crawler.Stats) {
 		totalMu.Lock()
-		t := addStats(total, st)
+		t := total.Add(st)
 		totalMu.Unlock()
 		o.Report.Update(t)
 	}
@@ -150,7 +150,7 @@ func (s *shard) loop(ctx context.Context, c *crawler.Crawler, seedURLs []string,
 		}
 		st, err := s.round(ctx, c, seeds)
 		totalMu.Lock()
-		*total = addStats(*total, st)
+		*total = total.Add(st)
 		totalMu.Unlock()
 		var ee *Error
 		switch {

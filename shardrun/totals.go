@@ -3,11 +3,8 @@ package shardrun
 import (
 	"fmt"
 	"io"
-	"maps"
 	"sync"
 
-	"github.com/webtable/webtable/crawler"
-	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -20,33 +17,6 @@ func crawlTotals(recs []webtable.ShardRecord, rounds int) string {
 	}
 	return fmt.Sprintf("the whole crawl is finished: %d shards fetched %d pages (done or failed) and queued %d; this shard worked %d rounds\n",
 		len(recs), finished, queued, rounds)
-}
-
-// addStats adds b's counts to a's.
-func addStats(a, b crawler.Stats) crawler.Stats {
-	a.Fetched += b.Fetched
-	a.NewVersions += b.NewVersions
-	a.Unchanged += b.Unchanged
-	a.Redirects += b.Redirects
-	a.Errors += b.Errors
-	a.Traps += b.Traps
-	a.Retries += b.Retries
-	a.Bytes += b.Bytes
-	a.Elapsed += b.Elapsed
-	a.Idle += b.Idle
-	a.IdleReady += b.IdleReady
-	a.Queued, a.InFlight, a.Done = b.Queued, b.InFlight, b.Done
-	if len(b.ErrorsByKind) > 0 {
-		m := maps.Clone(a.ErrorsByKind)
-		if m == nil {
-			m = map[crawlstore.ErrorKind]int64{}
-		}
-		for k, v := range b.ErrorsByKind {
-			m[k] += v
-		}
-		a.ErrorsByKind = m
-	}
-	return a
 }
 
 // SyncWriter returns w with its writes serialised, one whole line (one

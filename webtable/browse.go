@@ -89,6 +89,16 @@ func FetchOf(r Row) (crawlstore.Fetch, error) {
 // fn returns false. It reads only the time of each row's fetch record
 // (fetch:record).
 func (w *WebTable) FetchTimes(ctx context.Context, ranges []urlkey.Range, fn func(row string, t time.Time) bool) error {
+	return w.eachFetch(ctx, ranges, "reading fetch times", fetchRecordFilter(false), func(row string, f crawlstore.Fetch) bool {
+		return f.Time.IsZero() || fn(row, f.Time)
+	})
+}
+
+// eachFetch calls fn, in key order, with the fetch of every row in ranges
+// (the whole table when empty) as filter leaves it, until fn returns
+// false. A fetch that cannot be read ends the scan with its error; what
+// names the scan in the store's errors.
+func (w *WebTable) eachFetch(ctx context.Context, ranges []urlkey.Range, what string, filter bigtable.Filter, fn func(row string, f crawlstore.Fetch) bool) error {
 	var ferr error
 	err := w.tbl.ReadRows(ctx, rowSet(ranges), func(r bigtable.Row) bool {
 		f, err := parseFetch(r)
@@ -96,13 +106,10 @@ func (w *WebTable) FetchTimes(ctx context.Context, ranges []urlkey.Range, fn fun
 			ferr = err
 			return false
 		}
-		if f.Time.IsZero() {
-			return true
-		}
-		return fn(r.Key(), f.Time)
-	}, bigtable.RowFilter(fetchRecordFilter(false)))
+		return fn(r.Key(), f)
+	}, bigtable.RowFilter(filter))
 	if err != nil {
-		return fmt.Errorf("webtable: reading fetch times: %w", err)
+		return fmt.Errorf("webtable: %s: %w", what, err)
 	}
 	return ferr
 }

@@ -131,23 +131,13 @@ type Failure struct {
 // failures (0 = no limit) were passed.
 func (w *WebTable) Errors(ctx context.Context, ranges []urlkey.Range, limit int, fn func(Failure) bool) error {
 	n := 0
-	var ferr error
-	err := w.tbl.ReadRows(ctx, rowSet(ranges), func(r bigtable.Row) bool {
-		f, err := parseFetch(r)
-		if err != nil {
-			ferr = err
-			return false
-		}
+	return w.eachFetch(ctx, ranges, "listing errors", bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), bigtable.LatestNFilter(1)), func(row string, f crawlstore.Fetch) bool {
 		if f.State != crawlstore.StateFailed {
 			return true
 		}
 		n++
-		return fn(Failure{Row: r.Key(), Fetch: f}) && (limit <= 0 || n < limit)
-	}, bigtable.RowFilter(bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), bigtable.LatestNFilter(1))))
-	if err != nil {
-		return fmt.Errorf("webtable: listing errors: %w", err)
-	}
-	return ferr
+		return fn(Failure{Row: row, Fetch: f}) && (limit <= 0 || n < limit)
+	})
 }
 
 // Tablet is one tablet of the WebTable: a range of rows stored together.
@@ -171,18 +161,5 @@ func (w *WebTable) Tablets(ctx context.Context) ([]Tablet, error) {
 		}
 		return out, nil
 	}
-	keys, err := w.tbl.SampleRowKeys(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("webtable: listing tablets: %w", err)
-	}
-	var out []Tablet
-	start := ""
-	for _, k := range keys {
-		if k == "" || k == start {
-			continue
-		}
-		out = append(out, Tablet{Start: start, End: k, Bytes: -1, Rows: -1})
-		start = k
-	}
-	return append(out, Tablet{Start: start, Bytes: -1, Rows: -1}), nil
+	return w.TabletBounds(ctx)
 }

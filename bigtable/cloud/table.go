@@ -3,6 +3,7 @@ package cloud
 import (
 	"context"
 	"fmt"
+	"github.com/webtable/webtable/bigtable/internal/rowseq"
 	"iter"
 
 	gbt "cloud.google.com/go/bigtable"
@@ -295,19 +296,7 @@ func (t *Table) ReadRows(ctx context.Context, rs bigtable.RowSet, f func(bigtabl
 // Rows returns an iterator over the rows ReadRows would pass to its
 // callback. An error ends the sequence as its last element, with a nil Row.
 func (t *Table) Rows(ctx context.Context, rs bigtable.RowSet, opts ...bigtable.ReadOption) iter.Seq2[bigtable.Row, error] {
-	return func(yield func(bigtable.Row, error) bool) {
-		stopped := false
-		err := t.ReadRows(ctx, rs, func(r bigtable.Row) bool {
-			if !yield(r, nil) {
-				stopped = true
-				return false
-			}
-			return true
-		}, opts...)
-		if err != nil && !stopped {
-			yield(nil, err)
-		}
-	}
+	return rowseq.Of(func(fn func(bigtable.Row) bool) error { return t.ReadRows(ctx, rs, fn, opts...) })
 }
 
 // ApplyReadModifyWrite applies m to row atomically on the server and returns

@@ -1,14 +1,15 @@
 package main
 
 import (
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/flagvalue"
 	"github.com/webtable/webtable/internal/metrics"
 	"github.com/webtable/webtable/shardrun"
 	"github.com/webtable/webtable/webtable"
@@ -47,64 +48,11 @@ type options struct {
 	render renderFlags
 }
 
-const usageText = `crawl fetches web pages into a WebTable: one row per page, keyed by the URL
-with its host reversed (http://www.cnn.com/a -> com.cnn.www/a).
-
-Usage:
-  crawl [flags] [URL ...]
-  crawl --demo
-  crawl --from-warc FILE.warc.gz [FILE ...] [--db DIR]
-
-Examples:
-  crawl --demo                                  crawl a built-in sample web (no network)
-  crawl --seeds seeds/default.txt --depth 1     a few well-known sites, one hop deep
-  crawl http://example.org/ --max-pages 100     one site, 100 pages at most
-  crawl --render auto http://example.org/       also load pages built by scripts in chromium
-  crawl --recrawl --seeds my-seeds.txt          fetch stored pages again, keep changed versions
-  crawl --from-warc site.warc.gz                build the table from a web archive (no network)
-  crawl --continuous --budget 10000/1h http://example.org/
-                                                never stop: fetch each page again when it is due,
-                                                sooner for pages that change often (Ctrl-C ends it)
-
-  crawl --db bigtable://my-project/my-instance --seeds my-seeds.txt
-                                                crawl into Cloud Bigtable (table "webtable")
-
-To split a crawl between N machines (or processes), run "crawl --shard I/N"
-on each, I from 0 to N-1, with the same seeds and flags and the same --db
-(Cloud Bigtable, or its emulator through BIGTABLE_EMULATOR_HOST). Each
-fetches only its own hosts and queues the links it finds for the others.
-A shard keeps running until the whole crawl is finished: when its part is
-empty it waits for the others to queue more, and all of them stop, exit
-status 0, once every shard is idle and nothing is queued. A shard that is
-killed carries on when started again with the same command. A shard that
-stays silent longer than --shard-timeout makes the others stop with exit
-status 3, naming it. --max-pages then counts the pages of all shards.
-
---from-warc reads web archives (WARC files, gzipped or not, as wget
---warc-file, Heritrix, Browsertrix or "query export --warc" write them)
-instead of the network: each captured page becomes a version of its row,
-dated by its capture, with the anchors of its links. Nothing is fetched
-or queued; robots.txt and --depth do not apply, --max-body and
---store-all do.
-
-With --serve ADDR the crawl also serves its store over Cloud Bigtable's own
-gRPC API while it runs, and keeps serving after it finishes (or, with
-nothing to crawl, only serves) until Ctrl-C: "query --db DIR" then reads
-the store live, and any Bigtable client or cbt reaches it with
-BIGTABLE_EMULATOR_HOST=ADDR (table "webtable", any project and instance).
-
-Seeds come from --seeds FILE (one URL per line, # comments) and from the
-arguments. A crawl that was stopped (Ctrl-C, or killed) carries on where it
-stopped the next time it runs on the same --db.
-
-Memory does not grow with the crawl: the URLs waiting to be fetched live
-in the store, and a store in a directory is sized so that its own memory
-does not grow with it. The program asks Go's garbage collector to keep it
-under 448 MiB (a soft limit: it takes more if it must); set the GOMEMLIMIT
-environment variable (e.g. GOMEMLIMIT=2GiB) to choose another.
-
-Flags:
-`
+// usageText is the head of --help, before the flags; docs/cli/crawl.md is
+// generated from it (TestCLIDoc).
+//
+//go:embed usage.txt
+var usageText string
 
 // parseFlags reads the command line; --help is written to helpOut. Errors
 // are usage errors (exit 2).
@@ -121,11 +69,7 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	fs.IntVar(&c.PerHost, "per-host", c.PerHost, "at most `N` fetches in flight to one host when --delay is 0 (with a delay, one at a time)")
 	fs.DurationVar(&c.Delay, "delay", c.Delay, "wait `DUR` from the end of one response from a host to the next request to it, so the host never sees two requests closer than DUR (a longer robots.txt Crawl-delay wins)")
 	fs.StringVar(&c.Proxy, "proxy", "", "send every fetch through this HTTP proxy `URL` (default: HTTP_PROXY, HTTPS_PROXY, NO_PROXY)")
-	fs.Func("ca-cert", "trust the certificate authorities in this PEM `FILE` for https instead of the system's (e.g. a test web's own CA)", func(path string) error {
-		pool, err := loadCACert(path)
-		c.RootCAs = pool
-		return err
-	})
+	fs.Var(flagvalue.CACert{Pool: &c.RootCAs}, "ca-cert", "trust the certificate authorities in this PEM `FILE` for https instead of the system's (e.g. a test web's own CA)")
 	fs.BoolVar(&c.AllowPrivate, "allow-private", false, "fetch from loopback, private-network and link-local addresses (127.0.0.1, 10.x, 192.168.x, 169.254.x, [::1]) even when no seed is one: by default a redirect or link to them is refused")
 	fs.BoolVar(&c.IgnoreRobots, "ignore-robots", false, "do not read or obey robots.txt")
 	fs.StringVar(&c.UserAgent, "user-agent", c.UserAgent, "the User-Agent `S`tring sent")
@@ -138,14 +82,7 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		c.MaxBody = n
 		return err
 	})
-	fs.Func("allow-domain", "crawl only this `D`omain and its subdomains (repeatable; default: each seed's registrable domain)", func(s string) error {
-		s = strings.TrimSpace(strings.ToLower(s))
-		if s == "" || strings.ContainsAny(s, "/:@ ") {
-			return fmt.Errorf("%q is not a domain name (want e.g. example.org)", s)
-		}
-		c.AllowDomains = append(c.AllowDomains, s)
-		return nil
-	})
+	fs.Var(flagvalue.Domains{List: &c.AllowDomains}, "allow-domain", "crawl only this `D`omain and its subdomains (repeatable; default: each seed's registrable domain)")
 	fs.IntVar(&c.MaxPagesPerHost, "max-pages-per-host", c.MaxPagesPerHost, "fetch at most `N` pages of one host, counting earlier runs of the same --db (0 = no limit)")
 	fs.IntVar(&c.SeenCache, "seen-cache", c.SeenCache, "remember `N` links per run as already known, to spare the store reading them again (0 = off; the store decides)")
 	fs.IntVar(&c.MaxLinks, "max-links", c.MaxLinks, "keep at most `N` links of a page, the first in the page (how many it had is recorded in fetch:record as links)")
@@ -158,21 +95,11 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 		c.Budget = b
 		return err
 	})
-	fs.Func("sitemap", "also read the sitemap at this `URL` (repeatable; e.g. https://example.org/sitemap.xml, a sitemap index or .xml.gz too) and queue the pages it lists; the Sitemap lines of robots.txt are read anyway", func(s string) error {
-		if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
-			return fmt.Errorf("%q is not an http(s) URL (want e.g. https://example.org/sitemap.xml)", s)
-		}
-		c.Sitemaps = append(c.Sitemaps, s)
-		return nil
-	})
+	fs.Var(flagvalue.HTTPURLs{List: &c.Sitemaps, Example: "https://example.org/sitemap.xml"}, "sitemap", "also read the sitemap at this `URL` (repeatable; e.g. https://example.org/sitemap.xml, a sitemap index or .xml.gz too) and queue the pages it lists; the Sitemap lines of robots.txt are read anyway")
 	fs.BoolVar(&c.NoSitemaps, "no-sitemaps", false, "read no sitemaps: neither --sitemap nor the Sitemap lines of robots.txt")
 	fs.BoolVar(&c.StoreAll, "store-all", false, "keep the bodies of non-HTML responses too")
 	addRenderFlags(fs, o)
-	fs.Func("shard", "crawl only the hosts of shard `I/N` (0 <= I < N) of a crawl split between N crawlers sharing one --db", func(v string) error {
-		i, n, err := parseShard(v)
-		c.Shard, c.Shards = i, n
-		return err
-	})
+	fs.Var(flagvalue.Shard{I: &c.Shard, N: &c.Shards}, "shard", "crawl only the hosts of shard `I/N` (0 <= I < N) of a crawl split between N crawlers sharing one --db")
 	fs.DurationVar(&o.shardTimeout, "shard-timeout", shardrun.DefaultTimeout, "with --shard: stop, exit status 3, when another shard has given no sign of life for `DUR`")
 	fs.IntVar(&o.versions, "versions", webtable.DefaultVersions, "keep `N` versions of each page's HTML")
 	fs.Func("from-warc", "build the table from this WARC `FILE` instead of fetching (repeatable; further arguments are WARC files too)", func(s string) error {

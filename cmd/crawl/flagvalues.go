@@ -8,5 +8,4 @@ var (
 	parseShard  = flagvalue.ParseShard
 	parseBytes  = flagvalue.ParseBytes
 	formatBytes = flagvalue.FormatBytes
-	loadCACert  = flagvalue.LoadCACert
 )

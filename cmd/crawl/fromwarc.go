@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strings"
 
 	"github.com/webtable/webtable/archive"
 	"github.com/webtable/webtable/warcimport"
@@ -44,18 +41,4 @@ func importWARCs(ctx context.Context, o *options, stdout, stderr io.Writer) (err
 }
 
 // reportImport writes the summary of an import.
-func reportImport(stderr io.Writer, st *warcimport.Stats) {
-	fmt.Fprintf(stderr, "read %d captures: %d new versions, %d unchanged, %d without a body to keep, %d failed (HTTP status 400 or more); %d revisits add no version",
-		st.Captures, st.Versions, st.Unchanged, st.NoBody, st.Failed, st.Revisits-st.Resolved)
-	if st.Resolved > 0 {
-		fmt.Fprintf(stderr, "; %d revisits read as versions of their rows (identical-payload-digest)", st.Resolved)
-	}
-	if len(st.Skipped) > 0 {
-		var parts []string
-		for _, k := range slices.Sorted(maps.Keys(st.Skipped)) {
-			parts = append(parts, fmt.Sprintf("%d %s", st.Skipped[k], k))
-		}
-		fmt.Fprintf(stderr, "; skipped: %s", strings.Join(parts, ", "))
-	}
-	fmt.Fprintln(stderr)
-}
+func reportImport(stderr io.Writer, st *warcimport.Stats) { fmt.Fprintln(stderr, st) }

@@ -19,26 +19,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-
-	"github.com/webtable/webtable/crawler"
 )
-
-// TestETA: a crawl bounded by --max-pages shows the time left at its rate.
-func TestETA(t *testing.T) {
-	s := crawler.Stats{Fetched: 100, Elapsed: 10 * time.Second}
-	for _, tc := range []struct {
-		max  int
-		want string
-	}{
-		{0, "fetched 100, queued 0, errors 0, 10.0 pages/s"},
-		{400, "fetched 100, queued 0, errors 0, 10.0 pages/s, ETA 30s"},
-		{100, "fetched 100, queued 0, errors 0, 10.0 pages/s"},
-	} {
-		if got := eta(s, tc.max); got != tc.want {
-			t.Errorf("eta(%+v, %d) = %q, want %q", s, tc.max, got, tc.want)
-		}
-	}
-}
 
 // scrape reads the metrics at url with Prometheus's own text parser.
 func scrape(t *testing.T, url string) map[string]*dto.MetricFamily {
@@ -164,6 +145,12 @@ func TestMetricsOfTheBinary(t *testing.T) {
 	}
 	if got := metric(during, "webtable_crawl_pages_total", "result", "new_version"); got < 1 || got > pages/2 {
 		t.Errorf("during the crawl: pages stored as new versions = %v, want 1 to %d (the pages before the one held)", got, pages/2)
+	}
+	if got := metric(during, "webtable_crawl_stored_frontier_entries"); got < 1 {
+		t.Errorf("during the crawl, with a page held: webtable_crawl_stored_frontier_entries = %v, want >= 1 (its entry)", got)
+	}
+	if f := during["webtable_crawl_due_pages"]; f == nil || len(f.Metric) != 2 || metric(during, "webtable_crawl_due_pages") != 0 {
+		t.Errorf("during a crawl that is not continuous: webtable_crawl_due_pages %v, want two samples (now, day) of 0", f)
 	}
 	if metric(during, "go_memstats_heap_alloc_bytes") <= 0 {
 		t.Errorf("during the crawl: no go_memstats_heap_alloc_bytes (memory)")

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/internal/chromiumtest"
 	"github.com/webtable/webtable/internal/realweb"
 	"github.com/webtable/webtable/internal/spaweb"
 	"github.com/webtable/webtable/internal/stores"
@@ -123,7 +124,7 @@ func TestRenderFigures(t *testing.T) {
 	if os.Getenv(renderBench) != "1" {
 		t.Skipf("set %s=1 to measure the rendering figures (minutes)", renderBench)
 	}
-	needChromium(t)
+	chromiumtest.Need(t)
 	tmp := t.TempDir()
 	bin := buildCrawl(t, tmp)
 	const runs = 3

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webtable/webtable/internal/chromiumtest"
 	"github.com/webtable/webtable/internal/spaweb"
 )
 
@@ -68,7 +69,7 @@ exec /usr/bin/chromium "$@"
 // does Ctrl-C, which exits 130 with the page still queued; the next run
 // resumes and renders it, and only it, again.
 func TestRenderKill(t *testing.T) {
-	needChromium(t)
+	chromiumtest.Need(t)
 	tmp := t.TempDir()
 	bin := buildCrawl(t, tmp)
 	browser := filepath.Join(tmp, "browser")

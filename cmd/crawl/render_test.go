@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,25 +11,13 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/chromiumtest"
 	"github.com/webtable/webtable/internal/spaweb"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/render"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
-
-// needChromium fails the test in CI when chromium is missing, and skips
-// it elsewhere.
-func needChromium(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath(render.DefaultExec); err == nil {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is missing; .ci/run installs it (apt-get install chromium)", render.DefaultExec)
-	}
-	t.Skipf("%s is missing (apt-get install chromium); CI installs it and runs this test", render.DefaultExec)
-}
 
 // TestRenderCrawl crawls the SPA site with --render always and with
 // never: rendering finds every page (the misbehaving ones cut where they
@@ -40,7 +26,7 @@ func needChromium(t testing.TB) {
 // robots.txt disallows is never fetched (--allow-private: the scope,
 // not the guard of private addresses, keeps the other host out).
 func TestRenderCrawl(t *testing.T) {
-	needChromium(t)
+	chromiumtest.Need(t)
 	site := spaweb.Start(7)
 	defer site.Close()
 	ctx := context.Background()

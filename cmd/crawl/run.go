@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlrun"
+	"github.com/webtable/webtable/internal/crawlreport"
 	"github.com/webtable/webtable/internal/memlimit"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/seeds"
@@ -126,6 +127,7 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 	if err != nil {
 		return err
 	}
+	watchStore(o, w) // metrics.go
 	defer func() {
 		stopServing()
 		err = closeStore(w, o.db, err)
@@ -177,48 +179,23 @@ func serveUntilStopped(ctx context.Context, stderr io.Writer) error {
 // crawlOnce runs one crawl into w, configured by o.cfg, and prints its
 // summary. label names the pass in the demo.
 func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
-	p := newProgress(stderr, label)
 	cfg := o.cfg
-	p.max = cfg.MaxPages
-	cfg.Progress = p.update
-	var logMu sync.Mutex
-	cfg.Log = func(line string) {
-		logMu.Lock()
-		defer logMu.Unlock()
-		fmt.Fprintf(stderr, "crawl: %s%s\n", label, line)
-	}
+	p := crawlreport.NewProgress(stderr, label, cfg.MaxPages)
+	p.SetBudget(cfg.Budget)
+	cfg.Progress = p.Update
+	cfg.Log = crawlrun.LogTo(stderr, "crawl: "+label)
 	closeRenderer, err := startRenderer(ctx, o, w, &cfg, stderr) // render.go
 	if err != nil {
 		return crawler.Stats{}, err
 	}
 	defer closeRenderer()
-	cfg.StoreGrace = o.deps.storeGrace
-	cfg.Clock = o.deps.clock
-	// The WebTable's last deletes, after the run, are cut off when the
-	// run's own store calls are: closing it then writes nothing that a
-	// hung store could hold for ever.
-	cut, release := crawler.CutOff(ctx, o.deps.storeGrace)
-	defer release()
-	c, err := crawler.New(withMetrics(o, cfg), w.CrawlStore())
-	if err != nil {
-		return crawler.Stats{}, fail(exitUsage, "%v", err)
+	cfg.StoreGrace, cfg.Clock = o.deps.storeGrace, o.deps.clock
+	st, err := crawlrun.Run(ctx, w, seedURLs, o.metrics.Feed(cfg), o.metrics.Watch)
+	var se *crawlrun.SetupError
+	if errors.As(err, &se) {
+		return st, fail(exitUsage, "%v", err)
 	}
-	defer c.Close()
-	watch(o, c)
-	run := c.Run
-	if cfg.Continuous {
-		run = c.RunContinuous // continuous.go: until Ctrl-C
-	}
-	st, err := run(ctx, seedURLs)
-	if ferr := w.FlushDeletes(cut); ferr != nil {
-		if cut.Err() != nil {
-			ferr = fmt.Errorf("%v: %v", context.Cause(cut), ferr)
-		}
-		// NB: nothing is lost: the entries of pages already done are
-		// dropped as stale when the frontier next reaches them.
-		fmt.Fprintf(stderr, "crawl: %scould not delete the queue entries of the last pages saved (the next run skips them, as those pages are done): %v\n", label, ferr)
-	}
-	p.finish(st)
+	p.Finish(st)
 	switch {
 	case err == nil:
 		return st, nil
@@ -247,20 +224,21 @@ func loadSeeds(o *options, stderr io.Writer) ([]string, error) {
 // openStore opens (or creates) the WebTable of the crawl, migrated to the
 // newest format version (stores.MigrateForCrawl).
 func openStore(ctx context.Context, o *options, stderr io.Writer) (*webtable.WebTable, error) {
-	w, err := o.deps.open(ctx, o.db, webtable.Options{Versions: o.versions})
-	if err != nil {
-		return nil, openFailed(o, err)
-	}
-	if err := stores.MigrateForCrawl(ctx, w, o.db, stderr); err != nil {
-		w.Close()
-		return nil, fail(exitStoreFailed, "%v", err)
-	}
-	return w, nil
+	w, err := stores.OpenMigrated(ctx, o.db, stderr, func(ctx context.Context) (*webtable.WebTable, error) {
+		return o.deps.open(ctx, o.db, webtable.Options{Versions: o.versions})
+	})
+	return w, openFailed(o, err)
 }
 
-// openFailed explains why the store of the crawl did not open.
+// openFailed explains why the store of the crawl did not open (nil: it
+// did).
 func openFailed(o *options, err error) error {
+	var me *stores.MigrateError
 	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &me):
+		return fail(exitStoreFailed, "%v", err)
 	case errors.Is(err, webtable.ErrInUse):
 		return fail(exitUsage, "the store %s is in use by another process (another crawl, or a query): wait for it to finish or stop it", o.db)
 	case errors.Is(err, stores.ErrRemote):
@@ -277,16 +255,10 @@ func openServedStore(ctx context.Context, o *options, stderr io.Writer) (w *webt
 		w, err := openStore(ctx, o, stderr)
 		return w, func() {}, err
 	}
-	s, err := stores.OpenServed(ctx, o.db, webtable.Options{Versions: o.versions}, o.serve, o.allowRemote)
+	s, err := stores.OpenServedMigrated(ctx, o.db, webtable.Options{Versions: o.versions}, o.serve, o.allowRemote, stderr)
 	if err != nil {
 		return nil, nil, openFailed(o, err)
 	}
-	if err := stores.MigrateForCrawl(ctx, s.WebTable, o.db, stderr); err != nil {
-		s.StopServing()
-		s.WebTable.Close()
-		return nil, nil, fail(exitStoreFailed, "%v", err)
-	}
-	s.Announce(stderr, o.db)
 	return s.WebTable, func() {
 		if err := s.StopServing(); err != nil {
 			fmt.Fprintf(stderr, "crawl: %v\n", err)

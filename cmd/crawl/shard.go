@@ -3,10 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 
-	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/internal/crawlreport"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/shardrun"
 	"github.com/webtable/webtable/webtable"
@@ -35,8 +34,8 @@ func shardOptions(o *options, stderr io.Writer, report shardrun.Reporter) shardr
 	cfg := o.cfg
 	// After Ctrl-C the pages in flight are stored, within storeGrace.
 	cfg.StoreGrace = o.deps.storeGrace
-	return shardrun.Options{Crawl: withMetrics(o, cfg), Timeout: o.shardTimeout, DB: o.db, Stderr: stderr, Report: report, RoundDone: o.deps.shardRoundDone,
-		Started: func(c *crawler.Crawler) { watch(o, c) }}
+	return shardrun.Options{Crawl: o.metrics.Feed(cfg), Timeout: o.shardTimeout, DB: o.db, Stderr: stderr, Report: report, RoundDone: o.deps.shardRoundDone,
+		Started: o.metrics.Watch}
 }
 
 // openShardStore opens the store of a shard: a Cloud Bigtable store that
@@ -61,16 +60,6 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 		return err
 	}
 	defer closeRenderer()
-	p := newProgress(stderr, shardrun.Label(o.cfg.Shard, o.cfg.Shards))
-	return shardExit(shardrun.Run(ctx, w, seedURLs, shardOptions(o, stderr, shardReport{p})))
-}
-
-// shardReport shows a shard's progress as a crawl's, with a line per
-// round.
-type shardReport struct{ p *progress }
-
-func (r shardReport) Update(total crawler.Stats) { r.p.update(total) }
-func (r shardReport) Finish(total crawler.Stats) { r.p.finish(total) }
-func (r shardReport) Round(n int, st crawler.Stats) {
-	fmt.Fprintf(r.p.w, "%sround %d: %s\n", r.p.label, n, status(st))
+	p := crawlreport.NewProgress(stderr, shardrun.Label(o.cfg.Shard, o.cfg.Shards), 0)
+	return shardExit(shardrun.Run(ctx, w, seedURLs, shardOptions(o, stderr, p)))
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,30 +16,18 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/webtable/webtable/internal/chromiumtest"
 )
 
-// chromium is Debian's browser; .ci/run installs it. The test never
-// downloads a browser.
-const chromium = "/usr/bin/chromium"
+// chromium is Debian's browser (chromiumtest.Exec); .ci/run installs it.
+// The test never downloads a browser.
+const chromium = chromiumtest.Exec
 
 // screenshots are the pictures of the interface in docs/querying.md, rewritten by
 // go test ./cmd/query -run TestBrowser -update.
 var screenshots = map[string]string{
 	"overview": filepath.Join("..", "..", "docs", "query-serve-overview.png"),
 	"page":     filepath.Join("..", "..", "docs", "query-serve-page.png"),
-}
-
-// needChromium skips the test outside CI when chromium is missing, and
-// fails it under CI (CI=true, which .ci/run sets), where it must run.
-func needChromium(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath(chromium); err == nil {
-		return
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s is missing; .ci/run installs it (apt-get install chromium)", chromium)
-	}
-	t.Skipf("%s is missing (apt-get install chromium); CI installs it and runs this test", chromium)
 }
 
 // browserEvents collects what the browser reports: every request's URL,
@@ -94,7 +81,7 @@ func (e *browserEvents) listen(ev any) {
 // request may leave 127.0.0.1 and the interface's pages may log no error.
 func TestBrowser(t *testing.T) {
 	needDemo(t)
-	needChromium(t)
+	chromiumtest.Need(t)
 	base := startServe(t, "--db", demoDB)
 
 	opts := []chromedp.ExecAllocatorOption{

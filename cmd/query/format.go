@@ -126,11 +126,11 @@ func describe(v []byte, width int) string {
 		return string(v)
 	}
 	if text && !strings.ContainsAny(string(v), "\r\n") {
-		tail := fmt.Sprintf("… (%s)", size(int64(len(v))))
+		tail := fmt.Sprintf("… (%s)", jsonshape.Size(int64(len(v))))
 		return cut(string(v), width-utf8.RuneCountInString(tail)) + tail
 	}
 	sum := sha256.Sum256(v)
-	head := fmt.Sprintf("%s, sha256 %s", size(int64(len(v))), hex.EncodeToString(sum[:4]))
+	head := fmt.Sprintf("%s, sha256 %s", jsonshape.Size(int64(len(v))), hex.EncodeToString(sum[:4]))
 	if !utf8.Valid(v) {
 		return head + ", binary"
 	}
@@ -182,18 +182,4 @@ func printable(s string) string {
 	}
 	q := fmt.Sprintf("%+q", s)
 	return q[1 : len(q)-1]
-}
-
-// size shows a byte count for people: 950 B, 12.3 KiB, 4.0 MiB.
-func size(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/webtable/webtable/internal/chromiumtest"
 	"github.com/webtable/webtable/internal/jsonshape"
 )
 
@@ -21,7 +22,7 @@ import (
 // message, and the same search as JSON.
 func TestBrowserSearch(t *testing.T) {
 	needDemo(t)
-	needChromium(t)
+	chromiumtest.Need(t)
 	db := filepath.Join(t.TempDir(), "demo.db")
 	if out, err := exec.Command("cp", "-r", demoDB, db).CombinedOutput(); err != nil {
 		t.Fatalf("copying the demo store: %v\n%s", err, out)

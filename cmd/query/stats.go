@@ -151,7 +151,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(out.w, "  %-10s %10s %10s\n", "family", "bytes", "cells")
 	for _, f := range webtable.Families {
-		fmt.Fprintf(out.w, "  %-10s %10s %10d\n", f, size(s.Bytes[f]), s.Cells[f])
+		fmt.Fprintf(out.w, "  %-10s %10s %10d\n", f, jsonshape.Size(s.Bytes[f]), s.Cells[f])
 	}
 	if byOrigin {
 		printOrigins(out.w, origins, top)

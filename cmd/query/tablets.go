@@ -51,7 +51,7 @@ func runTablets(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if asJSON {
 			err = out.json.Encode(jsonshape.TabletOf(t))
 		} else {
-			_, err = fmt.Fprintf(out.w, "%-32s %-32s %10s %10s\n", bound(t.Start, "(first)"), bound(t.End, "(last)"), known(t.Bytes, size), known(t.Rows, count))
+			_, err = fmt.Fprintf(out.w, "%-32s %-32s %10s %10s\n", bound(t.Start, "(first)"), bound(t.End, "(last)"), known(t.Bytes, jsonshape.Size), known(t.Rows, count))
 		}
 		if err != nil {
 			return err

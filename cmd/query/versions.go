@@ -50,7 +50,7 @@ func runVersions(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if asJSON {
 			err = out.json.Encode(jsonshape.VersionOf(v))
 		} else {
-			_, err = fmt.Fprintf(out.w, "%-24s  %10s  %-24s  %d\n", formatTime(v.Timestamp), size(int64(v.Size)), cut(v.SHA256, 23)+"…", v.Status)
+			_, err = fmt.Fprintf(out.w, "%-24s  %10s  %-24s  %d\n", formatTime(v.Timestamp), jsonshape.Size(int64(v.Size)), cut(v.SHA256, 23)+"…", v.Status)
 		}
 		if err != nil {
 			return err

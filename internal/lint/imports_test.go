@@ -193,22 +193,37 @@ var rules = map[string]rule{
 		forbidden:       concat(storage, cloud, crawling),
 		forbiddenDirect: []string{"net/http", "flag"},
 	},
+	// The browser that the tests needing chromium find (their helper
+	// only): it needs nothing of the module.
+	"internal/chromiumtest": {
+		internal:        []string{},
+		forbidden:       concat(storage, cloud, crawling, terminal, prometheus, browser),
+		forbiddenDirect: []string{"net/http", "flag"},
+	},
 	// The programs' flag values: sizes, shards, CA files.
 	"internal/flagvalue": {
 		internal:        []string{},
 		forbidden:       concat(storage, cloud, crawling, terminal),
 		forbiddenDirect: []string{"net/http"},
 	},
-	// A crawl's figures written for people (crawl's summary).
+	// A crawl's figures written for people (crawl's progress and
+	// summary): its progress on a terminal goes through internal/termbar.
 	"internal/crawlreport": {
-		internal:        []string{"crawler", "crawlstore", "urlkey", "extract", "sitemap"},
-		forbidden:       concat(storage, cloud, terminal),
+		internal:        []string{"crawler", "crawlstore", "urlkey", "extract", "sitemap", "internal/termbar"},
+		forbidden:       concat(storage, cloud),
 		forbiddenDirect: []string{"net/http", "flag"},
 	},
 	// One shard of a crawl split between processes (crawl --shard): the
 	// crawler over the WebTable, as the program runs it; like the
 	// programs it speaks webtable, never bigtable itself.
 	"shardrun": {
+		internal:        []string{"crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey", "sitemap"},
+		forbidden:       concat(cloud, terminal),
+		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
+	},
+	// One crawl of a single process into the WebTable (crawl without
+	// --shard): the crawler over the WebTable, as shardrun is for shards.
+	"crawlrun": {
 		internal:        []string{"crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey", "sitemap"},
 		forbidden:       concat(cloud, terminal),
 		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
@@ -223,7 +238,7 @@ var rules = map[string]rule{
 	// The programs link the store through webtable and internal/stores,
 	// but speak webtable's vocabulary: they import neither store package.
 	"cmd/crawl": {
-		internal:        []string{"crawler", "render", "shardrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap", "internal/metrics", "internal/termbar", "internal/crawlreport", "internal/flagvalue"},
+		internal:        []string{"crawler", "render", "shardrun", "crawlrun", "warcimport", "extract", "seeds", "webtable", "crawlstore", "bigtable", "urlkey", "archive", "internal/demoweb", "internal/stores", "internal/memlimit", "sitemap", "internal/metrics", "internal/termbar", "internal/crawlreport", "internal/flagvalue"},
 		forbiddenDirect: programsMustNotImport,
 	},
 	// The JSON shapes query prints and query serve answers with.

@@ -14,7 +14,8 @@ import (
 // the newest, once, in steps (webtable.Migrate; a stopped migration
 // resumes), and says on log what it moved; a row that cannot be read is
 // named and left. An error is the store's (it failed, or holds a form
-// it cannot migrate), worded for crawl's users as crawl prints it.
+// it cannot migrate), a *MigrateError worded for crawl's users as crawl
+// prints it.
 func MigrateForCrawl(ctx context.Context, w *webtable.WebTable, db string, log io.Writer) error {
 	from, err := w.Migrate(ctx, func(s webtable.MigrateStep) {
 		if s.To == webtable.FormatFrontierRows && s.Rows > 0 {
@@ -24,12 +25,57 @@ func MigrateForCrawl(ctx context.Context, w *webtable.WebTable, db string, log i
 		fmt.Fprintf(log, "crawl: skipping a row that cannot be read: %v\n", b)
 	})
 	if err != nil {
-		return fmt.Errorf("migrating %s to format version %d: %v (running crawl again resumes)", db, webtable.FormatNewest, err)
+		return &MigrateError{DB: db, Err: err}
 	}
 	if from < webtable.FormatNewest {
 		fmt.Fprintf(log, "migrated %s from format version %d to %d\n", db, from, webtable.FormatNewest)
 	}
 	return nil
+}
+
+// MigrateError is the error of a migration that failed: the store failed,
+// or holds a form it cannot migrate.
+type MigrateError struct {
+	DB  string // the store, as --db names it
+	Err error
+}
+
+// Error says which store failed to migrate, to which version, and why.
+func (e *MigrateError) Error() string {
+	return fmt.Sprintf("migrating %s to format version %d: %v (running crawl again resumes)", e.DB, webtable.FormatNewest, e.Err)
+}
+
+// Unwrap returns the store's error.
+func (e *MigrateError) Unwrap() error { return e.Err }
+
+// OpenMigrated opens the store db of a crawl with open and migrates it
+// (MigrateForCrawl), closing it again when that fails.
+func OpenMigrated(ctx context.Context, db string, log io.Writer, open func(ctx context.Context) (*webtable.WebTable, error)) (*webtable.WebTable, error) {
+	w, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := MigrateForCrawl(ctx, w, db, log); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// OpenServedMigrated is OpenServed, then MigrateForCrawl, then Announce on
+// log; a store that fails to migrate is closed again.
+func OpenServedMigrated(ctx context.Context, db string, opts webtable.Options, addr string, allowRemote bool, log io.Writer) (*Served, error) {
+	s, err := OpenServed(ctx, db, opts, addr, allowRemote)
+	if err != nil {
+		return nil, err
+	}
+	if err := MigrateForCrawl(ctx, s.WebTable, db, log); err != nil {
+		s.StopServing()
+		s.WebTable.Close()
+		return nil, err
+	}
+	s.Announce(log, db)
+	return s, nil
 }
 
 // Announce writes to log where the store db is served and how to reach

@@ -1,7 +1,6 @@
 package webui
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -22,13 +21,7 @@ func (ui *UI) body(rw http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", bodyPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
 	fail := func(err error) {
-		status := http.StatusInternalServerError
-		var he *httpError
-		if errors.As(err, &he) {
-			status = he.status
-		} else {
-			ui.opts.Logf("webui: %s: %v", r.URL, err)
-		}
+		status := ui.errorStatus(r, err)
 		if wantsJSON(r) {
 			writeJSON(rw, status, map[string]string{"error": err.Error()})
 			return

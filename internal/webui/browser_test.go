@@ -3,8 +3,6 @@ package webui
 import (
 	"context"
 	"net/url"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -14,29 +12,18 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/webtable/webtable/internal/chromiumtest"
 )
 
-// chromium is Debian's browser; .ci/run installs it.
-const chromium = "/usr/bin/chromium"
-
-// needChromium skips the test outside CI when chromium is missing, and
-// fails it under CI (CI=true, which .ci/run sets).
-func needChromium(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath(chromium); err == nil {
-		return
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s is missing; .ci/run installs it (apt-get install chromium)", chromium)
-	}
-	t.Skipf("%s is missing (apt-get install chromium); CI installs it and runs this test", chromium)
-}
+// chromium is Debian's browser (chromiumtest.Exec); .ci/run installs it.
+// The test never downloads a browser.
+const chromium = chromiumtest.Exec
 
 // TestBrowserHostilePage opens the hostile stored page in chromium, in the
 // page view's frame and on its own, and checks that it ran nothing, opened
 // no dialog, loaded nothing from elsewhere and navigated nowhere.
 func TestBrowserHostilePage(t *testing.T) {
-	needChromium(t)
+	chromiumtest.Need(t)
 	w := fixture(t, 0)
 	_, srv := serve(t, w, Options{})
 	var evil jsonPage

@@ -275,19 +275,11 @@ func outLinks(body []byte, ctype, pageURL string) (links []linkEntry, more int) 
 		return nil, 0
 	}
 	ex := extract.Extract(body, ctype)
-	if ex.Base != "" {
-		if b, err := base.Parse(ex.Base); err == nil && (b.Scheme == "http" || b.Scheme == "https") {
-			base = b
-		}
-	}
+	base = urlkey.LinkBase(base, ex.Base)
 	seen := map[string]bool{}
 	for _, l := range ex.Links {
-		ref, err := base.Parse(l.Href)
-		if err != nil || (ref.Scheme != "http" && ref.Scheme != "https") {
-			continue
-		}
-		cu, err := urlkey.Canonical(ref.String())
-		if err != nil {
+		cu, ok := urlkey.Resolve(base, l.Href)
+		if !ok {
 			continue
 		}
 		s := cu.String()

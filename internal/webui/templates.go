@@ -2,6 +2,7 @@ package webui
 
 import (
 	"fmt"
+	"github.com/webtable/webtable/internal/jsonshape"
 	"html/template"
 	"io/fs"
 	"time"
@@ -10,7 +11,7 @@ import (
 )
 
 // views are the templates of the pages; each is parsed with layout.html.
-var views = []string{"overview", "domain", "page", "diff", "failures", "tablets", "search", "error"}
+var views = []string{"overview", "domain", "page", "diff", "failures", "tablets", "search", "crawl", "error"}
 
 // funcs are the helpers the templates use. None of them returns trusted
 // HTML: html/template escapes every value from the store.
@@ -19,7 +20,7 @@ var funcs = template.FuncMap{
 	"usTime":  func(us int64) time.Time { return time.UnixMicro(us) },
 	"fmtTS":   func(ts interface{ Time() time.Time }) string { return ts.Time().UTC().Format(timeLayout) },
 	"ts":      func(ts interface{ Time() time.Time }) int64 { return ts.Time().UnixMicro() },
-	"size":    func(n any) string { return size(toInt64(n)) },
+	"size":    func(n any) string { return jsonshape.Size(toInt64(n)) },
 	"short": func(s string) string {
 		if len(s) > 12 {
 			return s[:12] + "…"
@@ -69,20 +70,6 @@ func toInt64(n any) int64 {
 		return v
 	}
 	return 0
-}
-
-// size shows a byte count for people: 950 B, 12.3 KiB, 4.0 MiB.
-func size(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
 // parseTemplates parses each view with the layout (which also holds the

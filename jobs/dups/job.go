@@ -277,11 +277,7 @@ func (j *Job) Groups() map[string]string {
 // RunSplit writes the simhash and representative of the pages in s
 // whose stored ones differ.
 func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
-	lo, _ := slices.BinarySearch(j.keys, s.Start)
-	hi := len(j.keys)
-	if s.End != "" {
-		hi, _ = slices.BinarySearch(j.keys, s.End)
-	}
+	lo, hi := s.Within(j.keys)
 	var batch []webtable.DerivedWrite
 	var written, unchanged int64
 	for i := lo; i < hi; i++ {

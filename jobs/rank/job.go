@@ -86,11 +86,7 @@ func (j *Job) Ranks() ([]string, []float64) { return j.keys, j.rank }
 
 // RunSplit writes the ranks of the pages in s that changed.
 func (j *Job) RunSplit(ctx context.Context, env *jobs.Env, s jobs.Split) error {
-	lo, _ := slices.BinarySearch(j.keys, s.Start)
-	hi := len(j.keys)
-	if s.End != "" {
-		hi, _ = slices.BinarySearch(j.keys, s.End)
-	}
+	lo, hi := s.Within(j.keys)
 	var batch []webtable.DerivedWrite
 	flush := func() error {
 		err := env.W.WriteDerived(ctx, batch)

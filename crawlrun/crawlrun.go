@@ -1,0 +1,79 @@
+// Package crawlrun runs one crawl of a single process into a WebTable
+// (crawl without --shard): the library under cmd/crawl's flags, as
+// [shardrun] is for a crawl split between processes. It creates the
+// crawler over the WebTable's crawlstore.Store, runs it once or, for a
+// continuous crawl, until ctx ends, and then writes the WebTable's last
+// deletes within the same grace after an interrupt as the crawler's own
+// store calls (crawler.Config.StoreGrace).
+//
+// # Caveats
+//
+// The deletes that could not be written are only reported through
+// Config.Log: nothing is lost, as the frontier drops the entries of pages
+// already done when it next reaches them.
+package crawlrun
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/webtable"
+)
+
+// SetupError is the error of a crawler that could not be created from
+// its configuration (crawler.New): a usage error, not the store's.
+type SetupError struct{ Err error }
+
+// Error is the crawler's own error.
+func (e *SetupError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the crawler's error.
+func (e *SetupError) Unwrap() error { return e.Err }
+
+// Run crawls from seeds into w as cfg says (cfg.Continuous: until ctx
+// ends) and returns the run's figures. started, when not nil, is called
+// with the crawler before it runs (crawl --metrics reads its Stats). The
+// error is a *SetupError when cfg is refused, otherwise the run's (see
+// crawler.Crawler.Run).
+func Run(ctx context.Context, w *webtable.WebTable, seeds []string, cfg crawler.Config, started func(*crawler.Crawler)) (crawler.Stats, error) {
+	// The WebTable's last deletes, after the run, are cut off when the
+	// run's own store calls are: closing it then writes nothing that a
+	// hung store could hold for ever.
+	cut, release := crawler.CutOff(ctx, cfg.StoreGrace)
+	defer release()
+	c, err := crawler.New(cfg, w.CrawlStore())
+	if err != nil {
+		return crawler.Stats{}, &SetupError{Err: err}
+	}
+	defer c.Close()
+	if started != nil {
+		started(c)
+	}
+	run := c.Run
+	if cfg.Continuous {
+		run = c.RunContinuous
+	}
+	st, err := run(ctx, seeds)
+	if ferr := w.FlushDeletes(cut); ferr != nil && cfg.Log != nil {
+		if cut.Err() != nil {
+			ferr = fmt.Errorf("%v: %v", context.Cause(cut), ferr)
+		}
+		cfg.Log(fmt.Sprintf("could not delete the queue entries of the last pages saved (the next run skips them, as those pages are done): %v", ferr))
+	}
+	return st, err
+}
+
+// LogTo returns a crawler.Config.Log that writes each line to w after
+// prefix, one whole line at a time: the crawler logs from its workers at
+// once.
+func LogTo(w io.Writer, prefix string) func(line string) {
+	var mu sync.Mutex
+	return func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "%s%s\n", prefix, line)
+	}
+}
