@@ -132,6 +132,9 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 		stopServing()
 		err = closeStore(w, o.db, err)
 	}()
+	if o.cfg.Shards > 1 && o.cfg.Continuous {
+		return crawlContinuousShard(ctx, o, w, seedURLs, stderr) // continuous_shard.go
+	}
 	if o.cfg.Shards > 1 {
 		if err := crawlShard(ctx, o, w, seedURLs, stderr); err != nil || o.serve == "" {
 			return err
