@@ -34,9 +34,16 @@ type Capture struct {
 	RefersTo   string
 	RefersDate time.Time
 	// Rendered, when not nil, is the page as a browser built it (UTF-8
-	// HTML), written after the response as a conversion record that
-	// refers to it (written only).
+	// HTML): written after the response (or the revisit record that
+	// stands for it) as a conversion record that refers to it, and read
+	// back from a conversion record that follows the record it refers to.
 	Rendered []byte
+
+	// recordID is the WARC-Record-ID of the record read, and for a
+	// conversion record read, refersTo its WARC-Refers-To.
+	recordID, refersTo string
+	// conversion marks a conversion record read: Body is its block.
+	conversion bool
 }
 
 // Error is a damaged or unreadable WARC file: File and the byte Offset of

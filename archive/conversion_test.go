@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,16 +15,16 @@ import (
 
 // TestConversionRecord writes a capture with its rendered page: a
 // conversion record follows the response, refers to it by its record id,
-// and holds the rendered bytes; the reader still yields one capture, and
-// the index one line.
+// and holds the rendered bytes; the reader yields one capture with its
+// rendered page, and the index a line for each record.
 func TestConversionRecord(t *testing.T) {
 	rendered := []byte(`<html><body><a href="/built">built by a script</a></body></html>`)
 	c := &Capture{URL: "http://spa.test/", Time: time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC), Status: 200,
 		Header: []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"), Body: []byte(`<div id="app"></div>`), Rendered: rendered}
 	dir := t.TempDir()
 	path, index := writeTestWARC(t, dir, "r.warc.gz", []*Capture{c})
-	if len(index) != 1 {
-		t.Errorf("index = %q, want the response's line only", index)
+	if len(index) != 2 || !strings.Contains(index[0]+index[1], `"mime":"`+RenderedType+`"`) {
+		t.Errorf("index = %q, want the response's line and the conversion's, as warcio indexes them", index)
 	}
 	f, err := os.Open(filepath.Join(dir, "r.warc.gz"))
 	if err != nil {
@@ -72,7 +73,12 @@ func TestConversionRecord(t *testing.T) {
 		t.Errorf("%d conversion records, want 1", conversions)
 	}
 	got, counts, err := readAll(t, path, 0)
-	if err != nil || len(got) != 1 || counts.Skipped["conversion"] != 1 {
-		t.Errorf("read back %d captures (%v), skipped %v; want 1, and the conversion skipped", len(got), err, counts.Skipped)
+	if err != nil || len(got) != 1 || counts.Conversions != 1 || !bytes.Equal(got[0].Rendered, rendered) {
+		t.Fatalf("read back %d captures (%v), %d conversions; want 1 with its rendered page", len(got), err, counts.Conversions)
+	}
+	// With a body limit below the DOM's size, the DOM is not kept cut.
+	got, counts, err = readAll(t, path, int64(len(rendered)-1))
+	if err != nil || len(got) != 1 || got[0].Rendered != nil || counts.Skipped["conversion (longer than the body limit)"] != 1 {
+		t.Errorf("with a body limit: read back %d captures (%v), skipped %v; want 1 without its rendered page", len(got), err, counts.Skipped)
 	}
 }

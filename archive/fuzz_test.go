@@ -16,6 +16,11 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("WARC/1.1\r\nContent-Length: 99999999999\r\n\r\n"))
 	f.Add([]byte(rawRecord("1.1", "revisit", "http://a.test/2", "2026-01-02T03:04:06Z", "application/http;msgtype=response", "HTTP/1.1 200 OK\r\n\r\n",
 		"WARC-Profile: "+ProfileIdenticalPayload, "WARC-Refers-To-Target-URI: http://a.test/1", "WARC-Refers-To-Date: 2026-01-02T03:04:05Z")))
+	// A capture and its conversion record (its id: from the lengths of
+	// the block and the URI, see rawRecord).
+	f.Add([]byte(rawRecord("1.1", "resource", "http://a.test/1", "2026-01-02T03:04:05Z", "text/html", "<p>one</p>") +
+		rawRecord("1.1", "conversion", "http://a.test/1", "2026-01-02T03:04:05Z", RenderedType, `<p>one <a href="/2">two</a></p>`,
+			"WARC-Refers-To: <urn:uuid:00000025-0000-0000-0000-000000000000>")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader("fuzz.warc", bytes.NewReader(data), 1<<16)
 		if r != nil {
@@ -44,8 +49,8 @@ func FuzzRead(f *testing.F) {
 			if c.Revisit && (c.RefersTo == "" || c.Body != nil) {
 				t.Fatalf("revisit %+v: names no record, or has a body", c)
 			}
-			if c.URL == "" || len(c.Body) > 1<<16 {
-				t.Fatalf("capture %+v: no URL, or a body over the limit", c)
+			if c.URL == "" || len(c.Body) > 1<<16 || len(c.Rendered) > 1<<16 || c.conversion {
+				t.Fatalf("capture %+v: no URL, a body or rendered page over the limit, or a conversion record", c)
 			}
 		}
 	})

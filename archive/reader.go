@@ -28,6 +28,9 @@ type Counts struct {
 	// Revisits counts revisit records: they add no version unless the
 	// Reader returns them (Reader.Revisits), when Captures counts them too.
 	Revisits int
+	// Conversions counts the conversion records read back as the
+	// Rendered of the capture they follow and refer to.
+	Conversions int
 	// Skipped counts the other records by WARC-Type (request, metadata,
 	// warcinfo, "resource" for resources such as metadata://...), and
 	// under SkippedUndated the captures that cannot be dated.
@@ -68,8 +71,11 @@ type Reader struct {
 	head    []byte // the WARC header of the current record, as stored
 	maxBody int64
 	next    int64 // where the next record must start
-	counts  Counts
-	err     error
+	// ahead is a capture or conversion read but not returned yet: the
+	// record after a capture is read to find its conversion.
+	ahead  *Capture
+	counts Counts
+	err    error
 }
 
 // MaxRecord is the largest record a Reader accepts: a record whose WARC
@@ -205,20 +211,44 @@ func (r *Reader) Close() error {
 }
 
 // Next returns the next capture, io.EOF after the last, or an [*Error]
-// for a damaged record (and every call after it).
+// for a damaged record (and every call after it). A conversion record
+// that follows the capture it refers to comes back as that capture's
+// Rendered (see conversion.go); the reading of the record after a capture
+// is done before the capture is returned, and its error, if any, is
+// returned by the next call.
 func (r *Reader) Next() (*Capture, error) {
-	if r.err != nil {
-		return nil, r.err
+	c, err := r.nextRecord()
+	if err != nil {
+		return nil, err
 	}
+	r.counts.Captures++
+	r.attachConversion(c)
+	return c, nil
+}
+
+// nextRecord returns the next record that is a capture or a conversion:
+// the one read ahead by attachConversion, if any, else the next one
+// read. An error is kept and returned by every call after it.
+func (r *Reader) nextRecord() (*Capture, error) {
 	for {
+		if c := r.ahead; c != nil {
+			r.ahead = nil
+			if !c.conversion {
+				return c, nil
+			}
+			r.counts.Skipped[gowarc.Conversion.String()+" (not after the record it refers to)"]++
+			continue
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
 		c, err := r.next1()
 		if err != nil {
 			r.err = err
 			return nil, err
 		}
 		if c != nil {
-			r.counts.Captures++
-			return c, nil
+			r.ahead = c
 		}
 	}
 }
@@ -306,7 +336,17 @@ func (r *Reader) next1() (c *Capture, err error) {
 		if !r.Revisits || !web {
 			return nil, nil
 		}
-		return r.revisit(w, uri, start)
+		c, err := r.revisit(w, uri, start)
+		if c != nil {
+			c.recordID = w.WarcHeader().Get(gowarc.WarcRecordID)
+		}
+		return c, err
+	case gowarc.Conversion:
+		if !web {
+			r.counts.Skipped[w.Type().String()+" (not http)"]++
+			return nil, nil
+		}
+		return r.conversion(w, uri, start)
 	default:
 		r.counts.Skipped[w.Type().String()]++
 		return nil, nil
@@ -323,6 +363,7 @@ func (r *Reader) next1() (c *Capture, err error) {
 	if err != nil {
 		return nil, r.fail(start, err)
 	}
+	c.recordID = w.WarcHeader().Get(gowarc.WarcRecordID)
 	return c, nil
 }
 

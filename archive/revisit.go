@@ -34,14 +34,15 @@ func (w *Writer) Revisits() int { return w.revisits }
 
 // writeRevisit writes c, whose payload (digest payload) was first
 // written at first, as a revisit record: the HTTP header of the response
-// and no payload (none at all for a resource capture).
-func (w *Writer) writeRevisit(c *Capture, first firstWritten, payload, date string) error {
+// and no payload (none at all for a resource capture). It returns the
+// record's WARC-Record-ID.
+func (w *Writer) writeRevisit(c *Capture, first firstWritten, payload, date string) (string, error) {
 	var block []byte
 	contentType := "application/http; msgtype=response"
 	if c.Header != nil {
 		hdr, _, err := consistentHeader(c.Header, len(c.Body))
 		if err != nil {
-			return fmt.Errorf("archive: %s at %s: %w", c.URL, date, err)
+			return "", fmt.Errorf("archive: %s at %s: %w", c.URL, date, err)
 		}
 		block = hdr
 	} else {
@@ -52,18 +53,19 @@ func (w *Writer) writeRevisit(c *Capture, first firstWritten, payload, date stri
 		gowarc.WarcRefersToTargetURI, first.uri,
 		gowarc.WarcRefersToDate, first.date)
 	if err != nil {
-		return fmt.Errorf("archive: building the revisit record of %s: %w", c.URL, err)
+		return "", fmt.Errorf("archive: building the revisit record of %s: %w", c.URL, err)
 	}
+	id := "<" + strings.Trim(rec.RecordId(), "<>") + ">"
 	off, n, err := w.writeRecord(rec)
 	if err != nil {
-		return err
+		return "", err
 	}
 	w.revisits++
 	status := 0
 	if c.Header != nil {
 		status = c.Status
 	}
-	return w.index.add(cdxjLine(c.URL, date, "warc/revisit", status, payload, n, off, w.name))
+	return id, w.index.add(cdxjLine(c.URL, date, "warc/revisit", status, payload, n, off, w.name))
 }
 
 // revisit turns a revisit record of uri into a Capture with Revisit set,

@@ -144,7 +144,13 @@ func (w *Writer) Write(c *Capture) error {
 	date := c.Time.UTC().Format(warcDate)
 	if w.seen != nil {
 		if first, ok := w.seen[payload]; ok {
-			return w.writeRevisit(c, first, payload, date)
+			id, err := w.writeRevisit(c, first, payload, date)
+			if err != nil || c.Rendered == nil {
+				return err
+			}
+			// NB: the page the browser built is not the payload the
+			// revisit stands for: it keeps its own record.
+			return w.writeConversion(c, id, date)
 		}
 		w.seen[payload] = firstWritten{uri: c.URL, date: date}
 	}

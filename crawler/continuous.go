@@ -22,9 +22,14 @@ import (
 // waits on one timer for the earliest due time; Ctrl-C (ctx) ends the
 // wait at once. A restart, or another shard, carries on from the store.
 //
-// NB: the waiting never polls the store on a timer of its own but in a
-// sharded crawl, where other shards may queue links for this one's hosts:
-// it then looks every dueFeedWait, as the feed of a run does (resume.go).
+// New links wake the wait early: a link queued meanwhile starts a round
+// at once, without waiting for the next page due. Within the process a
+// [crawlstore.QueueWatcher] store says so (another crawler's links on
+// the same store, a caller's Enqueue); a sharded crawl, whose other
+// shards queue links for this one's hosts from other processes, also
+// looks at the frontier every dueFeedWait (on the clock) for hosts that
+// had no entries when the wait began (Store.Hosts: the hosts, not their
+// entries). Otherwise the wait is one timer, reading nothing.
 
 // Clock is the crawler's source of time for fetch times, due times and
 // the budget, so that tests can run hours of a continuous crawl at once.
@@ -43,7 +48,7 @@ func (realClock) Now() time.Time                         { return time.Now() }
 func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // dueFeedWait is how long a sharded continuous crawl waits, at most,
-// before it looks for entries that other shards queued.
+// before it looks for entries other shards queued.
 const dueFeedWait = time.Second
 
 // takeDueMax bounds the pages one round moves from due to the frontier.
@@ -84,11 +89,23 @@ func (c *Crawler) RunContinuous(ctx context.Context, seeds []string) (Stats, err
 }
 
 // waitDue moves the pages due into the frontier, waiting until some are
-// (or, sharded, until a look is due); it returns ctx's error, wrapped, when
-// ctx ends first, or the store's.
+// or until a look at the frontier finds entries queued meanwhile; it
+// returns ctx's error, wrapped, when ctx ends first, or the store's.
 func (c *Crawler) waitDue(ctx context.Context, dk crawlstore.DueKeeper) error {
 	storeCtx := context.WithoutCancel(ctx)
+	var held map[string]bool // hosts with entries when the wait began, sharded
+	if c.cfg.Shards > 1 {
+		var err error
+		if held, err = c.queuedHosts(storeCtx, nil); err != nil {
+			return err
+		}
+	}
+	qw, _ := c.store.s.(crawlstore.QueueWatcher)
 	for {
+		var queued <-chan struct{} // nil: never
+		if qw != nil {
+			queued = qw.Queued()
+		}
 		now := c.clock.Now()
 		taken, next, err := dk.TakeDue(storeCtx, c.cfg.Shard, c.cfg.Shards, now, takeDueMax)
 		if err != nil {
@@ -107,17 +124,39 @@ func (c *Crawler) waitDue(ctx context.Context, dk crawlstore.DueKeeper) error {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("crawler: run stopped: %w", ctx.Err())
+		case <-queued:
+			return nil // links queued meanwhile go first
 		case <-c.clock.After(wait):
 		}
-		if c.cfg.Shards > 1 {
-			queued := false
-			err := c.store.s.Hosts(storeCtx, c.cfg.Shard, c.cfg.Shards, func(string) bool { queued = true; return false })
-			if err != nil {
-				return fmt.Errorf("%w: listing frontier hosts: %w", ErrStore, err)
-			}
-			if queued {
-				return nil // another shard queued links for this one
-			}
+		if c.cfg.Shards <= 1 {
+			continue
+		}
+		fresh, err := c.queuedHosts(storeCtx, held)
+		if err != nil {
+			return err
+		}
+		if len(fresh) > 0 {
+			return nil // links queued meanwhile go first
 		}
 	}
+}
+
+// queuedHosts returns the hosts of the shard that have frontier entries,
+// leaving out those of held (nil: none): entries that the last round left
+// queued on purpose (held back, over --max-pages-per-host) wake no wait.
+//
+// NB: so a link queued for a host that already had entries left waits
+// for the next round; a new host's wakes the wait.
+func (c *Crawler) queuedHosts(ctx context.Context, held map[string]bool) (map[string]bool, error) {
+	hosts := map[string]bool{}
+	err := c.store.s.Hosts(ctx, c.cfg.Shard, c.cfg.Shards, func(h string) bool {
+		if !held[h] {
+			hosts[h] = true
+		}
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: listing frontier hosts: %w", ErrStore, err)
+	}
+	return hosts, nil
 }

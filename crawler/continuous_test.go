@@ -152,9 +152,9 @@ func TestDueChange(t *testing.T) {
 		want crawlstore.Change
 	}{
 		{"first fetch", page(0, "new", false, false), crawlstore.Fetch{}, false, crawlstore.Change{Rate: -1, Due: t0.Add(time.Hour)}},
-		{"unchanged", page(2*time.Hour, "old", false, false), last, true, crawlstore.Change{Visits: 2, Span: 4 * time.Hour, Rate: 0, Due: t0.Add(102 * time.Hour)}},
-		{"304", page(2*time.Hour, "", true, false), last, true, crawlstore.Change{Visits: 2, Span: 4 * time.Hour, Rate: 0, Due: t0.Add(102 * time.Hour)}},
-		{"changed", page(2*time.Hour, "new", false, false), last, true, crawlstore.Change{Visits: 2, Changes: 1, Span: 4 * time.Hour, Rate: ChangeEstimate{Visits: 2, Changes: 1, Span: 4 * time.Hour}.mustRate(), Due: t0.Add(3 * time.Hour)}},
+		{"unchanged", page(2*time.Hour, "old", false, false), last, true, crawlstore.Change{Visits: 2, Span: 4 * time.Hour, Shortest: 2 * time.Hour, Rate: 0, Due: t0.Add(102 * time.Hour)}},
+		{"304", page(2*time.Hour, "", true, false), last, true, crawlstore.Change{Visits: 2, Span: 4 * time.Hour, Shortest: 2 * time.Hour, Rate: 0, Due: t0.Add(102 * time.Hour)}},
+		{"changed", page(2*time.Hour, "new", false, false), last, true, crawlstore.Change{Visits: 2, Changes: 1, Span: 4 * time.Hour, Shortest: 2 * time.Hour, Rate: ChangeEstimate{Visits: 2, Changes: 1, Span: 4 * time.Hour}.mustRate(), Due: t0.Add(3 * time.Hour)}},
 		{"clock gone back", page(-time.Hour, "new", false, false), last, true, crawlstore.Change{Rate: -1, Due: t0.Add(0)}},
 		{"failed", page(time.Hour, "", false, true), last, true, crawlstore.Change{Visits: 1, Span: 2 * time.Hour, Rate: 0, Due: t0.Add(2 * time.Hour)}},
 	} {

@@ -245,10 +245,13 @@
 //
 // [Crawler.RunContinuous] runs a policy (Config.Continuous, crawl
 // --continuous): each fetch sets when its page is due again
-// (crawlstore.Change), which a [crawlstore.DueKeeper] store keeps; between
+// (crawlstore.Change, the estimate dated by Last-Modified where the
+// response has one), which a [crawlstore.DueKeeper] store keeps; between
 // rounds the due pages go back into the frontier, and the crawler waits on
-// one timer (Config.Clock) for the next. Config.Budget caps fetches with a
-// token bucket on the same clock. See continuous.go.
+// one timer (Config.Clock) for the next, or until the store (a
+// [crawlstore.QueueWatcher]) queues a link, or, sharded, a look finds
+// another shard's. Config.Budget caps fetches with a token bucket on the
+// same clock. See continuous.go.
 //
 // # Rendering
 //

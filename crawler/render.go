@@ -87,8 +87,12 @@ type RenderResult struct {
 	// Screenshot is a PNG of the first screen; nil unless asked for.
 	Screenshot []byte
 	// Requests counts the requests of the page fetched, Blocked those
-	// refused (other sites, robots.txt, navigations away, popups).
+	// refused (other sites, robots.txt, navigations away, popups,
+	// downloads).
 	Requests, Blocked int
+	// Downloads counts the downloads the page started: refused, never
+	// written to disk.
+	Downloads int
 	// TimedOut is true when the page was still busy at the timeout
 	// (endless scrolling, a timer chain): DOM is what it was then.
 	TimedOut bool

@@ -13,8 +13,22 @@ type Change struct {
 	// Visits counts the fetches compared with the one before them;
 	// Changes those that found the content changed.
 	Visits, Changes int
-	// Span is the time those visits covered.
-	Span time.Duration
+	// Span is the time those visits covered; Shortest the shortest
+	// interval between two of them.
+	Span, Shortest time.Duration
+	// Dated counts the fetches, the first included, whose Last-Modified
+	// date agreed with the content (a date since the fetch before exactly
+	// when the content changed); DatedChanges the changes they dated;
+	// Quiet the time they saw the page go without changing. They are the
+	// state of the estimate from Last-Modified dates (Cho and
+	// Garcia-Molina), 0 for a page that sends none.
+	Dated, DatedChanges int
+	Quiet               time.Duration
+	// Modified is the Last-Modified date of the fetch as the estimate
+	// used it (parsed; a 304 without one keeps the date of the fetch
+	// before); zero when the server sent none, or one the estimate could
+	// not use (in the future, before 1995).
+	Modified time.Time
 	// Rate is the estimated rate of change in changes per second; -1 when
 	// unknown (too few visits, an odd history).
 	Rate float64
@@ -35,4 +49,15 @@ type DueKeeper interface {
 	// It returns how many it queued and the earliest due time of the
 	// entries left (zero when none is left).
 	TakeDue(ctx context.Context, shard, shards int, now time.Time, n int) (taken int, next time.Time, err error)
+}
+
+// QueueWatcher is a [Store] that tells, within one process, when entries
+// are queued through it: a continuous crawl waiting for its next page due
+// ([DueKeeper]) fetches a link queued meanwhile at once (another
+// crawler's in the same process, a caller's Enqueue).
+type QueueWatcher interface {
+	// Queued returns a channel that is closed once entries are next
+	// queued in the frontier (by Enqueue, SavePage or TakeDue) after the
+	// call.
+	Queued() <-chan struct{}
 }

@@ -13,7 +13,8 @@ import (
 
 // BenchmarkRender renders the SPA site's tree pages with two tabs, two
 // renders at a time; it reports rendered pages per second (the browser is
-// started before the clock).
+// started before the clock) and the CPU time the browser's processes
+// used per page.
 //
 //	go test -run '^$' -bench Render -benchtime 200x ./render/
 func BenchmarkRender(b *testing.B) {
@@ -34,6 +35,10 @@ func BenchmarkRender(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	// NB: the browser's CPU from here on: what it used to start and on
+	// the first page is taken off.
+	before := sampleCPU(func() []int { return groupProcs(pool.PGID()) }).total()
+	cpu := sampleCPU(func() []int { return groupProcs(pool.PGID()) })
 	start := time.Now()
 	for range 2 {
 		wg.Go(func() {
@@ -51,7 +56,9 @@ func BenchmarkRender(b *testing.B) {
 	}
 	close(jobs)
 	wg.Wait()
-	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "pages/s")
+	took := time.Since(start)
+	b.ReportMetric(float64(b.N)/took.Seconds(), "pages/s")
+	b.ReportMetric(float64((cpu.total()-before).Milliseconds())/float64(b.N), "browser-cpu-ms/page")
 }
 
 func itoa(i int) string {

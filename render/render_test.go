@@ -52,7 +52,7 @@ func shellOf(t testing.TB, site *spaweb.Site, path string) crawler.RenderJob {
 // pool of three tabs: each is cut where it must be, and none stalls the
 // others. Then a cap no browser fits under replaces the browser after a
 // render: the next render starts another, and the first one's processes
-// are gone.
+// are gone; so does a browser killed, and one that hangs.
 func TestRender(t *testing.T) {
 	chromiumtest.Need(t)
 	site := spaweb.Start(3)
@@ -65,9 +65,11 @@ func TestRender(t *testing.T) {
 	ctx := context.Background()
 	t.Run("pages", func(t *testing.T) { renderPages(t, ctx, pool, site) })
 	t.Run("after", func(t *testing.T) {
+		checkNoDownload(t, pool)
 		checkEscapes(t, site)
 		checkMemoryCap(t, pool, site)
 		checkKilled(t, pool, site)
+		checkHung(t, pool, site)
 	})
 }
 
@@ -79,6 +81,7 @@ func renderPages(t *testing.T, ctx context.Context, pool *Pool, site *spaweb.Sit
 		timedOut bool
 		anyTime  bool // may run into the timeout, beside the loops, on two cores
 		dead     bool // the render fails: the tab is lost
+		download bool // the page starts a download, refused
 	}{
 		{path: "/", want: []string{`href="/p/0"`, `href="/timer"`}},
 		{path: "/p/0", want: []string{`href="/p/1"`, `href="/p/2"`, "built by a script"}},
@@ -89,6 +92,7 @@ func renderPages(t *testing.T, ctx context.Context, pool *Pool, site *spaweb.Sit
 		{path: "/popup", want: []string{`href="/popup/found"`}},
 		{path: "/away", want: []string{`href="/away/found"`}},
 		{path: "/errors", want: []string{`href="/errors/found"`}, anyTime: true},
+		{path: "/download", want: []string{`href="/download/found"`}, download: true},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			t.Parallel()
@@ -114,6 +118,9 @@ func renderPages(t *testing.T, ctx context.Context, pool *Pool, site *spaweb.Sit
 			}
 			if job.Screenshot && !strings.HasPrefix(string(res.Screenshot), "\x89PNG") {
 				t.Errorf("Render(%s): screenshot of %d bytes is no PNG", tc.path, len(res.Screenshot))
+			}
+			if got := res.Downloads; (got == 1) != tc.download || got > 1 {
+				t.Errorf("Render(%s).Downloads = %d, want %d: a download the page starts is seen and refused", tc.path, got, map[bool]int{true: 1}[tc.download])
 			}
 			if res.Blocked == 0 {
 				t.Errorf("Render(%s) blocked nothing: the private and offsite requests went through", tc.path)

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/inspector"
@@ -45,6 +44,7 @@ type jobState struct {
 	lastNet   atomic.Int64 // unix ns of the last request's start or end
 	requests  atomic.Int32
 	blocked   atomic.Int32
+	downloads atomic.Int32  // downloads the page started, refused
 	cached    atomic.Int32  // answered from the pool's cache
 	loaded    chan struct{} // closed at the load event of the page's document
 	loadOnce  sync.Once
@@ -87,8 +87,10 @@ func newTab(b *chromeBrowser, c *cache) (*tab, error) {
 		_, err = chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: pageScript})
 	}
 	if err == nil {
-		_, err = chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-			Behavior: browser.SetDownloadBehaviorBehaviorDeny, BrowserContextID: chromedp.FromContext(t.ctx).BrowserContextID})
+		err = t.denyDownloads(ctx)
+	}
+	if err == nil {
+		err = quietDomains(ctx)
 	}
 	if err != nil {
 		t.close()

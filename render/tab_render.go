@@ -82,7 +82,7 @@ func (t *tab) render(ctx context.Context, job crawler.RenderJob, opts Options) (
 			res.Screenshot = png
 		}
 	}
-	res.Requests, res.Blocked = int(js.requests.Load()), int(js.blocked.Load())
+	res.Requests, res.Blocked, res.Downloads = int(js.requests.Load()), int(js.blocked.Load()), int(js.downloads.Load())
 	// The page's scripts and timers stop here, until the next render.
 	// NB: not a navigation to about:blank, which cost 250-330 ms a page
 	// on the shared machine (waiting for its load).

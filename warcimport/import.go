@@ -157,7 +157,7 @@ func File(ctx context.Context, w *webtable.WebTable, name string, o Options, st 
 // is kept, the links of an HTML page become anchors, a status of 400 or
 // more is a failed fetch.
 func toWebtable(c *archive.Capture, storeAll bool) *webtable.Capture {
-	wc := &webtable.Capture{URL: c.URL, Time: c.Time, Status: c.Status, Header: c.Header, Truncated: c.Truncated}
+	wc := &webtable.Capture{URL: c.URL, Time: c.Time, Status: c.Status, Header: c.Header, Truncated: c.Truncated, Rendered: c.Rendered}
 	mt := crawler.MediaType(c.ContentType, c.Body)
 	wc.MIME = mt
 	switch {
@@ -179,6 +179,32 @@ func toWebtable(c *archive.Capture, storeAll bool) *webtable.Capture {
 				wc.Anchors = append(wc.Anchors, webtable.Anchor{URL: l.URL, Text: l.Text})
 			}
 		}
+		wc.Anchors = append(wc.Anchors, renderedAnchors(c, wc.Anchors)...)
 	}
 	return wc
+}
+
+// renderedAnchors are the links of c's rendered page (a conversion
+// record read back) that its served HTML lacks: a crawl that rendered the
+// page took the links of both.
+func renderedAnchors(c *archive.Capture, served []webtable.Anchor) []webtable.Anchor {
+	if c.Rendered == nil {
+		return nil
+	}
+	links, _, err := crawler.PageLinks(c.Rendered, archive.RenderedType, c.URL)
+	if err != nil {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, a := range served {
+		have[a.URL] = true
+	}
+	var out []webtable.Anchor
+	for _, l := range links {
+		if !have[l.URL] {
+			have[l.URL] = true
+			out = append(out, webtable.Anchor{URL: l.URL, Text: l.Text})
+		}
+	}
+	return out
 }

@@ -62,7 +62,8 @@ type Capture struct {
 	// Truncated says the body was cut at the crawl's size limit.
 	Truncated bool
 	// Rendered is the contents:rendered stored at the same time (the page
-	// as a browser built it, crawl --render); nil when none (Captures only).
+	// as a browser built it, crawl --render); nil when none. Import stores
+	// it beside the body (a WARC conversion record read back).
 	Rendered []byte
 	// Anchors are the links of the page (Import only).
 	Anchors []Anchor

@@ -32,6 +32,8 @@ var (
 	_ crawlstore.HostFeed       = (*CrawlStore)(nil)
 	_ crawlstore.HoldRecorder   = (*CrawlStore)(nil)
 	_ crawlstore.PrivateSeeder  = (*CrawlStore)(nil)
+	_ crawlstore.DueKeeper      = (*CrawlStore)(nil)
+	_ crawlstore.QueueWatcher   = (*CrawlStore)(nil)
 )
 
 // CrawlStore returns the crawler's store over w. Each call returns a new
@@ -103,6 +105,7 @@ func (s *CrawlStore) Enqueue(ctx context.Context, entries []crawlstore.Entry, rq
 	states, err := s.w.EnqueueAgain(ctx, entries, rq)
 	if err == nil {
 		s.fresh.add(since, newlyQueued(entries, states))
+		s.w.queued.fireIfQueued(entries) // queued.go
 	}
 	return states, err
 }
@@ -138,6 +141,7 @@ func (s *CrawlStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlsto
 		return crawlstore.SaveResult{}, err
 	}
 	s.fresh.add(since, newlyQueued(f.Discovered, states))
+	s.w.queued.fireIfQueued(f.Discovered)
 	return crawlstore.SaveResult{States: states, NewVersion: stored == NewVersion}, nil
 }
 

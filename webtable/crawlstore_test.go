@@ -30,6 +30,12 @@ func TestStoreContract(t *testing.T) {
 	crawlertest.StoreContract(t, func(t *testing.T) crawlstore.Store { return openTestTable(t).CrawlStore() })
 }
 
+// TestDueKeeperContract runs the contract of due entries against the
+// WebTable in the embedded store.
+func TestDueKeeperContract(t *testing.T) {
+	crawlertest.DueKeeperContract(t, func(t *testing.T) crawlertest.DueStore { return openTestTable(t).CrawlStore() })
+}
+
 // TestSavePageWritesAnchorsAndRedirects checks what the contract cannot
 // see through the interface: anchors in the targets' rows, and a redirect
 // between keys putting the content in the target's row and the redirect in

@@ -38,7 +38,9 @@ import (
 // fetch, before the mark; [CrawlStore.TakeDue] queues the page again in
 // the frontier and only then deletes the row. The page's change history
 // and due time are also in its fetch:record (visits, changes, span_ms,
-// rate, due), which is where the next fetch reads them from.
+// shortest_ms, rate, due, and from Last-Modified dates dated,
+// dated_changes, quiet_ms and modified), which is where the next fetch
+// reads them from.
 //
 // NB: new rows and new fields of fetch:record, which older readers skip:
 // no format version step.
@@ -105,7 +107,7 @@ func dueOf(p *crawlstore.Page) (key string, e crawlstore.Entry) {
 		return "", e
 	}
 	host := crawlstore.HostOf(p.URL)
-	return DueEntryKey(host, p.Change.Due, p.Key), crawlstore.Entry{URL: p.URL, Key: p.Key, Depth: p.Depth}
+	return DueEntryKey(host, p.Change.Due, p.Key), crawlstore.Entry{URL: p.URL, Key: p.Key, Depth: p.Depth, Sitemap: p.Sitemap}
 }
 
 // setChangeRecord puts c into the JSON form of a fetch record.
@@ -114,6 +116,10 @@ func setChangeRecord(r *fetchRecord, c crawlstore.Change) {
 		return
 	}
 	r.Visits, r.Changes, r.SpanMS = c.Visits, c.Changes, c.Span.Milliseconds()
+	r.ShortestMS, r.Dated, r.DatedChanges, r.QuietMS = c.Shortest.Milliseconds(), c.Dated, c.DatedChanges, c.Quiet.Milliseconds()
+	if !c.Modified.IsZero() {
+		r.Modified = formatTime(c.Modified)
+	}
 	if c.Rate >= 0 {
 		rate := c.Rate
 		r.Rate = &rate
@@ -126,19 +132,28 @@ func setChangeRecord(r *fetchRecord, c crawlstore.Change) {
 // changeOfRecord reads the change history of a fetch record into c.
 func changeOfRecord(c *crawlstore.Change, r *fetchRecord) error {
 	*c = crawlstore.Change{}
-	if r.Visits == 0 && r.Changes == 0 && r.SpanMS == 0 && r.Rate == nil && r.Due == "" {
+	if r.Visits == 0 && r.Changes == 0 && r.SpanMS == 0 && r.Rate == nil && r.Due == "" &&
+		r.ShortestMS == 0 && r.Dated == 0 && r.DatedChanges == 0 && r.QuietMS == 0 && r.Modified == "" {
 		return nil
 	}
-	*c = crawlstore.Change{Visits: r.Visits, Changes: r.Changes, Span: time.Duration(r.SpanMS) * time.Millisecond, Rate: -1}
+	ms := func(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+	*c = crawlstore.Change{Visits: r.Visits, Changes: r.Changes, Span: ms(r.SpanMS), Rate: -1,
+		Shortest: ms(r.ShortestMS), Dated: r.Dated, DatedChanges: r.DatedChanges, Quiet: ms(r.QuietMS)}
 	if r.Rate != nil {
 		c.Rate = *r.Rate
 	}
-	if r.Due != "" {
-		t, err := time.Parse(time.RFC3339Nano, r.Due)
+	for _, f := range []struct {
+		text string
+		t    *time.Time
+	}{{r.Due, &c.Due}, {r.Modified, &c.Modified}} {
+		if f.text == "" {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, f.text)
 		if err != nil {
 			return err
 		}
-		c.Due = t
+		*f.t = t
 	}
 	return nil
 }
@@ -149,13 +164,15 @@ const takeDueBatch = 500
 // TakeDue implements crawlstore.DueKeeper: it reads each host's due
 // entries of the shard from its first, stopping at the first not yet due
 // (one read per host), queues the due ones (Requeue of done and failed
-// pages fetched before now), then deletes their rows.
+// pages fetched before now) but the stale (see queueDue), then deletes
+// their rows.
 func (s *CrawlStore) TakeDue(ctx context.Context, shard, shards int, now time.Time, n int) (int, time.Time, error) {
 	lo, hi := urlkey.BucketRange(shard, shards)
 	start, end := dueRange(lo, hi)
 	var next time.Time
 	var entries []crawlstore.Entry
 	var rows []string
+	var dues []time.Time
 	for start < end && len(entries) < n {
 		skip := ""
 		err := s.w.tbl.ReadRows(ctx, bigtable.NewRange(start, end), func(r bigtable.Row) bool {
@@ -176,7 +193,7 @@ func (s *CrawlStore) TakeDue(ctx context.Context, shard, shards int, now time.Ti
 				skip = r.Key() + "\x00"
 				return false
 			}
-			entries, rows = append(entries, e), append(rows, r.Key())
+			entries, rows, dues = append(entries, e), append(rows, r.Key()), append(dues, due)
 			skip = r.Key() + "\x00"
 			return len(entries) < n
 		}, bigtable.RowFilter(bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), bigtable.LatestNFilter(1))))
@@ -191,49 +208,62 @@ func (s *CrawlStore) TakeDue(ctx context.Context, shard, shards int, now time.Ti
 	if len(entries) >= n {
 		next = now // more may be due
 	}
+	taken := 0
 	for i := 0; i < len(entries); i += takeDueBatch {
 		j := min(i+takeDueBatch, len(entries))
-		if err := s.queueDue(ctx, entries[i:j], rows[i:j], now); err != nil {
-			return i, next, err
+		n, err := s.queueDue(ctx, entries[i:j], rows[i:j], dues[i:j], now)
+		taken += n
+		if err != nil {
+			return taken, next, err
 		}
 	}
-	return len(entries), next, nil
+	return taken, next, nil
 }
 
-// queueDue queues entries again, then deletes their due rows.
-func (s *CrawlStore) queueDue(ctx context.Context, entries []crawlstore.Entry, rows []string, now time.Time) error {
+// queueDue queues entries again (due at dues), then deletes their due
+// rows. An entry whose page was fetched again since it was written (a
+// sitemap's lastmod, a link in a recrawl) and made due later is stale:
+// its row goes, the page waits for its newer entry. It returns how many
+// it queued.
+func (s *CrawlStore) queueDue(ctx context.Context, entries []crawlstore.Entry, rows []string, dues []time.Time, now time.Time) (int, error) {
+	keys := make([]string, len(entries))
 	for i := range entries {
 		entries[i].Frontier = ""
+		keys[i] = entries[i].Key
 	}
-	if _, err := s.Enqueue(ctx, entries, crawlstore.Requeue{Failed: true, Done: true, Before: now}); err != nil {
-		return fmt.Errorf("webtable: queueing due pages: %w", err)
+	states, err := s.w.states(ctx, keys)
+	if err != nil {
+		return 0, fmt.Errorf("webtable: reading due pages: %w", err)
+	}
+	live := entries[:0:0]
+	for i, e := range entries {
+		if !states[e.Key].due.After(dues[i]) {
+			live = append(live, e)
+		}
+	}
+	if _, err := s.Enqueue(ctx, live, crawlstore.Requeue{Failed: true, Done: true, Before: now}); err != nil {
+		return 0, fmt.Errorf("webtable: queueing due pages: %w", err)
 	}
 	var b batch
 	for _, k := range rows {
 		b.add(k, deleteRow())
 	}
 	if err := s.w.applyBatch(ctx, &b); err != nil {
-		return fmt.Errorf("webtable: deleting due entries: %w", err)
+		return len(live), fmt.Errorf("webtable: deleting due entries: %w", err)
 	}
-	return nil
+	return len(live), nil
 }
 
 // parseDueValue reads a due row's fetch:entry into e, checking that its
 // URL is on host.
 func parseDueValue(e *crawlstore.Entry, r bigtable.Row, host string) error {
-	for _, it := range r[FamilyFetch] {
-		if qualifier(it.Column) != colEntry {
-			continue
-		}
-		if err := parseEntryValue(e, string(it.Value)); err != nil {
-			return err
-		}
-		u, err := urlkey.Canonical(e.URL)
-		if err != nil || u.Host != host {
-			return fmt.Errorf("due entry %q: URL %q is not on host %q", r.Key(), e.URL, host)
-		}
-		e.URL, e.Key = u.String(), urlkey.KeyOf(u)
-		return nil
+	if err := readEntryCells(e, r); err != nil {
+		return fmt.Errorf("due entry %q: %w", r.Key(), err)
 	}
-	return fmt.Errorf("due entry %q has no %s:%s cell", r.Key(), FamilyFetch, colEntry)
+	u, err := urlkey.Canonical(e.URL)
+	if err != nil || u.Host != host {
+		return fmt.Errorf("due entry %q: URL %q is not on host %q", r.Key(), e.URL, host)
+	}
+	e.URL, e.Key = u.String(), urlkey.KeyOf(u)
+	return nil
 }

@@ -98,6 +98,13 @@ type fetchRecord struct {
 	SpanMS  int64    `json:"span_ms,omitempty"`
 	Rate    *float64 `json:"rate,omitempty"`
 	Due     string   `json:"due,omitempty"` // formatTime
+	// The estimate from Last-Modified dates (crawlstore.Change), absent
+	// for a page that sends none.
+	ShortestMS   int64  `json:"shortest_ms,omitempty"`
+	Dated        int    `json:"dated,omitempty"`
+	DatedChanges int    `json:"dated_changes,omitempty"`
+	QuietMS      int64  `json:"quiet_ms,omitempty"`
+	Modified     string `json:"modified,omitempty"` // formatTime
 }
 
 // encodeFetchRecord is the value of fetch:record for f: a JSON object, for

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"strconv"
@@ -185,7 +186,8 @@ func (s *sequencer) key(host string) string {
 	return FrontierEntryKey(host, seq, s.node)
 }
 
-// frontierMutation is the write of a frontier entry: its one cell.
+// frontierMutation is the write of a frontier entry: its one cell, and
+// a second for an entry queued from a sitemap (see frontier_sitemap.go).
 //
 // NB: an entry's row is new (its key holds a fresh sequence number) and
 // written at FrontierTime only, so its cell has nothing to prune
@@ -193,6 +195,9 @@ func (s *sequencer) key(host string) string {
 func frontierMutation(e crawlstore.Entry) *bigtable.Mutation {
 	m := bigtable.NewMutation()
 	m.SetUnpruned(FamilyFetch, colEntry, FrontierTime, entryValue(e))
+	if e.Sitemap.Listed {
+		m.SetUnpruned(FamilyFetch, colSitemap, FrontierTime, sitemapValue(e.Sitemap)) // frontier_sitemap.go
+	}
 	return m
 }
 
@@ -363,10 +368,14 @@ func (w *WebTable) FrontierNextKnowing(ctx context.Context, host, from string, n
 		start = from
 	}
 	out := FrontierPage{Next: start}
-	var keys []string
+	var keys, leftover []string
 	err := w.tbl.ReadRows(ctx, bigtable.NewRange(start, keyspace.PrefixEnd(prefix)), func(r bigtable.Row) bool {
 		out.Next = r.Key() + "\x00"
 		e, err := parseEntry(r)
+		if errors.Is(err, errHintOnly) {
+			leftover = append(leftover, r.Key())
+			return true
+		}
 		if err != nil {
 			out.Bad = append(out.Bad, BadEntry{Key: r.Key(), Err: err})
 			return true
@@ -381,7 +390,7 @@ func (w *WebTable) FrontierNextKnowing(ctx context.Context, host, from string, n
 		return out, fmt.Errorf("webtable: reading the frontier of %s: %w", host, err)
 	}
 	out.More = len(out.Entries)+len(out.Bad) >= n
-	if len(keys) == 0 {
+	if len(keys) == 0 && len(leftover) == 0 {
 		return out, nil
 	}
 	states, err := w.states(ctx, keys)
@@ -389,6 +398,9 @@ func (w *WebTable) FrontierNextKnowing(ctx context.Context, host, from string, n
 		return out, err
 	}
 	var stale batch
+	for _, k := range leftover {
+		stale.add(k, deleteRow()) // frontier_sitemap.go
+	}
 	kept := out.Entries[:0]
 	for _, e := range out.Entries {
 		if st := states[e.Key].state; st == crawlstore.StateDone || st == crawlstore.StateFailed {
@@ -417,17 +429,8 @@ func parseEntry(r bigtable.Row) (e crawlstore.Entry, err error) {
 	if err != nil {
 		return e, err
 	}
-	found := false
-	for _, it := range r[FamilyFetch] {
-		if qualifier(it.Column) == colEntry {
-			if err := parseEntryValue(&e, string(it.Value)); err != nil {
-				return e, err
-			}
-			found = true
-		}
-	}
-	if !found {
-		return e, fmt.Errorf("no %s:%s cell", FamilyFetch, colEntry)
+	if err := readEntryCells(&e, r); err != nil {
+		return e, err
 	}
 	u, err := urlkey.Canonical(e.URL)
 	if err != nil {

@@ -18,10 +18,10 @@ import (
 
 // Import stores a capture read from a web archive as a version of its row,
 // dated by its capture time: contents:html with its sha256, status, url and
-// headers, mime:type, the fetch record (state done, or failed with
-// c.Error), and an anchor in the row of each link target, all at that
-// time. Nothing is queued. It reports NewVersion, Unchanged, or NoBody
-// when c.Body is nil.
+// headers, contents:rendered when the capture has a rendered page,
+// mime:type, the fetch record (state done, or failed with c.Error), and
+// an anchor in the row of each link target, all at that time. Nothing is
+// queued. It reports NewVersion, Unchanged, or NoBody when c.Body is nil.
 //
 // Captures may arrive in any order: the body becomes a new version when it
 // differs from the stored version just before it in time; when it equals
@@ -109,11 +109,13 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 			Fetch: crawlstore.Fetch{
 				URL: c.URL, Status: c.Status, Time: c.Time.UTC().Truncate(time.Millisecond),
 				Length: int64(len(c.Body)), Charset: c.Charset, Truncated: c.Truncated, Error: c.Error,
+				Rendered: c.Rendered != nil && c.Body != nil,
 			},
 			MIME:     c.MIME,
 			KeepBody: c.Body != nil,
 			Body:     c.Body,
 			Headers:  c.Header,
+			Rendered: c.Rendered,
 		}
 		// Captures of this instant with this body are one capture: of
 		// their facts, those that sort first are kept (see Import).
@@ -207,6 +209,11 @@ func (im *importing) storeBody(ctx context.Context, m *bigtable.Mutation, key st
 	ts, vs, err := im.slot(ctx, m, key, vs, t, hexSum)
 	if err != nil {
 		return NoBody, nil, err
+	}
+	if p.Rendered != nil {
+		// NB: at the entry's own time, version or sighting, as a crawl
+		// stores it: what the browser built then.
+		m.Set(FamilyContents, ColRendered, ts, p.Rendered)
 	}
 	// j: the first entry after ts; before: the newest version at or
 	// before ts (sightings left aside).

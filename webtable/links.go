@@ -255,6 +255,7 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 type rowState struct {
 	state crawlstore.State
 	time  time.Time
+	due   time.Time // when the last fetch made the page due again (continuous crawls); zero: never
 }
 
 // states reads the frontier state and last fetch time of each row key, in
@@ -278,7 +279,7 @@ func (w *WebTable) states(ctx context.Context, keys []string) (map[string]rowSta
 				st.state = crawlstore.ParseState(string(it.Value))
 			}
 		}
-		st.time = f.Time
+		st.time, st.due = f.Time, f.Change.Due
 		out[r.Key()] = st
 		return true
 	}, bigtable.RowFilter(fetchRecordFilter(true)))

@@ -163,7 +163,7 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []crawlstore.S
 	}
 	// The page's frontier entry goes after the mark, in a bulk call of its
 	// own (see applyGrouped).
-	drop := entryDeletes(f.Frontier, dropEntry)
+	drop := entryDeletes(f.Frontier, entryDrop(f.Page.Fetch.Sitemap)) // frontier_sitemap.go
 	if err := w.applyGrouped(ctx, &links, &drop); err != nil {
 		return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
 	}

@@ -98,6 +98,8 @@ type WebTable struct {
 	seq   *sequencer
 	group saveGroup   // the saves waiting for a bulk write (see group.go)
 	shard shardAtomic // the shard crawled, for the inboxes (inbox.go); nil: none
+
+	queued queueSignal // told of entries queued through it (queued.go)
 }
 
 // New opens the WebTable held by store in the table opts.Table (default

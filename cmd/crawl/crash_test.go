@@ -135,15 +135,11 @@ func (s *crashSite) requestsIn(run int) map[string]int {
 	return s.perRun[run]
 }
 
-// buildCrawl builds the crawl binary into dir.
+// buildCrawl returns the crawl binary, built once for the package's
+// tests (bins_test.go); dir is not used.
 func buildCrawl(t *testing.T, dir string) string {
 	t.Helper()
-	bin := filepath.Join(dir, "crawl")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/webtable/webtable/cmd/crawl").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return sharedBin(t, "crawl")
 }
 
 // tableState is what a crash test compares: each row's frontier state,

@@ -141,9 +141,6 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	if o.shardTimeout <= 0 {
 		return nil, fmt.Errorf("--shard-timeout %v: give a positive duration (e.g. 3m)", o.shardTimeout)
 	}
-	if c.Continuous && c.Shards > 1 {
-		return nil, fmt.Errorf("--continuous does not work with --shard yet: run one continuous crawl per --db")
-	}
 	if c.Continuous && (c.MinInterval <= 0 || c.MaxInterval < c.MinInterval) {
 		return nil, fmt.Errorf("--min-interval %v and --max-interval %v: want 0 < min <= max (e.g. 1h and 720h)", c.MinInterval, c.MaxInterval)
 	}

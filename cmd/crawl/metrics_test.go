@@ -146,6 +146,12 @@ func TestMetricsOfTheBinary(t *testing.T) {
 	if got := metric(during, "webtable_crawl_pages_total", "result", "new_version"); got < 1 || got > pages/2 {
 		t.Errorf("during the crawl: pages stored as new versions = %v, want 1 to %d (the pages before the one held)", got, pages/2)
 	}
+	if got := metric(during, "webtable_crawl_stored_frontier_entries"); got < 1 {
+		t.Errorf("during the crawl, with a page held: webtable_crawl_stored_frontier_entries = %v, want >= 1 (its entry)", got)
+	}
+	if f := during["webtable_crawl_due_pages"]; f == nil || len(f.Metric) != 2 || metric(during, "webtable_crawl_due_pages") != 0 {
+		t.Errorf("during a crawl that is not continuous: webtable_crawl_due_pages %v, want two samples (now, day) of 0", f)
+	}
 	if metric(during, "go_memstats_heap_alloc_bytes") <= 0 {
 		t.Errorf("during the crawl: no go_memstats_heap_alloc_bytes (memory)")
 	}

@@ -20,6 +20,8 @@ import (
 // and PostgreSQL 15 manuals needs a browser. Each wrong answer is an
 // error of the rule; docs/rendering.md reports the counts.
 func TestRenderAutoRule(t *testing.T) {
+	// NB: CPU on the manuals beside the browser tests' waiting.
+	t.Parallel()
 	site := spaweb.Start(15)
 	defer site.Close()
 	var missed []string

@@ -69,6 +69,7 @@ exec /usr/bin/chromium "$@"
 // does Ctrl-C, which exits 130 with the page still queued; the next run
 // resumes and renders it, and only it, again.
 func TestRenderKill(t *testing.T) {
+	t.Parallel()
 	chromiumtest.Need(t)
 	tmp := t.TempDir()
 	bin := buildCrawl(t, tmp)
@@ -78,6 +79,9 @@ func TestRenderKill(t *testing.T) {
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
+			// NB: the two runs share nothing but the binary: at once, they
+			// take the time of one.
+			t.Parallel()
 			site := spaweb.Start(1)
 			defer site.Close()
 			run := filepath.Join(tmp, fmt.Sprint(int(sig)))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +33,7 @@ func TestRenderCrawl(t *testing.T) {
 	ctx := context.Background()
 	const depth = 4
 	args := func(db string, more ...string) []string {
-		return append([]string{"--db", db, "--delay", "0", "--depth", "4", "--render-timeout", "1s", "--allow-private", site.URL + "/"}, more...)
+		return append([]string{"--db", db, "--delay", "0", "--depth", "4", "--render-timeout", "2s", "--allow-private", site.URL + "/"}, more...)
 	}
 
 	never := filepath.Join(t.TempDir(), "never")
@@ -56,7 +57,7 @@ func TestRenderCrawl(t *testing.T) {
 			wantState = "failed"
 		}
 		if states[key] != wantState {
-			t.Errorf("%s is %q after crawl --render always, want %s", u, states[key], wantState)
+			t.Errorf("%s is %q after crawl --render always (%s), want %s", u, states[key], fetchError(t, always, key), wantState)
 		}
 	}
 	for key, st := range states {
@@ -111,6 +112,25 @@ func checkRendered(t *testing.T, db, u string) {
 	if err := json.Unmarshal(cells[webtable.FetchRecordColumn], &rec); err != nil || !rec.Rendered || rec.RenderMS <= 0 {
 		t.Errorf("fetch:record of %s = %s, want rendered and a render time", u, cells[webtable.FetchRecordColumn])
 	}
+}
+
+// fetchError is the error of the fetch record of row key in db.
+func fetchError(t *testing.T, db, key string) string {
+	t.Helper()
+	w, err := stores.Open(context.Background(), db, stores.ForRead, webtable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	row, err := w.Get(context.Background(), key, webtable.Query{Family: webtable.FamilyFetch})
+	if err != nil {
+		return err.Error()
+	}
+	f, err := webtable.FetchOf(row)
+	if err != nil {
+		return err.Error()
+	}
+	return "error " + strconv.Quote(f.Error)
 }
 
 func mustKey(t *testing.T, u string) string {

@@ -127,10 +127,14 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 	if err != nil {
 		return err
 	}
+	watchStore(o, w) // metrics.go
 	defer func() {
 		stopServing()
 		err = closeStore(w, o.db, err)
 	}()
+	if o.cfg.Shards > 1 && o.cfg.Continuous {
+		return crawlContinuousShard(ctx, o, w, seedURLs, stderr) // continuous_shard.go
+	}
 	if o.cfg.Shards > 1 {
 		if err := crawlShard(ctx, o, w, seedURLs, stderr); err != nil || o.serve == "" {
 			return err
@@ -177,6 +181,7 @@ func serveUntilStopped(ctx context.Context, stderr io.Writer) error {
 func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer, label string) (crawler.Stats, error) {
 	cfg := o.cfg
 	p := crawlreport.NewProgress(stderr, label, cfg.MaxPages)
+	p.SetBudget(cfg.Budget)
 	cfg.Progress = p.Update
 	cfg.Log = crawlrun.LogTo(stderr, "crawl: "+label)
 	closeRenderer, err := startRenderer(ctx, o, w, &cfg, stderr) // render.go

@@ -20,15 +20,11 @@ import (
 	"github.com/webtable/webtable/webtable"
 )
 
-// buildQuery builds the query binary into dir.
+// buildQuery returns the query binary, built once for the package's
+// tests (bins_test.go); dir is not used.
 func buildQuery(t *testing.T, dir string) string {
 	t.Helper()
-	bin := filepath.Join(dir, "query")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/webtable/webtable/cmd/query").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return sharedBin(t, "query")
 }
 
 // fetchedBy runs "query --db db stats --json" and returns the pages

@@ -19,8 +19,10 @@ Serves a read-only web interface over the store: the crawl's counts and a
 chart of fetches, the domains as a tree, a site's pages, a page's versions
 (each shown in a sandbox where its scripts do not run and it loads nothing),
 the changes between two versions, the links to and from a page, failed
-fetches and tablets, and a search box over the pages' text (once "index
-search" has built its index). Every view also answers Accept:
+fetches and tablets, a search box over the pages' text (once "index
+search" has built its index), and the crawl's queue (/crawl: pages queued
+and due to be fetched again, counted every minute, with a chart of the
+counts since query serve started). Every view also answers Accept:
 application/json.
 Stop it with Ctrl-C.
 

@@ -16,7 +16,9 @@ import (
 // MemStore is an in-memory [Store], the reference implementation of the
 // contract, used by the crawler's tests and by anyone who wants to crawl
 // without a database. Rows are keyed by [urlkey.KeyOf]. The zero value is
-// not usable; call NewMemStore. It is safe for concurrent use.
+// not usable; call NewMemStore. It is safe for concurrent use. It is a
+// [crawlstore.DueKeeper] too (memdue.go), so that tests of continuous
+// crawls need no WebTable.
 type MemStore struct {
 	mu       sync.Mutex
 	rows     map[string]*MemRow
@@ -28,6 +30,9 @@ type MemStore struct {
 	versions int // content versions kept per row
 
 	privateSeeds []string // see PrivateSeeder
+
+	due      map[string]memDue // row key -> due entry, see memdue.go
+	queuedCh chan struct{}     // closed at the next entry queued; nil: nobody waits
 }
 
 // MemRow is what a MemStore holds for one row key.
@@ -57,7 +62,7 @@ type MemVersion struct {
 
 // NewMemStore returns an empty MemStore that keeps 3 content versions per row.
 func NewMemStore() *MemStore {
-	return &MemStore{rows: make(map[string]*MemRow), frontier: make(map[string]*hostQueue), failIn: -1, versions: 3}
+	return &MemStore{rows: make(map[string]*MemRow), frontier: make(map[string]*hostQueue), failIn: -1, versions: 3, due: map[string]memDue{}}
 }
 
 // FailAfter makes the SavePage call after the next n succeed fail with err
@@ -283,7 +288,8 @@ func (m *MemStore) enqueueLocked(entries []crawlstore.Entry, us []*url.URL, rq c
 			q = &hostQueue{}
 			m.frontier[host] = q
 		}
-		q.push(crawlstore.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier})
+		q.push(crawlstore.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier, Sitemap: e.Sitemap})
+		m.fireQueued()
 	}
 	return states
 }
@@ -330,6 +336,10 @@ func (m *MemStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore
 	fetch := crawlstore.Fetch{
 		URL: p.FinalURL, Depth: p.Depth, Status: p.Status, Time: p.Time,
 		ETag: p.ETag, LastModified: p.LastModified, MediaType: p.MediaType, Charset: p.Charset,
+		Sitemap: p.Sitemap,
+	}
+	if !p.Redirected {
+		fetch.Change = p.Change
 	}
 	var res crawlstore.SaveResult
 	row := m.row(dst)
@@ -351,7 +361,7 @@ func (m *MemStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore
 	}
 	if p.Redirected {
 		s := m.row(src)
-		s.Fetch = crawlstore.Fetch{URL: p.URL, Depth: p.Depth, Status: p.Status, Time: p.Time, SHA256: s.Fetch.SHA256}
+		s.Fetch = crawlstore.Fetch{URL: p.URL, Depth: p.Depth, Status: p.Status, Time: p.Time, SHA256: s.Fetch.SHA256, Change: p.Change}
 		s.Redirect = p.FinalURL
 		s.Err, s.ErrKind = p.Err, p.ErrKind
 	}
@@ -360,6 +370,7 @@ func (m *MemStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore
 		m.row(links[i]).Anchors[p.FinalURL] = l.Text
 	}
 	res.States = m.enqueueLocked(p.Discovered, disc, p.Requeue)
+	m.keepDue(p, src) // memdue.go
 	// 3. Done, and the page's frontier entry gone.
 	if p.Frontier != "" {
 		m.deleteEntry(src.Host, p.Frontier)

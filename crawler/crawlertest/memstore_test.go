@@ -10,3 +10,7 @@ import (
 func TestMemStoreContract(t *testing.T) {
 	crawlertest.StoreContract(t, func(*testing.T) crawlstore.Store { return crawlertest.NewMemStore() })
 }
+
+func TestMemStoreDueKeeperContract(t *testing.T) {
+	crawlertest.DueKeeperContract(t, func(*testing.T) crawlertest.DueStore { return crawlertest.NewMemStore() })
+}

@@ -13,9 +13,10 @@ import (
 // the end. Update is a crawler.Config.Progress; with Round, Progress is a
 // shardrun.Reporter too. Its methods must not be called concurrently.
 type Progress struct {
-	bar   *termbar.Progress
-	label string
-	max   int
+	bar    *termbar.Progress
+	label  string
+	max    int
+	budget crawler.Budget // SetBudget
 }
 
 // NewProgress returns the progress of a crawl on w, its lines after label
@@ -25,11 +26,15 @@ func NewProgress(w io.Writer, label string, maxPages int) *Progress {
 	return &Progress{bar: termbar.NewProgress(w, label), label: label, max: maxPages}
 }
 
+// SetBudget says the crawl is bounded by b (--budget) too, so that its
+// lines show the time its queue takes at the budget's rate (ETAWithin).
+func (p *Progress) SetBudget(b crawler.Budget) { p.budget = b }
+
 // Update shows s, the crawl's figures so far; the last figures, those
 // of a crawl done, are left to Finish.
 func (p *Progress) Update(s crawler.Stats) {
 	if !s.Done {
-		p.bar.Update(ETA(s, p.max), s.Fetched)
+		p.bar.Update(ETAWithin(s, p.max, p.budget), s.Fetched)
 	}
 }
 

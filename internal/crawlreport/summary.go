@@ -19,11 +19,27 @@ func Status(s crawler.Stats) string {
 
 // ETA is Status with, for a crawl bounded by max pages (max > 0), the
 // time left at the rate so far: "..., ETA 4m10s".
-func ETA(s crawler.Stats, max int) string {
+func ETA(s crawler.Stats, max int) string { return ETAWithin(s, max, crawler.Budget{}) }
+
+// ETAWithin is ETA for a crawl bounded by max pages, a budget (b.N > 0:
+// --budget), or both: the time left to max pages, or without max to the
+// end of the queue, at the rate so far or the budget's, whichever is
+// slower.
+func ETAWithin(s crawler.Stats, max int, b crawler.Budget) string {
 	line := Status(s)
-	if rate := s.PagesPerSecond(); max > 0 && rate > 0 && s.Fetched < int64(max) {
-		left := time.Duration(float64(int64(max)-s.Fetched) / rate * float64(time.Second))
-		line += ", ETA " + left.Round(time.Second).String()
+	rate := s.PagesPerSecond()
+	if b.N > 0 && b.Per > 0 {
+		rate = min(rate, float64(b.N)/b.Per.Seconds())
+	}
+	left := int64(0)
+	switch {
+	case max > 0:
+		left = int64(max) - s.Fetched
+	case b.N > 0:
+		left = s.Queued
+	}
+	if rate > 0 && left > 0 {
+		line += ", ETA " + time.Duration(float64(left)/rate*float64(time.Second)).Round(time.Second).String()
 	}
 	return line
 }

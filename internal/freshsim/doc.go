@@ -15,6 +15,11 @@
 // visit found a change; and the interval that maximises the whole
 // collection's freshness for the budget).
 //
+// The benchmark (TestFreshnessBenchmark) and its sweep (TestFreshnessSweep:
+// shares of pages never changing, rate ranges, budgets, shares sending
+// Last-Modified, the oracle beside each) run with WEBTABLE_FRESHNESS=1;
+// docs/performance.md has their figures.
+//
 // Every page draws its changes from its own random stream, so that every
 // policy run with one seed meets the same changes; the budget, the
 // warm-up left out of the average and the sampling are the same for all.

@@ -15,6 +15,8 @@
 //     counters hold the last run's figures until the next run starts,
 //     then start again from zero: Prometheus's rate() reads that as a
 //     counter reset.
-//   - The frontier size is the part of the frontier in memory (a few
-//     entries per host); the store holds the rest.
+//   - webtable_crawl_frontier_entries is the part of the frontier in
+//     memory (a few entries per host); the whole of it, and the due
+//     pages, are counted in the store ([Crawl.SetStore]) at most every
+//     30 s, so those lag by up to that much.
 package metrics

@@ -28,12 +28,15 @@ type Crawl struct {
 	source Source
 	last   crawler.Stats // of the last run, kept after it ends
 	lastG  crawler.Gauges
+
+	stored storeCounter // store.go
 }
 
 // New returns the metrics of a crawl, with Go's and the process's own
 // (memory, CPU, open files) beside them.
 func New() *Crawl {
 	c := &Crawl{reg: prometheus.NewRegistry()}
+	c.stored.now = time.Now
 	c.fetch = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "webtable_crawl_fetch_seconds",
 		Help:    "How long each page request took, from sending it to its body read, by status class (2xx, ..., none).",
@@ -162,4 +165,5 @@ func (sc *statsCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(descRobots, float64(g.Robots))
 	gauge(descElapsed, s.Elapsed.Seconds())
 	gauge(descRunning, running)
+	c.stored.collect(ch)
 }

@@ -14,6 +14,8 @@
 //	/popup   opens popups (/popup/window) and links to /popup/found
 //	/away    links to /away/found, then navigates to /away/gone
 //	/errors  prints 5000 console errors and links to /errors/found
+//	/download  links to /download/found, then clicks a link that
+//	         downloads /files/report.bin (served as an attachment)
 //
 // and one linked from nowhere, for the renderer's own tests:
 //
@@ -108,13 +110,17 @@ func (s *Site) OffsiteHits() int {
 	return s.offHits
 }
 
+// DownloadPath is the file the page /download downloads: served as an
+// attachment, it must never reach the disk.
+const DownloadPath = "/files/report.bin"
+
 // Specials are the misbehaving pages, each linked from /.
-var Specials = []string{"/timer", "/scroll", "/loop", "/popup", "/away", "/errors"}
+var Specials = []string{"/timer", "/scroll", "/loop", "/popup", "/away", "/errors", "/download"}
 
 // Found are the pages only a render finds, besides the tree pages: what
 // the specials link to (the loop's link is made before it loops, but its
 // document can never be read).
-var Found = []string{"/timer/found", "/scroll/found", "/popup/found", "/away/found", "/errors/found"}
+var Found = []string{"/timer/found", "/scroll/found", "/popup/found", "/away/found", "/errors/found", "/download/found"}
 
 // Rendered returns the URLs a crawl of depth at least depth that renders
 // every page fetches: /, the tree pages within depth, the specials and the
@@ -170,6 +176,10 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 	case p == "/api/page":
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(s.pageData(r.URL.Query().Get("path")))
+	case p == DownloadPath:
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="report.bin"`)
+		fmt.Fprint(w, "a file no crawl may save")
 	case strings.HasPrefix(p, "/private/"):
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"secret": true}`)
@@ -281,6 +291,15 @@ window.addEventListener("load", async () => {
   case "alloc":
     const hog = [];
     for (;;) hog.push(new Array(1 << 20).fill(hog.length));
+  case "download":
+    app.innerHTML = list(d.links);
+    const a = document.createElement("a");
+    a.href = "/files/report.bin";
+    a.download = "report.bin";
+    document.body.appendChild(a);
+    a.click();
+    a.remove(); // the download is the test, not a link to follow
+    break;
   case "errors":
     for (let i = 0; i < 5000; i++) console.error("error " + i);
     app.innerHTML = list(d.links);

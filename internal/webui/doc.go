@@ -14,6 +14,10 @@
 //	/body?row=K&ts=TS      a stored version's bytes, as stored (see below)
 //	/errors[?domain=D]     failed fetches, paged with after=KEY
 //	/tablets               every tablet
+//	/crawl                 the queue (frontier entries, pages due to be
+//	                       fetched again now and within a day) now and as a
+//	                       chart over time, the fetched counts, the pages by
+//	                       estimated change rate
 //
 // Counts that need a scan of the whole table (the crawl's counts, the
 // domain tree, the fetch chart) come from a summary built in the background
@@ -59,8 +63,18 @@
 //	diff      {"row", "a": version, "b": version, "truncated", "exact",
 //	           "hunks": [[{"op": " "|"-"|"+", "a": line, "b": line, "text"}]]}
 //	errors    {"failures": [failures], "next": KEY}
+//	crawl     {"sampled_every_seconds",
+//	           "samples": [{"time","frontier","due_entries","due_now",
+//	                        "due_within_a_day"}],  (oldest first)
+//	           "error", "summary": {"ready","fetched","failed","queued",
+//	             "versions","change_rates" as in query stats --json}}
 //
 // A "next" cursor is passed back as after=KEY for the following page.
+//
+// The queue over time is counted by the server itself, every
+// [Options.QueueEvery] (keys only, and at least ten times as long as a
+// count took), the last 1,440 counts kept in memory: the chart starts when
+// the server does (queue.go says why it is not stored by the crawl).
 //
 // # Caveats
 //

@@ -47,11 +47,20 @@ type Options struct {
 	// Search answers the search box (/search); nil when the table has no
 	// search index. The default value is nil.
 	Search Searcher
+	// QueueEvery is how often the server counts the queue (the frontier
+	// and the due pages) for the chart of /crawl (queue.go); a count that
+	// took T waits at least 10 T. Negative: never in the background (the
+	// chart has only the samples taken otherwise). The default value is 1
+	// minute.
+	QueueEvery time.Duration
 }
 
 func (o Options) withDefaults() Options {
 	if o.PageSize <= 0 {
 		o.PageSize = 50
+	}
+	if o.QueueEvery == 0 {
+		o.QueueEvery = time.Minute
 	}
 	if o.SummaryMaxAge <= 0 {
 		o.SummaryMaxAge = time.Minute
@@ -77,6 +86,7 @@ type UI struct {
 	ctx    context.Context // ends when Close is called
 	cancel context.CancelFunc
 	sum    summaries
+	queue  queueHistory // queue.go
 	wg     sync.WaitGroup
 
 	// beforeBuild, when set (by tests, before the first build), runs
@@ -114,9 +124,14 @@ func newUI(w *webtable.WebTable, opts Options, beforeBuild func(context.Context)
 	ui.mux.HandleFunc("GET /errors", ui.view(ui.failures))
 	ui.mux.HandleFunc("GET /tablets", ui.view(ui.tablets))
 	ui.mux.HandleFunc("GET /search", ui.view(ui.search))
+	ui.mux.HandleFunc("GET /crawl", ui.view(ui.crawl)) // crawlview.go
 	ui.mux.HandleFunc("GET /body", ui.body)
 	ui.mux.HandleFunc("GET /screenshot", ui.screenshot) // screenshot.go
 	ui.refresh()
+	if ui.opts.QueueEvery > 0 {
+		ui.wg.Add(1)
+		go ui.sampleQueueEvery()
+	}
 	return ui, nil
 }
 

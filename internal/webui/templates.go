@@ -11,7 +11,7 @@ import (
 )
 
 // views are the templates of the pages; each is parsed with layout.html.
-var views = []string{"overview", "domain", "page", "diff", "failures", "tablets", "search", "error"}
+var views = []string{"overview", "domain", "page", "diff", "failures", "tablets", "search", "crawl", "error"}
 
 // funcs are the helpers the templates use. None of them returns trusted
 // HTML: html/template escapes every value from the store.

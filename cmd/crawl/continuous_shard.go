@@ -1,0 +1,23 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"github.com/webtable/webtable/shardrun"
+	"github.com/webtable/webtable/webtable"
+)
+
+// crawlContinuousShard runs shard o.cfg.Shard of o.cfg.Shards of a
+// continuous crawl (--continuous --shard I/N) until Ctrl-C: the crawl of
+// one process, over the hosts of its shard and their due entries, with
+// the links to other shards' hosts noted in their inboxes. It has no
+// rounds to agree on and never finishes, so it writes no shard records:
+// a shard stopped and started again carries on from the store.
+func crawlContinuousShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs []string, stderr io.Writer) error {
+	if err := w.SetShard(o.cfg.Shard, o.cfg.Shards); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	_, err := crawlOnce(ctx, o, w, seedURLs, stderr, shardrun.Label(o.cfg.Shard, o.cfg.Shards))
+	return err
+}
