@@ -229,6 +229,12 @@ func checkDir(dir string, readOnly bool) (tableFile string, err error) {
 		case ".mem":
 			cleanClose = false // a memtable's log: Badger may have crashed mid-flush
 		}
+		if e.Name() == "LOCK" {
+			// NB: Badger removes LOCK last in Close. Left behind, it says the
+			// opener died, perhaps in Close's L0 compaction, after the empty
+			// memtable's log was deleted: its unlisted output must go.
+			cleanClose = false
+		}
 	}
 	if len(tables) == 0 {
 		return "", nil
@@ -242,10 +248,11 @@ func checkDir(dir string, readOnly bool) (tableFile string, err error) {
 }
 
 // checkManifest checks that Badger's MANIFEST lists every table file of a
-// store that was closed cleanly. NB: Badger deletes the table files its
-// MANIFEST does not list, even when opening read-only, because after a
-// crash they are the output of an unfinished compaction; after a clean
-// close they are data that a damaged MANIFEST lost, and must stay.
+// store that was closed cleanly (no memtable log, no LOCK left). NB:
+// Badger deletes the table files its MANIFEST does not list, even when
+// opening read-only, because after a crash they are the output of an
+// unfinished compaction; after a clean close they are data that a damaged
+// MANIFEST lost, and must stay.
 func checkManifest(dir string, tables []string) error {
 	m, err := readManifest(dir)
 	if err != nil {
