@@ -37,8 +37,9 @@ func BenchmarkRender(b *testing.B) {
 	b.ResetTimer()
 	// NB: the browser's CPU from here on: what it used to start and on
 	// the first page is taken off.
-	before := sampleCPU(func() []int { return groupProcs(pool.PGID()) }).total()
-	cpu := sampleCPU(func() []int { return groupProcs(pool.PGID()) })
+	browserProcs := func() []int { return groupProcs(pool.PGID()) }
+	before := chromiumtest.SampleCPU(browserProcs)()
+	cpu := chromiumtest.SampleCPU(browserProcs)
 	start := time.Now()
 	for range 2 {
 		wg.Go(func() {
@@ -58,7 +59,7 @@ func BenchmarkRender(b *testing.B) {
 	wg.Wait()
 	took := time.Since(start)
 	b.ReportMetric(float64(b.N)/took.Seconds(), "pages/s")
-	b.ReportMetric(float64((cpu.total()-before).Milliseconds())/float64(b.N), "browser-cpu-ms/page")
+	b.ReportMetric(float64((cpu()-before).Milliseconds())/float64(b.N), "browser-cpu-ms/page")
 }
 
 func itoa(i int) string {

@@ -1,7 +1,9 @@
 // Package chromiumtest finds the headless browser for the tests that
 // need one (crawl --render, the pictures and the hostile-page tests of
 // query serve): the one place that decides whether such a test runs,
-// skips or fails.
+// skips or fails. It also measures the browser's processes for the
+// benchmarks of rendering: their CPU time, read from /proc (ProcCPU,
+// SampleCPU).
 package chromiumtest
 
 import (
