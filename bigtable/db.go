@@ -6,13 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -197,138 +192,6 @@ func openBadger(bo badger.Options) (bdb *badger.DB, err error) {
 		}
 	}()
 	return badger.Open(bo)
-}
-
-// checkDir refuses directories that hold files but no Badger MANIFEST, so a
-// mistyped path never gets Badger files sprayed into it. It returns the name
-// of a table (.sst) file in dir, if there is one: a store with table files
-// has data, so init must find its format marker.
-func checkDir(dir string, readOnly bool) (tableFile string, err error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		if readOnly {
-			return "", fmt.Errorf("bigtable: open %s read-only: %w", dir, err)
-		}
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("bigtable: open %s: %w", dir, err)
-	}
-	if len(entries) == 0 {
-		return "", nil
-	}
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
-		return "", fmt.Errorf("%w: %s holds files but no Badger MANIFEST", ErrNotStore, dir)
-	}
-	var tables []string
-	cleanClose := true
-	for _, e := range entries {
-		switch filepath.Ext(e.Name()) {
-		case ".sst":
-			tables = append(tables, e.Name())
-		case ".mem":
-			cleanClose = false // a memtable's log: Badger may have crashed mid-flush
-		}
-		if e.Name() == "LOCK" {
-			// NB: Badger removes LOCK last in Close. Left behind, it says the
-			// opener died, perhaps in Close's L0 compaction, after the empty
-			// memtable's log was deleted: its unlisted output must go.
-			cleanClose = false
-		}
-	}
-	if len(tables) == 0 {
-		return "", nil
-	}
-	if cleanClose {
-		if err := checkManifest(dir, tables); err != nil {
-			return "", err
-		}
-	}
-	return tables[0], nil
-}
-
-// checkManifest checks that Badger's MANIFEST lists every table file of a
-// store that was closed cleanly (no memtable log, no LOCK left). NB:
-// Badger deletes the table files its MANIFEST does not list, even when
-// opening read-only, because after a crash they are the output of an
-// unfinished compaction; after a clean close they are data that a damaged
-// MANIFEST lost, and must stay.
-func checkManifest(dir string, tables []string) error {
-	m, err := readManifest(dir)
-	if err != nil {
-		return err
-	}
-	for _, name := range tables {
-		id, err := strconv.ParseUint(strings.TrimSuffix(name, ".sst"), 10, 64)
-		if err != nil {
-			continue // not one of Badger's
-		}
-		if _, ok := m.Tables[id]; !ok {
-			return fmt.Errorf("%w: %s holds the table file %s, which its MANIFEST does not list: the MANIFEST is damaged or truncated (nothing was changed)", ErrCorrupt, dir, name)
-		}
-	}
-	return nil
-}
-
-// readManifest reads the MANIFEST of the Badger store in dir (closed, or
-// not written meanwhile): which table files it holds, at which level. A
-// MANIFEST that does not replay gives ErrCorrupt.
-func readManifest(dir string) (badger.Manifest, error) {
-	f, err := os.Open(filepath.Join(dir, "MANIFEST"))
-	if err != nil {
-		return badger.Manifest{}, fmt.Errorf("bigtable: open %s: %w", dir, err)
-	}
-	defer f.Close()
-	m, _, err := badger.ReplayManifestFile(f, 0, badger.DefaultOptions(dir).WithLogger(nil))
-	if err != nil {
-		return badger.Manifest{}, fmt.Errorf("%w: %s: MANIFEST: %v", ErrCorrupt, dir, err)
-	}
-	return m, nil
-}
-
-func openError(dir string, err error) error {
-	msg := err.Error()
-	switch {
-	case errors.Is(err, syscall.EWOULDBLOCK) || errors.Is(err, syscall.EAGAIN) ||
-		strings.Contains(msg, "Another process is using this Badger database"):
-		if pid := lockHolder(dir); pid > 0 {
-			return fmt.Errorf("%w: %s is held by process %d", ErrInUse, dir, pid)
-		}
-		return fmt.Errorf("%w: %s is held by a process that did not record its id", ErrInUse, dir)
-	case errors.Is(err, badger.ErrTruncateNeeded) || strings.Contains(msg, badger.ErrTruncateNeeded.Error()):
-		return fmt.Errorf("%w: %s: %v", ErrNeedsRecovery, dir, err)
-	case strings.Contains(msg, "checksum mismatch") || strings.Contains(msg, "bad magic") ||
-		strings.Contains(msg, "failed to initialize table"):
-		// NB: Badger has no sentinel for these; TestOpenCorruptStore
-		// damages real stores to keep the list honest.
-		return fmt.Errorf("%w: %s: %v", ErrCorrupt, dir, err)
-	}
-	return fmt.Errorf("bigtable: open %s: %w", dir, err)
-}
-
-// LockHolder returns the id of the process that has the store in dir open
-// for writing, as Badger recorded it beside its directory lock, or 0 when
-// none is recorded or that process has exited. It is what the ErrInUse
-// message names.
-func LockHolder(dir string) int { return lockHolder(dir) }
-
-// lockHolder returns the id of the process holding dir, or 0 if it is not
-// known. Badger writes the id of a read-write opener into dir/LOCK and
-// removes the file on Close (a read-only opener writes nothing); a process
-// that died leaves a stale file, so the id counts only if the process exists.
-func lockHolder(dir string) int {
-	b, err := os.ReadFile(filepath.Join(dir, "LOCK"))
-	if err != nil {
-		return 0
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || pid <= 0 {
-		return 0
-	}
-	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
-		return 0
-	}
-	return pid
 }
 
 // init checks the format marker (writing it into a fresh store) and loads
