@@ -5,21 +5,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/webtable/webtable/internal/demoweb"
 	"github.com/webtable/webtable/internal/stores"
 )
 
-// demoPasses is how many times the demo crawls its sample web; the home
-// page of www.cnn.com changes between passes, so it ends with that many
-// contents:html versions.
-const demoPasses = 3
-
-// demoDelay is the per-host delay of the demo unless --delay is given: the
-// sample web is local, so there is no one to be polite to, but keeping a
-// delay shows the politeness at work.
-const demoDelay = 50 * time.Millisecond
+// demoPasses is how many times the demo crawls its sample web.
+const demoPasses = demoweb.Passes
 
 // runDemo serves the built-in sample web on 127.0.0.1 and crawls it three
 // times, through the crawler's own proxy setting so that the row keys are
@@ -43,7 +35,7 @@ func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) (err err
 	cfg := &demo.cfg
 	cfg.Proxy = srv.ProxyURL()
 	if !o.delaySet {
-		cfg.Delay = demoDelay
+		cfg.Delay = demoweb.Delay
 	}
 	fmt.Fprintf(stderr, "serving the sample web (%s) on %s; crawling it %d times into %s\n",
 		strings.Join(demoweb.Hosts(), ", "), strings.TrimPrefix(srv.URL(), "http://"), demoPasses, o.db)
@@ -55,16 +47,7 @@ func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) (err err
 			return err
 		}
 	}
-	db := o.db
-	fmt.Fprintf(stdout, `
-The demo crawl is in %[1]s. Try:
-
-  go run ./cmd/query --db %[1]s get http://www.cnn.com/
-  go run ./cmd/query --db %[1]s versions http://www.cnn.com/
-  go run ./cmd/query --db %[1]s scan --domain cnn.com --keys-only
-  go run ./cmd/query --db %[1]s get http://www.cnn.com/ --column contents:html --raw
-  go run ./cmd/query --db %[1]s stats
-`, db)
+	fmt.Fprint(stdout, demoweb.Tour(o.db))
 	return nil
 }
 
