@@ -35,9 +35,10 @@ func (e *SetupError) Unwrap() error { return e.Err }
 
 // Run crawls from seeds into w as cfg says (cfg.Continuous: until ctx
 // ends) and returns the run's figures. started, when not nil, is called
-// with the crawler before it runs (crawl --metrics reads its Stats). The
-// error is a *SetupError when cfg is refused, otherwise the run's (see
-// crawler.Crawler.Run).
+// with the crawler before it runs (crawl --metrics reads its Stats). A
+// run that ends early returns an *Error saying why: of kind Usage,
+// wrapping a *SetupError, when cfg is refused; otherwise wrapping the
+// run's error (see crawler.Crawler.Run).
 func Run(ctx context.Context, w *webtable.WebTable, seeds []string, cfg crawler.Config, started func(*crawler.Crawler)) (crawler.Stats, error) {
 	// The WebTable's last deletes, after the run, are cut off when the
 	// run's own store calls are: closing it then writes nothing that a
@@ -46,7 +47,7 @@ func Run(ctx context.Context, w *webtable.WebTable, seeds []string, cfg crawler.
 	defer release()
 	c, err := crawler.New(cfg, w.CrawlStore())
 	if err != nil {
-		return crawler.Stats{}, &SetupError{Err: err}
+		return crawler.Stats{}, ended(ctx, &SetupError{Err: err})
 	}
 	defer c.Close()
 	if started != nil {
@@ -63,7 +64,7 @@ func Run(ctx context.Context, w *webtable.WebTable, seeds []string, cfg crawler.
 		}
 		cfg.Log(fmt.Sprintf("could not delete the queue entries of the last pages saved (the next run skips them, as those pages are done): %v", ferr))
 	}
-	return st, err
+	return st, ended(ctx, err)
 }
 
 // LogTo returns a crawler.Config.Log that writes each line to w after
