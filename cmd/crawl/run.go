@@ -15,6 +15,8 @@ import (
 	"github.com/webtable/webtable/internal/memlimit"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/seeds"
+	"github.com/webtable/webtable/shardrun"
+	"github.com/webtable/webtable/warcimport"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -35,6 +37,45 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
+
+// runExits are the exit statuses of the ways a crawl's run ends early.
+var runExits = map[crawlrun.Kind]int{
+	crawlrun.StoreFailed: exitStoreFailed,
+	crawlrun.Usage:       exitUsage,
+	crawlrun.Interrupted: exitInterrupted,
+}
+
+// shardExits are the exit statuses of the ways a shard's run ends early.
+var shardExits = map[shardrun.Kind]int{
+	shardrun.StoreFailed: exitStoreFailed,
+	shardrun.Usage:       exitUsage,
+	shardrun.ShardGone:   exitShardGone,
+	shardrun.Interrupted: exitInterrupted,
+}
+
+// importExits are the exit statuses of the ways a WARC import ends early.
+var importExits = map[warcimport.Kind]int{
+	warcimport.Damaged:     exitUsage,
+	warcimport.Interrupted: exitInterrupted,
+	warcimport.StoreFailed: exitStoreFailed,
+}
+
+// runExit gives the error of a crawl's run (crawlrun), of a shard's
+// (shardrun) or of a WARC import (warcimport) its exit status.
+func runExit(err error) error {
+	var ce *crawlrun.Error
+	var se *shardrun.Error
+	var ie *warcimport.Error
+	switch {
+	case errors.As(err, &ce):
+		return &exitError{code: runExits[ce.Kind], err: ce}
+	case errors.As(err, &se):
+		return &exitError{code: shardExits[se.Kind], err: se}
+	case errors.As(err, &ie):
+		return &exitError{code: importExits[ie.Kind], err: ie}
+	}
+	return err
+}
 
 func fail(code int, format string, args ...any) error {
 	return &exitError{code: code, err: fmt.Errorf(format, args...)}
@@ -192,20 +233,10 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	cfg.StoreGrace, cfg.Clock = o.deps.storeGrace, o.deps.clock
 	st, err := crawlrun.Run(ctx, w, seedURLs, o.metrics.Feed(cfg), o.metrics.Watch)
 	var se *crawlrun.SetupError
-	if errors.As(err, &se) {
-		return st, fail(exitUsage, "%v", err)
+	if !errors.As(err, &se) {
+		p.Finish(st)
 	}
-	p.Finish(st)
-	switch {
-	case err == nil:
-		return st, nil
-	case errors.Is(err, crawler.ErrSeed) || errors.Is(err, crawler.ErrConfig):
-		return st, fail(exitUsage, "%v", err)
-	case ctx.Err() != nil && !errors.Is(err, crawler.ErrStore):
-		return st, fail(exitInterrupted, "stopped; pages in flight were stored, and running the same command again resumes the crawl")
-	default:
-		return st, fail(exitStoreFailed, "the crawl stopped because the store failed: %v", err)
-	}
+	return st, runExit(err)
 }
 
 // loadSeeds reads --seeds and the seed arguments (seeds.Gather). Bad

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 
 	"github.com/webtable/webtable/internal/crawlreport"
@@ -10,23 +9,6 @@ import (
 	"github.com/webtable/webtable/shardrun"
 	"github.com/webtable/webtable/webtable"
 )
-
-// shardExits are the exit statuses of the ways a shard's run ends early.
-var shardExits = map[shardrun.Kind]int{
-	shardrun.StoreFailed: exitStoreFailed,
-	shardrun.Usage:       exitUsage,
-	shardrun.ShardGone:   exitShardGone,
-	shardrun.Interrupted: exitInterrupted,
-}
-
-// shardExit gives a shardrun.Error its exit status.
-func shardExit(err error) error {
-	var se *shardrun.Error
-	if errors.As(err, &se) {
-		return &exitError{code: shardExits[se.Kind], err: se}
-	}
-	return err
-}
 
 // shardOptions maps the flags of a shard (--shard, --shard-timeout) to its
 // run's options.
@@ -47,7 +29,7 @@ func openShardStore(ctx context.Context, o *options, stderr io.Writer) (*webtabl
 	w, err := shardrun.Open(ctx, shardOptions(o, stderr, nil), func(ctx context.Context, stderr io.Writer) (*webtable.WebTable, error) {
 		return openStore(ctx, o, stderr)
 	})
-	return w, shardExit(err)
+	return w, runExit(err)
 }
 
 // crawlShard runs shard o.cfg.Shard of o.cfg.Shards until the whole crawl
@@ -61,5 +43,5 @@ func crawlShard(ctx context.Context, o *options, w *webtable.WebTable, seedURLs 
 	}
 	defer closeRenderer()
 	p := crawlreport.NewProgress(stderr, shardrun.Label(o.cfg.Shard, o.cfg.Shards), 0)
-	return shardExit(shardrun.Run(ctx, w, seedURLs, shardOptions(o, stderr, p)))
+	return runExit(shardrun.Run(ctx, w, seedURLs, shardOptions(o, stderr, p)))
 }
