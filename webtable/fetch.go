@@ -2,6 +2,7 @@ package webtable
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/crawlstore"
+	"github.com/webtable/webtable/urlkey"
 )
 
 // The qualifiers of the fetch family. A fetch is one cell, fetch:record
@@ -268,6 +270,54 @@ func parseFetch(row bigtable.Row) (crawlstore.Fetch, error) {
 		}
 	}
 	return f, nil
+}
+
+// FetchOf reads the fetch record (the fetch family) of a row that [WebTable.Get]
+// or [WebTable.Scan] returned; cells of other families are ignored, and so
+// are older versions. A row without fetch cells gives a zero Fetch.
+func FetchOf(r Row) (crawlstore.Fetch, error) {
+	var items []bigtable.ReadItem
+	for _, c := range r.Cells {
+		if c.Family != FamilyFetch {
+			continue
+		}
+		col := c.Column()
+		if n := len(items); n > 0 && items[n-1].Column == col {
+			continue // an older version
+		}
+		items = append(items, bigtable.ReadItem{Row: r.Key, Column: col, Timestamp: c.Timestamp, Value: c.Value})
+	}
+	return parseFetch(bigtable.Row{FamilyFetch: items})
+}
+
+// FetchTimes calls fn with the time of the last fetch of every row in
+// ranges (the whole table when empty) that was fetched, in key order, until
+// fn returns false. It reads only the time of each row's fetch record
+// (fetch:record).
+func (w *WebTable) FetchTimes(ctx context.Context, ranges []urlkey.Range, fn func(row string, t time.Time) bool) error {
+	return w.eachFetch(ctx, ranges, "reading fetch times", fetchRecordFilter(false), func(row string, f crawlstore.Fetch) bool {
+		return f.Time.IsZero() || fn(row, f.Time)
+	})
+}
+
+// eachFetch calls fn, in key order, with the fetch of every row in ranges
+// (the whole table when empty) as filter leaves it, until fn returns
+// false. A fetch that cannot be read ends the scan with its error; what
+// names the scan in the store's errors.
+func (w *WebTable) eachFetch(ctx context.Context, ranges []urlkey.Range, what string, filter bigtable.Filter, fn func(row string, f crawlstore.Fetch) bool) error {
+	var ferr error
+	err := w.tbl.ReadRows(ctx, rowSet(ranges), func(r bigtable.Row) bool {
+		f, err := parseFetch(r)
+		if err != nil {
+			ferr = err
+			return false
+		}
+		return fn(r.Key(), f)
+	}, bigtable.RowFilter(filter))
+	if err != nil {
+		return fmt.Errorf("webtable: %s: %w", what, err)
+	}
+	return ferr
 }
 
 // fetchRecordFilter reads a row's fetch record, newest cell only:
