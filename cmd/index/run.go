@@ -82,7 +82,9 @@ func newFlags(cfg *config) *flag.FlagSet {
 	fs.IntVar(&cfg.workers, "workers", runtime.GOMAXPROCS(0), "splits run at once")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress lines, only the summary")
 	fs.DurationVar(&cfg.every, "progress-every", plainEvery, "how often a progress line is written when stderr is not a terminal (0: after every split)")
-	addSearchFlags(fs, cfg)
+	fs.StringVar(&cfg.index, "index", "", "the search index's `DIR`ectory (default: DB/search for a directory store; needed with bigtable://)")
+	fs.BoolVar(&cfg.follow, "follow", false, "run the jobs again and again (every --follow-every) until interrupted, so that a page is searchable seconds after a crawl stores it")
+	fs.DurationVar(&cfg.interval, "follow-every", time.Second, "with --follow, the pause between passes")
 	return fs
 }
 

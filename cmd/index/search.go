@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -15,12 +14,6 @@ import (
 	"github.com/webtable/webtable/jobs/search"
 	"github.com/webtable/webtable/webtable"
 )
-
-func addSearchFlags(fs *flag.FlagSet, cfg *config) {
-	fs.StringVar(&cfg.index, "index", "", "the search index's `DIR`ectory (default: DB/search for a directory store; needed with bigtable://)")
-	fs.BoolVar(&cfg.follow, "follow", false, "run the jobs again and again (every --follow-every) until interrupted, so that a page is searchable seconds after a crawl stores it")
-	fs.DurationVar(&cfg.interval, "follow-every", time.Second, "with --follow, the pause between passes")
-}
 
 // indexDir is where the search index of db lives: --index, else inside a
 // directory store; "" when there is none (bigtable:// without --index).
