@@ -1,7 +1,6 @@
 package crawler
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -123,41 +122,4 @@ func (r *run) logOrigin(origin string, reason crawlstore.HoldReason, detail stri
 		when = "until " + until.Format(time.RFC3339)
 	}
 	r.c.cfg.Log(fmt.Sprintf("holding back %s %s: %s (%s); %s", origin, when, reason, detail, what))
-}
-
-// loadHolds holds back again, at the start of a run, the origins whose
-// server asked an earlier run to wait until a time still ahead.
-func (r *run) loadHolds(ctx context.Context) error {
-	hr, ok := has[crawlstore.HoldRecorder](r.c.store)
-	if !ok {
-		return nil
-	}
-	held, err := hr.HeldBack(ctx)
-	if err != nil {
-		return fmt.Errorf("%w: reading held-back origins: %w", ErrStore, err)
-	}
-	now := time.Now()
-	for _, h := range held {
-		scheme, host, ok := cutOrigin(h.Origin)
-		if !ok || h.Reason != crawlstore.HoldRetryAfter || !h.Until.After(now) || !r.c.mine(host) {
-			continue
-		}
-		if r.sched.hold(scheme, host, crawlstore.HoldRetryAfter, h.Detail, h.Until) {
-			r.logOrigin(h.Origin, crawlstore.HoldRetryAfter, h.Detail, h.Until)
-		}
-	}
-	return nil
-}
-
-// recordHolds hands the run's held-back origins to the store, if it keeps
-// them.
-func (r *run) recordHolds(held []crawlstore.HeldBack) error {
-	hr, ok := has[crawlstore.HoldRecorder](r.c.store)
-	if !ok {
-		return nil
-	}
-	if err := hr.RecordHeldBack(r.storeCtx, r.c.cfg.Shard, r.c.cfg.Shards, held); err != nil {
-		return fmt.Errorf("%w: recording held-back origins: %w", ErrStore, err)
-	}
-	return nil
 }
