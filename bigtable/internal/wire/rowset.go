@@ -6,26 +6,24 @@ import (
 
 	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/bigtable/internal/spec"
 )
 
-// Bound is the kind of one end of a Range.
-type Bound uint8
+// Bound is the kind of one end of a Range: spec's, as bigtable/cloud
+// reads it.
+type Bound = spec.Bound
 
 // The bound kinds.
 const (
-	Unbounded Bound = iota // no limit on that side
-	Open                   // the key itself is excluded
-	Closed                 // the key itself is included
+	Unbounded = spec.Unbounded // no limit on that side
+	Open      = spec.Open      // the key itself is excluded
+	Closed    = spec.Closed    // the key itself is included
 )
 
-// Range is one range of row keys of a request's RowSet, kept as data so a
-// read that stops after a row can go on with what is left (After).
-type Range struct {
-	StartBound Bound
-	Start      string
-	EndBound   Bound
-	End        string
-}
+// Range is one range of row keys of a request's RowSet, kept as data (a
+// spec.RowRange) so a read that stops after a row can go on with what is
+// left (After).
+type Range spec.RowRange
 
 // RowSet translates a request's RowSet into ranges: each listed key is the
 // closed range [key, key]; an absent or empty set is the whole table. Empty
