@@ -283,9 +283,9 @@
 //     the robots.txt cache (at most [MaxRobots] files and [MaxRobotsBytes]).
 //     On top of that, bodies in flight: a body is buffered whole (up to MaxBody, the buffer growing
 //     by doubling), so they may take about 2 x MaxBody x Concurrency (160
-//     MiB with the defaults). Tokenising a page adds little beyond it;
-//     TestHostileManyLinks measures a 4 MiB page of 100,000 links at about
-//     30 MiB allocated in all.
+//     MiB with the defaults). Tokenising a page adds little beyond it:
+//     TestHostileManyLinks holds a 4 MiB page of 100,000 links under 96
+//     MiB allocated in all.
 //   - The entries set aside (a host at its MaxPagesPerHost, outside the
 //     allowed domains, an origin held back) are still read from the store,
 //     to be counted: a run reads every entry of its shard's frontier once.
