@@ -183,21 +183,16 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 		fmt.Fprintf(stderr, "the crawl is over; ")
 		return serveUntilStopped(ctx, stderr)
 	}
-	if len(seedURLs) == 0 && (len(o.cfg.Sitemaps) == 0 || o.cfg.NoSitemaps) {
-		// NB: a seek from a host's hint (see webtable.FrontierHint), not a
-		// read of the entries: a frontier whose first host has many
-		// entries done walked their tombstones here before the crawl began.
-		queued, qerr := w.HasFrontier(ctx)
-		if qerr != nil {
-			return fail(exitStoreFailed, "reading the frontier of %s: %v", o.db, qerr)
-		}
-		if !queued && o.serve != "" {
-			fmt.Fprintf(stderr, "nothing to crawl in %s: only serving it\n", o.db)
-			return serveUntilStopped(ctx, stderr)
-		}
-		if !queued {
-			return fail(exitUsage, "no seeds: give URLs, --seeds FILE (e.g. --seeds seeds/default.txt), or try --demo")
-		}
+	resumes, queued, err := crawlrun.Resumes(ctx, w, seedURLs, o.cfg)
+	switch {
+	case err != nil:
+		return fail(exitStoreFailed, "reading the frontier of %s: %v", o.db, err)
+	case resumes && !queued && o.serve != "":
+		fmt.Fprintf(stderr, "nothing to crawl in %s: only serving it\n", o.db)
+		return serveUntilStopped(ctx, stderr)
+	case resumes && !queued:
+		return fail(exitUsage, "no seeds: give URLs, --seeds FILE (e.g. --seeds seeds/default.txt), or try --demo")
+	case resumes:
 		fmt.Fprintf(stderr, "no seeds given: resuming the crawl queued in %s\n", o.db)
 	}
 	_, err = crawlOnce(ctx, o, w, seedURLs, stderr, "")
