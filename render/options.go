@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"os/exec"
 	"time"
 )
 
@@ -75,4 +76,14 @@ func (o Options) withDefaults() (Options, error) {
 		o.Height = 800
 	}
 	return o, nil
+}
+
+// LookPath returns the browser program that Options{Exec: exe} runs
+// (DefaultExec when exe is ""), and an error when it is not there to run.
+func LookPath(exe string) (string, error) {
+	if exe == "" {
+		exe = DefaultExec
+	}
+	_, err := exec.LookPath(exe)
+	return exe, err
 }
