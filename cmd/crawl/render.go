@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os/exec"
 	"time"
 
 	"github.com/webtable/webtable/crawler"
@@ -58,11 +57,8 @@ func startRenderer(ctx context.Context, o *options, w *webtable.WebTable, cfg *c
 	if cfg.Render == crawler.RenderNever {
 		return func() {}, nil
 	}
-	exe := o.render.exec
-	if exe == "" {
-		exe = render.DefaultExec
-	}
-	if _, err := exec.LookPath(exe); err != nil {
+	exe, err := render.LookPath(o.render.exec)
+	if err != nil {
 		return nil, fail(exitUsage, "--render needs chromium at %s (Debian: apt-get install chromium): %v", exe, err)
 	}
 	if cfg.Screenshots {
