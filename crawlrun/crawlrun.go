@@ -4,7 +4,9 @@
 // crawler over the WebTable's crawlstore.Store, runs it once or, for a
 // continuous crawl, until ctx ends, and then writes the WebTable's last
 // deletes within the same grace after an interrupt as the crawler's own
-// store calls (crawler.Config.StoreGrace).
+// store calls (crawler.Config.StoreGrace). A run that ends early says
+// why with an [Error] of a [Kind], for the program's exit status;
+// [Resumes] says whether a run without seeds has anything queued to resume.
 //
 // # Caveats
 //

@@ -3,7 +3,8 @@
 // becomes a version of its row at its capture time; the body of a 2xx
 // HTML page (of any page with Options.StoreAll) is kept; the links of an
 // HTML page become anchors; a status of 400 or more is a failed fetch.
-// Nothing is fetched or queued.
+// Nothing is fetched or queued. [File] imports one file, [Files] a list of
+// them in order, saying why it stopped with an [Error] of a [Kind].
 //
 // # Caveats
 //
