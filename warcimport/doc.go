@@ -4,7 +4,7 @@
 // HTML page (of any page with Options.StoreAll) is kept; the links of an
 // HTML page become anchors; a status of 400 or more is a failed fetch.
 // Nothing is fetched or queued. [File] imports one file, [Files] a list of
-// them in order, saying why it stopped with an [Error] of a [Kind].
+// them in order, saying why it stopped as a crawl does (a crawlrun.Error).
 //
 // # Caveats
 //

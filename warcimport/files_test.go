@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/archive"
+	"github.com/webtable/webtable/crawlrun"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/webtable"
 )
@@ -42,13 +43,13 @@ func TestFiles(t *testing.T) {
 		name   string
 		ctx    context.Context
 		files  []string
-		want   Kind // 0: no error
+		want   crawlrun.Kind // 0: no error
 		stored bool
 	}{
 		{"good", ctx, []string{good}, 0, true},
-		{"not WARC after good", ctx, []string{good, notWARC, good}, Damaged, true},
-		{"missing", ctx, []string{filepath.Join(dir, "absent.warc")}, StoreFailed, false},
-		{"cancelled", cancelled, []string{good}, Interrupted, false},
+		{"not WARC after good", ctx, []string{good, notWARC, good}, crawlrun.Usage, true},
+		{"missing", ctx, []string{filepath.Join(dir, "absent.warc")}, crawlrun.StoreFailed, false},
+		{"cancelled", cancelled, []string{good}, crawlrun.Interrupted, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, err := stores.Open(ctx, filepath.Join(t.TempDir(), "w.db"), stores.ForCrawl, webtable.Options{})
@@ -57,7 +58,7 @@ func TestFiles(t *testing.T) {
 			}
 			defer w.Close()
 			_, err = Files(tc.ctx, w, tc.files, Options{})
-			var e *Error
+			var e *crawlrun.Error
 			switch {
 			case tc.want == 0 && err != nil:
 				t.Fatalf("Files(%v) = %v, want no error", tc.files, err)

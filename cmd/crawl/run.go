@@ -16,7 +16,6 @@ import (
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/seeds"
 	"github.com/webtable/webtable/shardrun"
-	"github.com/webtable/webtable/warcimport"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -53,26 +52,16 @@ var shardExits = map[shardrun.Kind]int{
 	shardrun.Interrupted: exitInterrupted,
 }
 
-// importExits are the exit statuses of the ways a WARC import ends early.
-var importExits = map[warcimport.Kind]int{
-	warcimport.Damaged:     exitUsage,
-	warcimport.Interrupted: exitInterrupted,
-	warcimport.StoreFailed: exitStoreFailed,
-}
-
-// runExit gives the error of a crawl's run (crawlrun), of a shard's
-// (shardrun) or of a WARC import (warcimport) its exit status.
+// runExit gives the error of a crawl's run or of a WARC import
+// (crawlrun.Error) or of a shard's (shardrun) its exit status.
 func runExit(err error) error {
 	var ce *crawlrun.Error
 	var se *shardrun.Error
-	var ie *warcimport.Error
 	switch {
 	case errors.As(err, &ce):
 		return &exitError{code: runExits[ce.Kind], err: ce}
 	case errors.As(err, &se):
 		return &exitError{code: shardExits[se.Kind], err: se}
-	case errors.As(err, &ie):
-		return &exitError{code: importExits[ie.Kind], err: ie}
 	}
 	return err
 }

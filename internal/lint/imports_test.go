@@ -229,9 +229,10 @@ var rules = map[string]rule{
 		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
 	},
 	// WARC files into the WebTable by the crawler's rules (crawl
-	// --from-warc): archive reads them, webtable stores them.
+	// --from-warc): archive reads them, webtable stores them; an import
+	// ends early as a crawl does (crawlrun.Error).
 	"warcimport": {
-		internal:        []string{"archive", "crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey", "sitemap"},
+		internal:        []string{"archive", "crawler", "crawlrun", "crawlstore", "extract", "webtable", "bigtable", "urlkey", "sitemap"},
 		forbidden:       concat(cloud, terminal),
 		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
 	},
