@@ -8,7 +8,8 @@ import (
 )
 
 // Kind says why a run ended before its crawl was done, for the program's
-// exit status (as shardrun.Kind does for a shard).
+// exit status: a run of this package, a WARC import (warcimport) or the
+// run of a shard (shardrun).
 type Kind int
 
 // The kinds of [Error].
@@ -20,10 +21,15 @@ const (
 	// Interrupted: the run's context was cancelled (Ctrl-C); the pages in
 	// flight were stored, and running it again resumes the crawl.
 	Interrupted
+	// ShardGone: for a shard of a crawl split between processes
+	// (shardrun), another shard has been silent for longer than its
+	// timeout with pages of its part still queued.
+	ShardGone
 )
 
 // Error ends a run early: what happened, in one line for a person (Msg),
-// its Kind, and the crawler's error (Err, which a *SetupError may be).
+// its Kind, and the error it comes from (Err, which a *SetupError may be;
+// nil when there is none).
 type Error struct {
 	Kind Kind
 	Msg  string
@@ -33,7 +39,7 @@ type Error struct {
 // Error is Msg.
 func (e *Error) Error() string { return e.Msg }
 
-// Unwrap returns the crawler's error.
+// Unwrap returns Err.
 func (e *Error) Unwrap() error { return e.Err }
 
 // ended is the error of a run under ctx that ended with err: nil, or an

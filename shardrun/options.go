@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlrun"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -56,32 +57,26 @@ type Reporter interface {
 // Label is the prefix of a shard's lines: "shard 1/4: ".
 func Label(shard, shards int) string { return fmt.Sprintf("shard %d/%d: ", shard, shards) }
 
-// Kind says why the run of a shard ended without the crawl finished.
-type Kind int
+// Kind says why the run of a shard ended without the crawl finished:
+// StoreFailed (the store did not answer for longer than Options.Timeout),
+// Usage (the configuration or the seeds cannot be used), ShardGone
+// (another shard has been silent for longer than Options.Timeout with
+// pages of its part still queued) or Interrupted (the run's context was
+// cancelled; running it again resumes it). They are crawlrun's, so that a
+// program reads the end of any run alike.
+type Kind = crawlrun.Kind
 
 // The kinds of [Error].
 const (
-	// StoreFailed: the store did not answer for longer than
-	// Options.Timeout.
-	StoreFailed Kind = iota + 1
-	// Usage: the configuration or the seeds cannot be used.
-	Usage
-	// ShardGone: another shard has been silent for longer than
-	// Options.Timeout with pages of its part still queued.
-	ShardGone
-	// Interrupted: the run's context was cancelled (Ctrl-C); running it
-	// again resumes it.
-	Interrupted
+	StoreFailed = crawlrun.StoreFailed
+	Usage       = crawlrun.Usage
+	ShardGone   = crawlrun.ShardGone
+	Interrupted = crawlrun.Interrupted
 )
 
 // Error ends the run of a shard: what happened, in one line for a person
 // (Msg), and its Kind, for the program's exit status.
-type Error struct {
-	Kind Kind
-	Msg  string
-}
-
-func (e *Error) Error() string { return e.Msg }
+type Error = crawlrun.Error
 
 func errorf(kind Kind, format string, args ...any) error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}

@@ -215,9 +215,10 @@ var rules = map[string]rule{
 	},
 	// One shard of a crawl split between processes (crawl --shard): the
 	// crawler over the WebTable, as the program runs it; like the
-	// programs it speaks webtable, never bigtable itself.
+	// programs it speaks webtable, never bigtable itself; a shard ends
+	// early as a crawl does (crawlrun.Error).
 	"shardrun": {
-		internal:        []string{"crawler", "crawlstore", "extract", "webtable", "bigtable", "urlkey", "sitemap"},
+		internal:        []string{"crawler", "crawlrun", "crawlstore", "extract", "webtable", "bigtable", "urlkey", "sitemap"},
 		forbidden:       concat(cloud, terminal),
 		forbiddenDirect: []string{"flag", "github.com/dgraph-io/badger/v4", module + "/bigtable"},
 	},
