@@ -15,7 +15,6 @@ import (
 	"github.com/webtable/webtable/internal/memlimit"
 	"github.com/webtable/webtable/internal/stores"
 	"github.com/webtable/webtable/seeds"
-	"github.com/webtable/webtable/shardrun"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -37,31 +36,21 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
-// runExits are the exit statuses of the ways a crawl's run ends early.
+// runExits are the exit statuses of the ways a run ends early (a crawl's,
+// a shard's or a WARC import's).
 var runExits = map[crawlrun.Kind]int{
 	crawlrun.StoreFailed: exitStoreFailed,
 	crawlrun.Usage:       exitUsage,
+	crawlrun.ShardGone:   exitShardGone,
 	crawlrun.Interrupted: exitInterrupted,
 }
 
-// shardExits are the exit statuses of the ways a shard's run ends early.
-var shardExits = map[shardrun.Kind]int{
-	shardrun.StoreFailed: exitStoreFailed,
-	shardrun.Usage:       exitUsage,
-	shardrun.ShardGone:   exitShardGone,
-	shardrun.Interrupted: exitInterrupted,
-}
-
-// runExit gives the error of a crawl's run or of a WARC import
-// (crawlrun.Error) or of a shard's (shardrun) its exit status.
+// runExit gives the error of a crawl's run, of a shard's (shardrun) or of
+// a WARC import, a *crawlrun.Error, its exit status.
 func runExit(err error) error {
 	var ce *crawlrun.Error
-	var se *shardrun.Error
-	switch {
-	case errors.As(err, &ce):
+	if errors.As(err, &ce) {
 		return &exitError{code: runExits[ce.Kind], err: ce}
-	case errors.As(err, &se):
-		return &exitError{code: shardExits[se.Kind], err: se}
 	}
 	return err
 }
