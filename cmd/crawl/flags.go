@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/flagvalue"
 	"github.com/webtable/webtable/internal/metrics"
 	"github.com/webtable/webtable/shardrun"
@@ -46,6 +47,9 @@ type options struct {
 	shardTimeout time.Duration
 	// render holds --render-tabs and --render-timeout (render.go).
 	render renderFlags
+	// crawlStore, when set, is the store crawlOnce crawls (a continuous
+	// shard's, counting for its record); not a flag.
+	crawlStore crawlstore.Store
 }
 
 // usageText is the head of --help, before the flags; docs/cli/crawl.md is
