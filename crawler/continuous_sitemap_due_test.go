@@ -176,3 +176,58 @@ func TestNextSitemapSchedule(t *testing.T) {
 // logRatio is ln((n - x + 0.5)/(n + 0.5)), of Cho and Garcia-Molina's
 // estimator for x changes in n visits.
 func logRatio(n, x float64) float64 { return math.Log((n - x + 0.5) / (n + 0.5)) }
+
+// TestSitemapReadsSpendBudget: a sitemap file read takes a --budget
+// token as a page fetch does: with a budget of 2 an hour, the sitemap
+// and the seed go at once, and the page the sitemap lists waits for the
+// next token, half an hour later.
+func TestSitemapReadsSpendBudget(t *testing.T) {
+	w := newVWeb(t)
+	w.handle("a.test", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/sitemap.xml":
+			if err := sitemap.Write(rw, sitemap.URLSet, []sitemap.URL{{Loc: "http://a.test/a", Priority: -1}}); err != nil {
+				t.Error(err)
+			}
+		case "/", "/a":
+			rw.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(rw, page(r.URL.Path))
+		default:
+			http.NotFound(rw, r)
+		}
+	}))
+	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	clock := &manualClock{now: t0, waiting: make(chan struct{}, 10)}
+	cfg := w.config()
+	cfg.Clock, cfg.Budget = clock, Budget{N: 2, Per: time.Hour}
+	cfg.Sitemaps = []string{"http://a.test/sitemap.xml"}
+	c, err := New(cfg, crawlertest.NewMemStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Run(t.Context(), []string{"http://a.test/"})
+		done <- err
+	}()
+	select {
+	case <-clock.waiting:
+	case err := <-done:
+		t.Fatalf("the crawl ended (%v) without waiting for the budget: fetched %v, want 2 of the 3 first", err, w.paths("a.test"))
+	}
+	// NB: the waiting one is /a, listed by the sitemap (read by then);
+	// the seed took the other token, and may still be in flight.
+	for _, p := range w.paths("a.test") {
+		if p == "/a" {
+			t.Errorf("/a was fetched before the crawl waited for a token: the sitemap took none")
+		}
+	}
+	clock.advance(30 * time.Minute)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := w.paths("a.test"); len(got) != 3 {
+		t.Errorf("fetched %v, want the sitemap, / and /a", got)
+	}
+}
