@@ -73,6 +73,7 @@ func (c *Crawler) RunContinuous(ctx context.Context, seeds []string) (Stats, err
 		return Stats{}, ErrNotDueKeeper
 	}
 	var total Stats
+	var woke time.Time // the sitemap due time that last started a round
 	for {
 		st, err := c.Run(ctx, seeds)
 		total = total.Add(st)
@@ -82,16 +83,17 @@ func (c *Crawler) RunContinuous(ctx context.Context, seeds []string) (Stats, err
 		}
 		// NB: every round gets the seeds again: they are done (not queued
 		// again) but name the allowed domains of the round.
-		if err := c.waitDue(ctx, dk); err != nil {
+		if err := c.waitDue(ctx, dk, &woke); err != nil {
 			return total, err
 		}
 	}
 }
 
-// waitDue moves the pages due into the frontier, waiting until some are
-// or until a look at the frontier finds entries queued meanwhile; it
-// returns ctx's error, wrapped, when ctx ends first, or the store's.
-func (c *Crawler) waitDue(ctx context.Context, dk crawlstore.DueKeeper) error {
+// waitDue moves the pages due into the frontier, waiting until some are,
+// until a sitemap is due, or until a look at the frontier finds entries
+// queued meanwhile; it returns ctx's error, wrapped, when ctx ends first,
+// or the store's. woke is the sitemap due time that last ended a wait.
+func (c *Crawler) waitDue(ctx context.Context, dk crawlstore.DueKeeper, woke *time.Time) error {
 	storeCtx := context.WithoutCancel(ctx)
 	var held map[string]bool // hosts with entries when the wait began, sharded
 	if c.cfg.Shards > 1 {
@@ -113,6 +115,24 @@ func (c *Crawler) waitDue(ctx context.Context, dk crawlstore.DueKeeper) error {
 		}
 		if taken > 0 {
 			return nil
+		}
+		// A sitemap due starts a round, which reads it (continuous_sitemap_due.go).
+		sdue, err := c.nextSitemapDue(storeCtx)
+		if err != nil {
+			return err
+		}
+		switch {
+		case !sdue.IsZero() && !sdue.After(now) && !sdue.Equal(*woke):
+			*woke = sdue
+			return nil
+		case !sdue.IsZero() && !sdue.After(now):
+			// NB: the round it started did not read it (its host's
+			// robots.txt failed, say, before the read was scheduled):
+			// looked at again a --min-interval later, not in a spin.
+			sdue = now.Add(c.cfg.MinInterval)
+		}
+		if !sdue.IsZero() && (next.IsZero() || sdue.Before(next)) {
+			next = sdue
 		}
 		wait := dueFeedWait
 		if c.cfg.Shards <= 1 {

@@ -101,9 +101,10 @@ func TestContinuousNewLinkWakesWait(t *testing.T) {
 }
 
 // TestContinuousSitemapLastmodAfterRestart: a crawl stopped and started
-// again reads the sitemap again, and a lastmod newer than a page's last
-// fetch makes it due now, though its due entry says later; its hint is
-// kept with the fetch.
+// again carries on the sitemap's schedule from the store: it does not
+// read the sitemap before it is due; when it is, a lastmod newer than a
+// page's last fetch makes the page due. (TestContinuousSitemapDue: a
+// page fetched for its lastmod alone.)
 func TestContinuousSitemapLastmodAfterRestart(t *testing.T) {
 	w := newVWeb(t)
 	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
@@ -133,7 +134,7 @@ func TestContinuousSitemapLastmodAfterRestart(t *testing.T) {
 	clock := &manualClock{now: t0, waiting: make(chan struct{})}
 	store := crawlertest.NewMemStore()
 	cfg := w.config()
-	cfg.Sitemaps = []string{"http://a.test/sitemap.xml"} // --sitemap: read by every round
+	cfg.Sitemaps = []string{"http://a.test/sitemap.xml"} // --sitemap: read when due
 	run := startContinuous(t, cfg, clock, store, "http://a.test/")
 	<-clock.waiting
 	if row, _ := store.Row("http://a.test/a"); !row.Fetch.Sitemap.LastMod.Equal(t0.Add(-24 * time.Hour)) {
@@ -151,14 +152,20 @@ func TestContinuousSitemapLastmodAfterRestart(t *testing.T) {
 	for _, p := range w.paths("a.test") {
 		count[p]++
 	}
-	if count["/"] != 1 || count["/a"] != 2 {
-		t.Errorf("after the restart fetched %v, want / once, /a twice: again, as the sitemap says it changed", count)
+	if count["/"] != 1 || count["/a"] != 1 || count["/sitemap.xml"] != 1 {
+		t.Errorf("after the restart, before the sitemap is due (t0+1h), fetched %v, want each once: the schedule is kept in the store", count)
 	}
-	if at := fetchedAt(t, store, "http://a.test/a"); !at.Equal(t0.Add(10 * time.Minute)) {
-		t.Errorf("/a fetched again at %v, want %v (at once, not when due)", at, t0.Add(10*time.Minute))
+	clock.advance(50 * time.Minute)
+	<-clock.waiting
+	count = map[string]int{}
+	for _, p := range w.paths("a.test") {
+		count[p]++
 	}
-	if row, _ := store.Row("http://a.test/a"); !row.Fetch.Sitemap.LastMod.Equal(lastmod) {
-		t.Errorf("/a stored with hint %+v, want the new lastmod %v", row.Fetch.Sitemap, lastmod)
+	if count["/sitemap.xml"] != 2 || count["/a"] != 2 {
+		t.Errorf("at t0+1h fetched %v, want the sitemap and /a again", count)
+	}
+	if sc := store.SitemapSchedules()["http://a.test/sitemap.xml"]; sc.Visits != 1 || sc.Changes != 1 {
+		t.Errorf("the sitemap's schedule after its second read = %+v, want one visit that found it changed", sc)
 	}
 }
 

@@ -183,6 +183,9 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 	if err := r.load(runCtx, seedURLs); err != nil {
 		return r.stats.snapshot(r.sched), err
 	}
+	if err := r.readDueSitemaps(); err != nil { // continuous_sitemap_due.go
+		return r.stats.snapshot(r.sched), err
+	}
 	if !c.cfg.NoSitemaps {
 		for _, s := range c.cfg.Sitemaps {
 			r.readSitemapLater(s, 0)

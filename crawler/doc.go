@@ -250,8 +250,10 @@
 // rounds the due pages go back into the frontier, and the crawler waits on
 // one timer (Config.Clock) for the next, or until the store (a
 // [crawlstore.QueueWatcher]) queues a link, or, sharded, a look finds
-// another shard's. Config.Budget caps fetches with a token bucket on the
-// same clock. See continuous.go.
+// another shard's, or until a sitemap is due: a [crawlstore.SitemapKeeper]
+// store keeps each sitemap's schedule, read with conditional GETs (see
+// continuous_sitemap_due.go). Config.Budget caps fetches, sitemap files
+// included, with a token bucket on the same clock. See continuous.go.
 //
 // # Rendering
 //

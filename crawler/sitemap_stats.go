@@ -24,6 +24,10 @@ type SitemapStats struct {
 	// sitemap's host or outside the allowed domains; each file's are named
 	// once, by the first of them.
 	Outside int64
+	// Unchanged counts the sitemaps of a continuous crawl read again that
+	// answered 304 Not Modified to a conditional GET (not counted in
+	// Files).
+	Unchanged int64
 }
 
 func (r *statsRecorder) sitemapBad(log func(string), line string) {
@@ -63,4 +67,10 @@ func (r *statsRecorder) sitemapOutside(log func(string), s, first string, n int)
 	if log != nil {
 		log(fmt.Sprintf("sitemap %s: %d URLs outside its host or the allowed domains, not queued, the first %s", s, n, first))
 	}
+}
+
+func (r *statsRecorder) sitemapUnchanged() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.s.Sitemaps.Unchanged++
 }

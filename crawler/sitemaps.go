@@ -2,8 +2,11 @@ package crawler
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"sync"
@@ -90,7 +93,35 @@ func (r *run) readSitemap(loc string, level int) {
 	case !r.c.mine(u.Host):
 		return // its host's shard reads it
 	}
-	f, err := r.fetchSitemap(u)
+	var sched *crawlstore.SitemapSchedule // a continuous crawl's (continuous_sitemap_due.go)
+	if level == 0 {
+		sc, ok, skip, err := r.sitemapSchedule(s, u.Host)
+		if err != nil {
+			r.fail(err)
+			return
+		}
+		if skip {
+			return // not due yet
+		}
+		if ok {
+			sched = &sc
+		}
+	}
+	if err := r.c.budget.take(r.runCtx); err != nil {
+		return // stopped while waiting for the budget
+	}
+	now := r.c.clock.Now()
+	f, res, err := r.fetchSitemap(u, sched)
+	if sched != nil && r.runCtx.Err() == nil {
+		if serr := r.saveSitemapSchedule(*sched, res, now); serr != nil {
+			r.fail(serr)
+			return
+		}
+	}
+	if res.notModified {
+		r.stats.sitemapUnchanged()
+		return
+	}
 	if err != nil {
 		if r.runCtx.Err() == nil {
 			r.stats.sitemapBad(r.c.cfg.Log, fmt.Sprintf("sitemap %s: %v", s, err))
@@ -117,20 +148,28 @@ func (r *run) readSitemap(loc string, level int) {
 }
 
 // fetchSitemap fetches u through the crawler's transport (so through
-// the per-host scheduler, like any request) and parses it.
-func (r *run) fetchSitemap(u *url.URL) (*sitemap.File, error) {
+// the per-host scheduler, like any request) and parses it. With sched
+// (a continuous crawl's schedule of it), the request is conditional on
+// the validators of its last 200; res says what came back.
+func (r *run) fetchSitemap(u *url.URL, sched *crawlstore.SitemapSchedule) (_ *sitemap.File, res sitemapRead, _ error) {
 	if !r.c.cfg.IgnoreRobots {
 		if err := r.c.rob.allowed(r.runCtx, u); err != nil {
-			return nil, fmt.Errorf("not read: %w", err)
+			return nil, res, fmt.Errorf("not read: %w", err)
 		}
 	}
 	ctx, cancel := context.WithTimeout(r.runCtx, 4*r.c.cfg.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, err
+		return nil, res, err
 	}
 	req.Header.Set("User-Agent", r.c.cfg.UserAgent)
+	if sched != nil && sched.ETag != "" {
+		req.Header.Set("If-None-Match", sched.ETag)
+	}
+	if sched != nil && sched.LastModified != "" {
+		req.Header.Set("If-Modified-Since", sched.LastModified)
+	}
 	client := &http.Client{Transport: r.c.tr, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if len(via) > 5 || req.URL.Hostname() != u.Hostname() {
 			return errors.New("redirected too often or to another host")
@@ -139,13 +178,21 @@ func (r *run) fetchSitemap(u *url.URL) (*sitemap.File, error) {
 	}}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, res, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("answered %d", resp.StatusCode)
+	if resp.StatusCode == http.StatusNotModified && sched != nil && (sched.ETag != "" || sched.LastModified != "") {
+		res.ok, res.notModified = true, true
+		return nil, res, nil
 	}
-	return sitemap.Parse(resp.Body, sitemap.Limits{})
+	if resp.StatusCode != http.StatusOK {
+		return nil, res, fmt.Errorf("answered %d", resp.StatusCode)
+	}
+	h := sha256.New()
+	f, err := sitemap.Parse(io.TeeReader(resp.Body, h), sitemap.Limits{})
+	res.ok = err == nil
+	res.etag, res.lastModified, res.sha256 = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified"), hex.EncodeToString(h.Sum(nil))
+	return f, res, err
 }
 
 // queueListed queues the URLs a sitemap at su (s its String) lists, as a

@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/webtable"
 )
 
@@ -42,12 +43,19 @@ func (e *SetupError) Unwrap() error { return e.Err }
 // wrapping a *SetupError, when cfg is refused; otherwise wrapping the
 // run's error (see crawler.Crawler.Run).
 func Run(ctx context.Context, w *webtable.WebTable, seeds []string, cfg crawler.Config, started func(*crawler.Crawler)) (crawler.Stats, error) {
+	return RunOn(ctx, w, w.CrawlStore(), seeds, cfg, started)
+}
+
+// RunOn is Run with the crawler over store, a wrapper of w's CrawlStore
+// that keeps its optional powers (a continuous shard's, which counts for
+// its record what it queues and fetches: shardrun.Continuous).
+func RunOn(ctx context.Context, w *webtable.WebTable, store crawlstore.Store, seeds []string, cfg crawler.Config, started func(*crawler.Crawler)) (crawler.Stats, error) {
 	// The WebTable's last deletes, after the run, are cut off when the
 	// run's own store calls are: closing it then writes nothing that a
 	// hung store could hold for ever.
 	cut, release := crawler.CutOff(ctx, cfg.StoreGrace)
 	defer release()
-	c, err := crawler.New(cfg, w.CrawlStore())
+	c, err := crawler.New(cfg, store)
 	if err != nil {
 		return crawler.Stats{}, ended(ctx, &SetupError{Err: err})
 	}

@@ -11,6 +11,9 @@
 //
 //   - [Run] runs a shard until the whole crawl is finished; [Open] opens
 //     its store, trying one that does not answer again for a while.
+//   - [Continuous] runs a shard of a continuous crawl (crawl --continuous
+//     --shard I/N), which never finishes, keeping its record and
+//     heartbeats as Run does, for readers (query stats).
 //   - [Options] configure it, [Reporter] is told how it goes, and an
 //     [Error] says why it ended early, by [Kind].
 //

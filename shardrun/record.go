@@ -40,6 +40,9 @@ func (s *shard) update(ctx context.Context, u webtable.ShardUpdate) error {
 	defer s.mu.Unlock()
 	q, f := s.counts.take()
 	u.Queued, u.Finished = q, f
+	if u.State != "" {
+		u.Timeout = s.o.Timeout
+	}
 	err := s.w.UpdateShard(ctx, s.o.Crawl.Shard, s.o.Crawl.Shards, u, s.now())
 	if err != nil {
 		s.counts.giveBack(q, f)

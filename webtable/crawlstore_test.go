@@ -36,6 +36,12 @@ func TestDueKeeperContract(t *testing.T) {
 	crawlertest.DueKeeperContract(t, func(t *testing.T) crawlertest.DueStore { return openTestTable(t).CrawlStore() })
 }
 
+// TestSitemapKeeperContract runs the contract of sitemap schedules
+// against the WebTable in the embedded store.
+func TestSitemapKeeperContract(t *testing.T) {
+	crawlertest.SitemapKeeperContract(t, func(t *testing.T) crawlstore.SitemapKeeper { return openTestTable(t).CrawlStore() })
+}
+
 // TestSavePageWritesAnchorsAndRedirects checks what the contract cannot
 // see through the interface: anchors in the targets' rows, and a redirect
 // between keys putting the content in the target's row and the redirect in

@@ -42,6 +42,7 @@ const (
 	colShardFinished  = "finished"
 	colShardChecks    = "checks"
 	colShardHeld      = "held"
+	colShardTimeout   = "timeout"
 	colBudgetPages    = "pages"
 )
 
@@ -82,6 +83,10 @@ type ShardRecord struct {
 	// queued when it last set its state (entries it cannot take, such as
 	// those of a host that has its --max-pages-per-host).
 	Held int64
+	// Timeout is the shard's --shard-timeout, recorded with its state (0
+	// in records written before it was): a reader calls the shard silent
+	// when its heartbeat is older than that (see [ShardRecord.Silent]).
+	Timeout time.Duration
 }
 
 // ShardUpdate is one change of a shard's record ([WebTable.UpdateShard]).
@@ -97,6 +102,8 @@ type ShardUpdate struct {
 	Queued, Finished int64
 	// Held is recorded with State (see ShardRecord.Held).
 	Held int64
+	// Timeout is recorded with State when > 0 (see ShardRecord.Timeout).
+	Timeout time.Duration
 }
 
 // ShardKey is the row key of shard's record in a crawl of shards shards.
@@ -157,6 +164,9 @@ func (w *WebTable) UpdateShard(ctx context.Context, shard, shards int, u ShardUp
 	if u.State != "" {
 		m.Set(FamilyFetch, colShardState, bigtable.ServerTime, []byte(u.State))
 		m.Set(FamilyFetch, colShardHeld, bigtable.ServerTime, []byte(strconv.FormatInt(u.Held, 10)))
+		if u.Timeout > 0 {
+			m.Set(FamilyFetch, colShardTimeout, bigtable.ServerTime, []byte(u.Timeout.String()))
+		}
 	}
 	if err := w.tbl.Apply(ctx, key, m); err != nil {
 		return fmt.Errorf("webtable: writing the state of shard %d/%d: %w", shard, shards, err)
@@ -212,9 +222,15 @@ func parseShard(r bigtable.Row) (ShardRecord, error) {
 		switch q {
 		case colShardState:
 			rec.State = ShardState(it.Value)
-			if rec.State != ShardWorking && rec.State != ShardIdle && rec.State != ShardFinished {
-				return rec, fmt.Errorf("state %q is not %q, %q or %q", it.Value, ShardWorking, ShardIdle, ShardFinished)
+			if !knownShardState(rec.State) {
+				return rec, fmt.Errorf("state %q is not one of %q", it.Value, shardStates)
 			}
+		case colShardTimeout:
+			d, err := time.ParseDuration(string(it.Value))
+			if err != nil || d < 0 {
+				return rec, fmt.Errorf("timeout %q is not a duration", it.Value)
+			}
+			rec.Timeout = d
 		case colShardHeld:
 			n, err := strconv.ParseInt(string(it.Value), 10, 64)
 			if err != nil || n < 0 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webtable/webtable/crawler"
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/internal/flagvalue"
 	"github.com/webtable/webtable/internal/metrics"
 	"github.com/webtable/webtable/shardrun"
@@ -46,6 +47,9 @@ type options struct {
 	shardTimeout time.Duration
 	// render holds --render-tabs and --render-timeout (render.go).
 	render renderFlags
+	// crawlStore, when set, is the store crawlOnce crawls (a continuous
+	// shard's, counting for its record); not a flag.
+	crawlStore crawlstore.Store
 }
 
 // usageText is the head of --help, before the flags; docs/cli/crawl.md is
@@ -90,7 +94,7 @@ func parseFlags(args []string, helpOut io.Writer) (*options, error) {
 	fs.BoolVar(&c.Continuous, "continuous", false, "never stop: fetch every stored page again when it is due, after an interval between --min-interval and --max-interval learnt from how often it changed (Ctrl-C ends the crawl; the same command resumes it)")
 	fs.DurationVar(&c.MinInterval, "min-interval", c.MinInterval, "with --continuous: fetch a page again `DUR` after its last fetch at the soonest (e.g. 1h, 30m)")
 	fs.DurationVar(&c.MaxInterval, "max-interval", c.MaxInterval, "with --continuous: fetch a page again `DUR` after its last fetch at the latest, even if it never changed (e.g. 720h for 30 days)")
-	fs.Func("budget", "fetch at most `N/DUR` pages, e.g. 10000/1h: N in any DUR (default no limit)", func(s string) error {
+	fs.Func("budget", "fetch at most `N/DUR` pages and sitemap files, e.g. 10000/1h: N in any DUR (default no limit)", func(s string) error {
 		b, err := crawler.ParseBudget(s)
 		c.Budget = b
 		return err

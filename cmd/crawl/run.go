@@ -204,7 +204,11 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	}
 	defer closeRenderer()
 	cfg.StoreGrace, cfg.Clock = o.deps.storeGrace, o.deps.clock
-	st, err := crawlrun.Run(ctx, w, seedURLs, o.metrics.Feed(cfg), o.metrics.Watch)
+	store := o.crawlStore
+	if store == nil {
+		store = w.CrawlStore()
+	}
+	st, err := crawlrun.RunOn(ctx, w, store, seedURLs, o.metrics.Feed(cfg), o.metrics.Watch)
 	var se *crawlrun.SetupError
 	if !errors.As(err, &se) {
 		p.Finish(st)

@@ -24,6 +24,12 @@ on purpose (unreachable, robots.txt unavailable, the server asked to wait,
 max pages per host) and when they may be tried again. An origin queued with
 no reason was not reached by the last crawl (it stopped, or was stopped).
 
+A crawl split between processes (crawl --shard I/N) adds one line per shard:
+its state (working, idle or finished; running or stopped with --continuous),
+the pages it fetched and its last heartbeat. A shard that says it is at work
+but has written no heartbeat for longer than its --shard-timeout is STALE:
+killed, or cut off from the store.
+
 Examples:
   query --db webtable-demo.db stats --domain cnn.com
   query --db webtable.db stats --by-origin --top 5
@@ -56,6 +62,9 @@ type jsonStats struct {
 	// Due says when the pages of a continuous crawl are due again (whole
 	// table only; absent for other crawls).
 	Due *jsonDue `json:"due,omitempty"`
+	// Shards lists the records of the shards of a crawl split between
+	// processes (whole table only; absent for a crawl of one process).
+	Shards []jsonShard `json:"shards,omitempty"`
 }
 
 // jsonOrigin is one origin's queued pages in query stats --by-origin.
@@ -115,6 +124,12 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
+	var shards []jsonShard
+	if domain == "" {
+		if shards, err = shardStats(ctx, w, time.Now()); err != nil { // stats_shards.go
+			return err
+		}
+	}
 	var origins []jsonOrigin
 	if byOrigin {
 		if origins, err = queuedOrigins(ctx, w, holds); err != nil {
@@ -125,7 +140,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if asJSON {
 		err = out.json.Encode(jsonStats{Domain: domain, Rows: s.Rows, Fetched: s.Fetched, Failed: s.Failed,
 			Queued: s.Queued, Frontier: s.Frontier, Versions: s.Versions, Bytes: s.Bytes, Cells: s.Cells,
-			HeldBack: heldBackPages(holds), Origins: origins, Due: due})
+			HeldBack: heldBackPages(holds), Origins: origins, Due: due, Shards: shards})
 		if err != nil {
 			return err
 		}
@@ -149,6 +164,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if due != nil {
 		printDue(out.w, s, due) // stats_due.go
 	}
+	printShards(out.w, shards)
 	fmt.Fprintf(out.w, "  %-10s %10s %10s\n", "family", "bytes", "cells")
 	for _, f := range webtable.Families {
 		fmt.Fprintf(out.w, "  %-10s %10s %10d\n", f, jsonshape.Size(s.Bytes[f]), s.Cells[f])

@@ -33,6 +33,8 @@ type MemStore struct {
 
 	due      map[string]memDue // row key -> due entry, see memdue.go
 	queuedCh chan struct{}     // closed at the next entry queued; nil: nobody waits
+
+	sitemaps map[string]crawlstore.SitemapSchedule // URL -> schedule, see memsitemap.go
 }
 
 // MemRow is what a MemStore holds for one row key.

@@ -14,3 +14,9 @@ func TestMemStoreContract(t *testing.T) {
 func TestMemStoreDueKeeperContract(t *testing.T) {
 	crawlertest.DueKeeperContract(t, func(*testing.T) crawlertest.DueStore { return crawlertest.NewMemStore() })
 }
+
+// TestMemStoreSitemapKeeperContract runs the contract of sitemap
+// schedules against MemStore.
+func TestMemStoreSitemapKeeperContract(t *testing.T) {
+	crawlertest.SitemapKeeperContract(t, func(*testing.T) crawlstore.SitemapKeeper { return crawlertest.NewMemStore() })
+}
