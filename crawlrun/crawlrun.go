@@ -48,8 +48,12 @@ func Run(ctx context.Context, w *webtable.WebTable, seeds []string, cfg crawler.
 
 // RunOn is Run with the crawler over store, a wrapper of w's CrawlStore
 // that keeps its optional powers (a continuous shard's, which counts for
-// its record what it queues and fetches: shardrun.Continuous).
+// its record what it queues and fetches: shardrun.Continuous); a nil
+// store is w's CrawlStore.
 func RunOn(ctx context.Context, w *webtable.WebTable, store crawlstore.Store, seeds []string, cfg crawler.Config, started func(*crawler.Crawler)) (crawler.Stats, error) {
+	if store == nil {
+		store = w.CrawlStore()
+	}
 	// The WebTable's last deletes, after the run, are cut off when the
 	// run's own store calls are: closing it then writes nothing that a
 	// hung store could hold for ever.

@@ -152,7 +152,7 @@ func crawl(ctx context.Context, args []string, stdout, stderr io.Writer, d deps)
 		err = closeStore(w, o.db, err)
 	}()
 	if o.cfg.Shards > 1 && o.cfg.Continuous {
-		return crawlContinuousShard(ctx, o, w, seedURLs, stderr) // continuous_shard.go
+		return crawlContinuousShard(ctx, o, w, seedURLs, stderr) // shard.go
 	}
 	if o.cfg.Shards > 1 {
 		if err := crawlShard(ctx, o, w, seedURLs, stderr); err != nil || o.serve == "" {
@@ -204,11 +204,7 @@ func crawlOnce(ctx context.Context, o *options, w *webtable.WebTable, seedURLs [
 	}
 	defer closeRenderer()
 	cfg.StoreGrace, cfg.Clock = o.deps.storeGrace, o.deps.clock
-	store := o.crawlStore
-	if store == nil {
-		store = w.CrawlStore()
-	}
-	st, err := crawlrun.RunOn(ctx, w, store, seedURLs, o.metrics.Feed(cfg), o.metrics.Watch)
+	st, err := crawlrun.RunOn(ctx, w, o.crawlStore, seedURLs, o.metrics.Feed(cfg), o.metrics.Watch)
 	var se *crawlrun.SetupError
 	if !errors.As(err, &se) {
 		p.Finish(st)
