@@ -87,10 +87,13 @@ func Summary(label string, s crawler.Stats) string {
 
 // sitemaps writes the summary's line of the sitemaps read, if any.
 func sitemaps(b *strings.Builder, sm crawler.SitemapStats) {
-	if sm.Files == 0 && sm.Bad == 0 {
+	if sm.Files == 0 && sm.Bad == 0 && sm.Unchanged == 0 {
 		return
 	}
 	fmt.Fprintf(b, "  sitemaps      %d read, %d URLs listed (%d new)", sm.Files, sm.Listed, sm.New)
+	if sm.Unchanged > 0 {
+		fmt.Fprintf(b, ", %d read again unchanged (304)", sm.Unchanged)
+	}
 	if sm.Bad > 0 || sm.Outside > 0 || sm.Skipped > 0 || sm.Cut > 0 {
 		fmt.Fprintf(b, "; %d unreadable (named above), %d URLs off their host, %d past 50,000 a file, %d files cut at 50 MB", sm.Bad, sm.Outside, sm.Skipped, sm.Cut)
 	}

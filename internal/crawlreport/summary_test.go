@@ -40,3 +40,14 @@ func TestProgressLines(t *testing.T) {
 		t.Errorf("wrote\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestSummarySitemapsUnchanged: a continuous crawl's sitemaps read again
+// and found unchanged (304) are counted in the summary, also when no file
+// was read in full.
+func TestSummarySitemapsUnchanged(t *testing.T) {
+	s := crawler.Stats{Fetched: 3}
+	s.Sitemaps.Unchanged = 4
+	if got, want := Summary("", s), "sitemaps      0 read, 0 URLs listed (0 new), 4 read again unchanged (304)\n"; !strings.Contains(got, want) {
+		t.Errorf("summary\n%s\nwant a line %q", got, want)
+	}
+}

@@ -21,6 +21,7 @@ func TestCollect(t *testing.T) {
 	s := crawler.Stats{Fetched: 7, NewVersions: 5, Unchanged: 2, Errors: 3, Bytes: 1234, Queued: 9,
 		ErrorsByKind: map[crawlstore.ErrorKind]int64{crawlstore.KindRobots: 3}}
 	s.ByStatusClass[2], s.ByStatusClass[0] = 7, 3
+	s.Sitemaps.Files, s.Sitemaps.Unchanged = 2, 6
 	g := crawler.Gauges{Hosts: 4, Robots: 2, HeldBack: map[crawlstore.HoldReason]int64{crawlstore.HoldRetryAfter: 1}}
 	m.SetSource(func() (crawler.Stats, crawler.Gauges, bool) { return s, g, true })
 	h := m.Hooks()
@@ -70,6 +71,8 @@ func TestCollect(t *testing.T) {
 		"webtable_crawl_fetch_seconds,class=none":                                    1,
 		"webtable_crawl_store_write_seconds":                                         1,
 		"webtable_crawl_running":                                                     1,
+		"webtable_crawl_sitemap_files_total,result=read":                             2,
+		"webtable_crawl_sitemap_files_total,result=unchanged":                        6,
 	}
 	got := scrape()
 	for k, v := range want {
