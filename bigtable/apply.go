@@ -198,7 +198,7 @@ func (w *writer) apply(ops []mutOp) error {
 			w.noteDelete()
 		case opDeleteRange:
 			if op.unpruned {
-				// DeleteCellUnread: one known cell, nothing read.
+				// DeleteOnlyVersion: one known cell, nothing read.
 				key := appendCellKey(nil, id, w.row, op.family, op.qualifier, op.start)
 				if err := w.txn.Delete(key); err != nil {
 					return err
@@ -296,7 +296,7 @@ func (t *Table) Microseconds() bool { return true }
 // ApplyBulk applies muts[i] to rows[i] for every i, each row atomically,
 // batching many rows into each Badger transaction for ingest speed. Rows are
 // applied in order; a row may appear more than once. Transactions that
-// read nothing (sets into families without a GC policy, SetUnpruned) are
+// read nothing (sets into families without a GC policy, SetOnlyVersion) are
 // built while Badger writes the one before; ApplyBulk returns once every
 // one has been written.
 //

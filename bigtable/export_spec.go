@@ -108,7 +108,7 @@ func mutationSpec(m *Mutation) (*spec.Mutation, error) {
 		out.Ops[i] = spec.Op{Kind: opKinds[op.kind], Family: op.family, Qualifier: op.qualifier,
 			Timestamp: int64(op.ts), Start: int64(op.start), End: int64(op.end), Value: op.value}
 		if op.kind == opDeleteRange && op.unpruned {
-			// NB: DeleteCellUnread's one microsecond is its millisecond
+			// NB: DeleteOnlyVersion's one microsecond is its millisecond
 			// where timestamps are kept to the millisecond.
 			out.Ops[i].Start = int64(op.start - op.start%1000)
 			out.Ops[i].End = out.Ops[i].Start + 1000

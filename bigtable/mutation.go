@@ -46,7 +46,7 @@ type mutOp struct {
 	family, qualifier string
 	ts, start, end    Timestamp
 	value             []byte
-	unpruned          bool // a Set that skips pruning (SetUnpruned), a delete that reads nothing (DeleteCellUnread)
+	unpruned          bool // a Set that skips pruning (SetOnlyVersion), a delete that reads nothing (DeleteOnlyVersion)
 }
 
 // NewMutation returns an empty mutation.
@@ -75,15 +75,15 @@ func (m *Mutation) Set(family, qualifier string, ts Timestamp, value []byte) {
 	m.ops = append(m.ops, mutOp{kind: opSet, family: family, qualifier: qualifier, ts: ts, value: value})
 }
 
-// SetUnpruned is Set with the caller's word that the column needs no
-// pruning: it holds no version but the one written (a row just made, or
-// a column only ever written at one timestamp). The write then skips
+// SetOnlyVersion is Set with the caller's word that the column holds no
+// version but the one written (a row just made, or a column only ever
+// written at one timestamp), so it needs no pruning. The write then skips
 // reading the column's stored versions to delete those its family's GC
 // policy collects, a seek per column. A wrong word costs disk, not
 // correctness: the versions the policy collects stay on disk until the
 // column's next Set or a GC pass (DB.GC), and reads never return them.
 // Cloud Bigtable, which collects garbage on its own, writes it as Set.
-func (m *Mutation) SetUnpruned(family, qualifier string, ts Timestamp, value []byte) {
+func (m *Mutation) SetOnlyVersion(family, qualifier string, ts Timestamp, value []byte) {
 	m.ops = append(m.ops, mutOp{kind: opSet, family: family, qualifier: qualifier, ts: ts, value: value, unpruned: true})
 }
 
@@ -99,17 +99,16 @@ func (m *Mutation) DeleteTimestampRange(family, qualifier string, start, end Tim
 	m.ops = append(m.ops, mutOp{kind: opDeleteRange, family: family, qualifier: qualifier, start: start, end: end})
 }
 
-// DeleteCellUnread deletes the version of family:qualifier at timestamp
-// ts (DeleteTimestampRange of ts alone) without reading the row: it
-// writes a deletion for that one cell, where the other deletes read the
-// row's cells to find what to delete (a seek each). Like SetUnpruned it
-// takes the caller's word, here that the column holds no other version
-// its family's GC policy would hide (a column only ever written at ts, or
-// a row just made): it does not prune the column first, so such a
-// version would come into view once the deleted one is gone. Cloud
-// Bigtable, which keeps timestamps to the millisecond, deletes the
-// versions of ts's millisecond.
-func (m *Mutation) DeleteCellUnread(family, qualifier string, ts Timestamp) {
+// DeleteOnlyVersion deletes the version of family:qualifier at timestamp
+// ts (DeleteTimestampRange of ts alone), with the caller's word that the
+// column holds no other version its family's GC policy would hide (a
+// column only ever written at ts, or a row just made). The delete then
+// reads nothing: it writes a deletion for that one cell, where the other
+// deletes read the row's cells to find what to delete (a seek each). A
+// wrong word brings such a hidden version into view once the deleted one
+// is gone. Cloud Bigtable, which keeps timestamps to the millisecond,
+// deletes the versions of ts's millisecond.
+func (m *Mutation) DeleteOnlyVersion(family, qualifier string, ts Timestamp) {
 	m.ops = append(m.ops, mutOp{kind: opDeleteRange, family: family, qualifier: qualifier, start: ts, end: ts + 1, unpruned: true})
 }
 

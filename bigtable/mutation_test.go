@@ -341,7 +341,7 @@ func TestMutationGrow(t *testing.T) {
 			m = NewMutation()
 			m.Grow(grow)
 			for range 20 {
-				m.SetUnpruned("g", "q", 1, nil)
+				m.SetOnlyVersion("g", "q", 1, nil)
 			}
 		})
 	}
@@ -350,7 +350,7 @@ func TestMutationGrow(t *testing.T) {
 		most++ // see race_on_test.go
 	}
 	if grown, not := allocs(20), allocs(0); grown > most || grown >= not {
-		t.Errorf("a mutation grown by 20 and given 20 SetUnpruned allocated %v times (%v not grown), want at most %v", grown, not, most)
+		t.Errorf("a mutation grown by 20 and given 20 SetOnlyVersion allocated %v times (%v not grown), want at most %v", grown, not, most)
 	}
 	ctx := context.Background()
 	db := openTestDB(t)

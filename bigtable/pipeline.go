@@ -45,8 +45,8 @@ type inflight struct {
 }
 
 // blind reports whether the rows idx only set cells of families without a
-// GC policy, or cells that skip pruning (SetUnpruned), or delete cells
-// unread (DeleteCellUnread), so that their transaction needs to read
+// GC policy, or cells that skip pruning (SetOnlyVersion), or delete cells
+// unread (DeleteOnlyVersion), so that their transaction needs to read
 // nothing.
 func (b *bulk) blind(idx []int) bool {
 	if b.db.opts.pruneAfterWrites {
@@ -55,7 +55,7 @@ func (b *bulk) blind(idx []int) bool {
 	for _, i := range idx {
 		for _, op := range b.muts[i].ops {
 			if op.kind == opDeleteRange && op.unpruned {
-				continue // DeleteCellUnread reads nothing
+				continue // DeleteOnlyVersion reads nothing
 			}
 			if op.kind != opSet {
 				return false

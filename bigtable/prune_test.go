@@ -130,11 +130,11 @@ func slicesEqual(a, b []string) bool {
 	return true
 }
 
-// TestSetUnpruned: a SetUnpruned write reads nothing to prune, so a wrong
+// TestSetOnlyVersion: a SetOnlyVersion write reads nothing to prune, so a wrong
 // word leaves the older versions on disk; reads still return only what the
 // policy keeps, the column's next Set prunes them, and so does a GC pass.
 // A bulk call of nothing else is blind (pipelined) even into a GC'd family.
-func TestSetUnpruned(t *testing.T) {
+func TestSetOnlyVersion(t *testing.T) {
 	ctx := context.Background()
 	db := openTestDB(t, WithGCInterval(0))
 	tbl := db.mustTable("t", "g")
@@ -143,7 +143,7 @@ func TestSetUnpruned(t *testing.T) {
 	}
 	unpruned := func(ts Timestamp, v string) *Mutation {
 		m := NewMutation()
-		m.SetUnpruned("g", "q", ts, []byte(v))
+		m.SetOnlyVersion("g", "q", ts, []byte(v))
 		return m
 	}
 	newest := func(row string) string {
@@ -162,7 +162,7 @@ func TestSetUnpruned(t *testing.T) {
 		t.Fatal(err)
 	}
 	if n := rawCells(t, db.DB); n != 2 {
-		t.Fatalf("%d cells on disk after SetUnpruned, want 2 (not pruned)", n)
+		t.Fatalf("%d cells on disk after SetOnlyVersion, want 2 (not pruned)", n)
 	}
 	if got := newest("a"); got != "three" {
 		t.Fatalf("row a reads %q, want three", got)
@@ -183,7 +183,7 @@ func TestSetUnpruned(t *testing.T) {
 		t.Fatal(errs, err)
 	}
 	if n := pipelinedChunks.Load() - before; n < 2 {
-		t.Errorf("%d chunks of SetUnpruned pipelined, want them all (at least 2)", n)
+		t.Errorf("%d chunks of SetOnlyVersion pipelined, want them all (at least 2)", n)
 	}
 	if got := newest("b0007"); got != "1007" {
 		t.Fatalf("row b0007 reads %q, want 1007", got)

@@ -35,7 +35,7 @@ func TestResumes(t *testing.T) {
 	check("a sitemap", nil, withSitemap, false, false)
 	check("nothing queued", nil, plain, true, false)
 	check("a sitemap not read", nil, noSitemaps, true, false)
-	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://www.cnn.com/", Depth: 0}}); err != nil {
+	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://www.cnn.com/", Depth: 0}}, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	check("an entry queued", nil, plain, true, true)

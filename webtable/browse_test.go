@@ -32,7 +32,7 @@ func TestFetchOfAndFetchTimes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://c.test/", Depth: 2}}); err != nil {
+	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://c.test/", Depth: 2}}, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	row, err := w.Get(ctx, "test.b/x", Query{Versions: -1})

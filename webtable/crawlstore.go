@@ -58,7 +58,7 @@ func (s *CrawlStore) HostPages(ctx context.Context, host string, limit int) (int
 func (s *CrawlStore) Next(ctx context.Context, host, from string, n int) (crawlstore.FrontierBatch, error) {
 	// NB: a row this process queued as new and has not stored since is
 	// still to be fetched: its state is not read.
-	p, err := s.w.FrontierNextKnowing(ctx, host, from, n, s.fresh.fresh)
+	p, err := s.w.FrontierNext(ctx, host, from, n, s.fresh.fresh)
 	if err != nil {
 		return crawlstore.FrontierBatch{}, err
 	}
@@ -102,7 +102,7 @@ func (s *CrawlStore) Content(ctx context.Context, key string) ([]byte, bool, err
 // Enqueue implements crawlstore.Store.
 func (s *CrawlStore) Enqueue(ctx context.Context, entries []crawlstore.Entry, rq crawlstore.Requeue) ([]crawlstore.State, error) {
 	since := s.fresh.start()
-	states, err := s.w.EnqueueAgain(ctx, entries, rq)
+	states, err := s.w.Enqueue(ctx, entries, rq)
 	if err == nil {
 		s.fresh.add(since, newlyQueued(entries, states))
 		s.w.queued.fireIfQueued(entries) // queued.go

@@ -103,7 +103,7 @@ type DerivedCell struct {
 	// at Replaces (0: none), as its scan read it: the write then deletes
 	// that version and sets the new one without reading the column, so
 	// that a bulk write of such cells is the pipelined one (see
-	// bigtable.Mutation.SetUnpruned). A wrong word costs disk, never a
+	// bigtable.Mutation.SetOnlyVersion). A wrong word costs disk, never a
 	// wrong read, in a family that keeps one version (rank, dup): a
 	// version left behind is older than the one set, and GC removes it.
 	Blind    bool
@@ -153,10 +153,10 @@ func (w *WebTable) WriteDerived(ctx context.Context, writes []DerivedWrite) erro
 			case !c.Blind:
 				m.Set(dw.Family, c.Qualifier, c.Timestamp, c.Value)
 			case c.Replaces > 0 && c.Replaces != c.Timestamp:
-				m.DeleteCellUnread(dw.Family, c.Qualifier, c.Replaces)
+				m.DeleteOnlyVersion(dw.Family, c.Qualifier, c.Replaces)
 				fallthrough
 			default:
-				m.SetUnpruned(dw.Family, c.Qualifier, c.Timestamp, c.Value)
+				m.SetOnlyVersion(dw.Family, c.Qualifier, c.Timestamp, c.Value)
 			}
 		}
 		rows[i], muts[i] = dw.Key, m

@@ -58,11 +58,11 @@ const (
 //
 // In a fresh row (rowFresh) the only fetch cell is the queued state (at
 // FrontierTime, replaced with the mark, see Save), so the record is
-// written without pruning (bigtable.Mutation.SetUnpruned).
+// written without pruning (bigtable.Mutation.SetOnlyVersion).
 func setFetchRecord(m *bigtable.Mutation, f crawlstore.Fetch, ts bigtable.Timestamp, form rowForm) {
 	v := encodeFetchRecord(f)
 	if form == rowFresh {
-		m.SetUnpruned(FamilyFetch, colRecord, ts, v)
+		m.SetOnlyVersion(FamilyFetch, colRecord, ts, v)
 		return
 	}
 	m.Set(FamilyFetch, colRecord, ts, v)

@@ -54,7 +54,7 @@ import (
 // the save that marks its page done or failed committed, at the front of
 // the next group of saves' bulk write or at Close (see group.go), by a
 // delete of that one known cell, which reads nothing
-// (bigtable.Mutation.DeleteCellUnread); an entry a crash left behind is
+// (bigtable.Mutation.DeleteOnlyVersion); an entry a crash left behind is
 // dropped by [WebTable.FrontierNext] as stale.
 //
 // Stores before [FormatEntryCell] could hold entries of three cells
@@ -191,12 +191,12 @@ func (s *sequencer) key(host string) string {
 //
 // NB: an entry's row is new (its key holds a fresh sequence number) and
 // written at FrontierTime only, so its cell has nothing to prune
-// (SetUnpruned spares a seek).
+// (SetOnlyVersion spares a seek).
 func frontierMutation(e crawlstore.Entry) *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	m.SetUnpruned(FamilyFetch, colEntry, FrontierTime, entryValue(e))
+	m.SetOnlyVersion(FamilyFetch, colEntry, FrontierTime, entryValue(e))
 	if e.Sitemap.Listed {
-		m.SetUnpruned(FamilyFetch, colSitemap, FrontierTime, sitemapValue(e.Sitemap)) // frontier_sitemap.go
+		m.SetOnlyVersion(FamilyFetch, colSitemap, FrontierTime, sitemapValue(e.Sitemap)) // frontier_sitemap.go
 	}
 	return m
 }
@@ -234,7 +234,7 @@ func parseEntryValue(e *crawlstore.Entry, v string) error {
 // one known cell, reading nothing.
 func dropEntry() *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	m.DeleteCellUnread(FamilyFetch, colEntry, FrontierTime)
+	m.DeleteOnlyVersion(FamilyFetch, colEntry, FrontierTime)
 	return m
 }
 
@@ -351,17 +351,14 @@ type FrontierPage struct {
 // An entry whose page is already done or failed (a URL queued twice by
 // pages saved at the same time, one copy fetched) is deleted, not
 // returned. An entry that cannot be read is listed in Bad and skipped.
-func (w *WebTable) FrontierNext(ctx context.Context, host, from string, n int) (FrontierPage, error) {
-	return w.FrontierNextKnowing(ctx, host, from, n, nil)
-}
-
-// FrontierNextKnowing is FrontierNext for a caller that knows of some
-// pages that they are still to be fetched (the crawler, of the URLs it
-// queued as new and has not stored since): the state of an entry's page
-// is not read when queued(its row key) is true, which saves a seek per
-// entry. A nil queued reads every state, as FrontierNext does. A wrong
-// true hands out an entry whose page is done, to be fetched again.
-func (w *WebTable) FrontierNextKnowing(ctx context.Context, host, from string, n int, queued func(key string) bool) (FrontierPage, error) {
+//
+// queued, when not nil, names pages the caller knows are still to be
+// fetched (the crawler: the URLs it queued as new and has not stored
+// since): an entry whose row key it returns true for is handed out without
+// reading its page's state, a seek saved per entry. A wrong true hands out
+// an entry whose page is done, to be fetched again. A nil queued reads
+// every state.
+func (w *WebTable) FrontierNext(ctx context.Context, host, from string, n int, queued func(key string) bool) (FrontierPage, error) {
 	prefix := FrontierHostPrefix(host)
 	start := prefix
 	if from > start {

@@ -119,7 +119,7 @@ func readEntryCells(e *crawlstore.Entry, r bigtable.Row) error {
 // sitemap: of its two known cells, reading nothing.
 func dropListedEntry() *bigtable.Mutation {
 	m := dropEntry()
-	m.DeleteCellUnread(FamilyFetch, colSitemap, FrontierTime)
+	m.DeleteOnlyVersion(FamilyFetch, colSitemap, FrontierTime)
 	return m
 }
 

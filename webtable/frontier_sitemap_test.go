@@ -90,11 +90,11 @@ func TestHintOnlyRowIsStale(t *testing.T) {
 	w, _ := openTemp(t)
 	k := FrontierEntryKey("a.test", 1, 7)
 	m := bigtable.NewMutation()
-	m.SetUnpruned(FamilyFetch, colSitemap, FrontierTime, sitemapValue(crawlstore.SitemapHint{Listed: true, Priority: 0.5}))
+	m.SetOnlyVersion(FamilyFetch, colSitemap, FrontierTime, sitemapValue(crawlstore.SitemapHint{Listed: true, Priority: 0.5}))
 	if err := w.tbl.Apply(ctx, k, m); err != nil {
 		t.Fatal(err)
 	}
-	p, err := w.FrontierNext(ctx, "a.test", "", 10)
+	p, err := w.FrontierNext(ctx, "a.test", "", 10, nil)
 	if err != nil || len(p.Entries) != 0 || len(p.Bad) != 0 || p.Stale != 1 {
 		t.Errorf("FrontierNext over a hint-only row = %+v, %v; want one stale row, nothing bad", p, err)
 	}

@@ -92,7 +92,7 @@ func TestFrontierNextWalksForward(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
 	es := entries("http://a.test/1", "http://a.test/2", "http://a.test/3", "http://b.test/1", "http://a.test/4")
-	if _, err := w.Enqueue(ctx, es); err != nil {
+	if _, err := w.Enqueue(ctx, es, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, e := range es {
@@ -107,7 +107,7 @@ func TestFrontierNextWalksForward(t *testing.T) {
 	if len(hosts) != 2 {
 		t.Errorf("FrontierHosts = %v, want a.test and b.test once each", hosts)
 	}
-	p, err := w.FrontierNext(ctx, "a.test", "", 2)
+	p, err := w.FrontierNext(ctx, "a.test", "", 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,14 +123,14 @@ func TestFrontierNextWalksForward(t *testing.T) {
 	if err := w.SetState(ctx, "http://a.test/3", crawlstore.StateDone, timestamp(t0)); err != nil {
 		t.Fatal(err)
 	}
-	p2, err := w.FrontierNext(ctx, "a.test", p.Next, 10)
+	p2, err := w.FrontierNext(ctx, "a.test", p.Next, 10, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p2.Entries) != 1 || p2.Entries[0].URL != "http://a.test/4" || p2.More || p2.Stale != 1 {
 		t.Errorf("second page = %+v, want only a.test/4 (3 stale), no more", p2)
 	}
-	all, err := w.FrontierNext(ctx, "a.test", "", 10)
+	all, err := w.FrontierNext(ctx, "a.test", "", 10, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,24 +159,24 @@ func TestFrontierNextWalksForward(t *testing.T) {
 	}
 }
 
-// TestFrontierNextKnowingSkipsStateReads: FrontierNextKnowing reads the
+// TestFrontierNextQueuedSkipsStateReads: FrontierNext with queued reads the
 // state of an entry's page only when the caller does not know it queued:
 // a done page's entry is dropped as stale when its state is read, and
 // handed out (as documented for a wrong answer) when the caller says the
 // page is queued, which shows that the state was not read.
-func TestFrontierNextKnowingSkipsStateReads(t *testing.T) {
+func TestFrontierNextQueuedSkipsStateReads(t *testing.T) {
 	ctx := context.Background()
 	for _, known := range []bool{false, true} {
 		w, _ := openTemp(t)
 		es := entries("http://a.test/1", "http://a.test/2")
-		if _, err := w.Enqueue(ctx, es); err != nil {
+		if _, err := w.Enqueue(ctx, es, crawlstore.Requeue{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.SetState(ctx, "http://a.test/1", crawlstore.StateDone, timestamp(t0)); err != nil {
 			t.Fatal(err)
 		}
 		var asked []string
-		p, err := w.FrontierNextKnowing(ctx, "a.test", "", 10, func(key string) bool {
+		p, err := w.FrontierNext(ctx, "a.test", "", 10, func(key string) bool {
 			asked = append(asked, key)
 			return known
 		})
@@ -214,16 +214,16 @@ func TestRequeueOnlyBeforeTheRun(t *testing.T) {
 	}
 	during := crawlstore.Requeue{Failed: true, Before: t0}
 	es := entries("http://a.test/x")
-	if st, err := w.EnqueueAgain(ctx, es, during); err != nil || st[0] != crawlstore.StateFailed || es[0].Frontier != "" {
-		t.Errorf("EnqueueAgain in the run that failed it = %v, %v, frontier %q; want failed and not queued", st, err, es[0].Frontier)
+	if st, err := w.Enqueue(ctx, es, during); err != nil || st[0] != crawlstore.StateFailed || es[0].Frontier != "" {
+		t.Errorf("Enqueue in the run that failed it = %v, %v, frontier %q; want failed and not queued", st, err, es[0].Frontier)
 	}
 	after := crawlstore.Requeue{Failed: true, Before: t0.Add(1)}
-	if st, err := w.EnqueueAgain(ctx, es, after); err != nil || st[0] != crawlstore.StateFailed || es[0].Frontier == "" {
-		t.Errorf("EnqueueAgain in a later run = %v, %v, frontier %q; want failed and queued", st, err, es[0].Frontier)
+	if st, err := w.Enqueue(ctx, es, after); err != nil || st[0] != crawlstore.StateFailed || es[0].Frontier == "" {
+		t.Errorf("Enqueue in a later run = %v, %v, frontier %q; want failed and queued", st, err, es[0].Frontier)
 	}
 	es2 := entries("http://a.test/x")
-	if st, err := w.EnqueueAgain(ctx, es2, after); err != nil || st[0] != crawlstore.StateQueued || es2[0].Frontier != "" {
-		t.Errorf("EnqueueAgain once more = %v, %v; want queued, no second entry", st, err)
+	if st, err := w.Enqueue(ctx, es2, after); err != nil || st[0] != crawlstore.StateQueued || es2[0].Frontier != "" {
+		t.Errorf("Enqueue once more = %v, %v; want queued, no second entry", st, err)
 	}
 }
 
@@ -271,7 +271,7 @@ func TestBadFrontierEntryIsSkipped(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
 	es := entries("http://a.test/1", "http://a.test/2")
-	if _, err := w.Enqueue(ctx, es); err != nil {
+	if _, err := w.Enqueue(ctx, es, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	m := bigtable.NewMutation()
@@ -279,7 +279,7 @@ func TestBadFrontierEntryIsSkipped(t *testing.T) {
 	if err := w.tbl.Apply(ctx, es[0].Frontier, m); err != nil {
 		t.Fatal(err)
 	}
-	p, err := w.FrontierNext(ctx, "a.test", "", 10)
+	p, err := w.FrontierNext(ctx, "a.test", "", 10, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,10 +321,10 @@ func TestFrontierEntryChain(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
 	es := []crawlstore.Entry{{URL: "http://a.test/1", Depth: 1}, {URL: "http://a.test/2", Depth: 2, Chain: 3}}
-	if _, err := w.Enqueue(ctx, es); err != nil {
+	if _, err := w.Enqueue(ctx, es, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := w.FrontierNext(ctx, "a.test", "", 10)
+	p, err := w.FrontierNext(ctx, "a.test", "", 10, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +393,7 @@ func TestOldFormFrontierEntry(t *testing.T) {
 	}); got != want {
 		t.Fatalf("Queued of old-form entries = %s, want %s", got, want)
 	}
-	p, err := w.FrontierNext(ctx, "a.test", "", 10)
+	p, err := w.FrontierNext(ctx, "a.test", "", 10, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,7 +430,7 @@ func TestQueuedRowHoldsStateOnly(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
 	es := []crawlstore.Entry{{URL: "http://a.test/x", Depth: 3}}
-	if _, err := w.Enqueue(ctx, es); err != nil {
+	if _, err := w.Enqueue(ctx, es, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := entryCells(t, w, "test.a/x"), "[state=queued]"; got != want {

@@ -300,7 +300,7 @@ func TestFrontierEntriesGoWithTheNextGroup(t *testing.T) {
 	for i := range pages {
 		pages[i] = groupPage(i)
 		es := []crawlstore.Entry{{URL: pages[i].Page.Fetch.URL}}
-		if _, err := w.Enqueue(ctx, es); err != nil {
+		if _, err := w.Enqueue(ctx, es, crawlstore.Requeue{}); err != nil {
 			t.Fatal(err)
 		}
 		pages[i].Frontier = []string{es[0].Frontier}
@@ -382,7 +382,7 @@ func TestFlushDeletesLeavesCloseNothing(t *testing.T) {
 	}
 	p := groupPage(0)
 	es := []crawlstore.Entry{{URL: p.Page.Fetch.URL}}
-	if _, err := w.Enqueue(ctx, es); err != nil {
+	if _, err := w.Enqueue(ctx, es, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	p.Frontier = []string{es[0].Frontier}

@@ -63,7 +63,7 @@ func hintFor(key string) (row string, m *bigtable.Mutation, ok bool) {
 		return "", nil, false
 	}
 	m = bigtable.NewMutation()
-	m.SetUnpruned(FamilyFetch, colHint, FrontierTime, []byte(key)) // NB: one timestamp only: nothing to prune
+	m.SetOnlyVersion(FamilyFetch, colHint, FrontierTime, []byte(key)) // NB: one timestamp only: nothing to prune
 	return frontierHintKey(host), m, true
 }
 

@@ -45,7 +45,7 @@ func TestSaveWritesFrontierHint(t *testing.T) {
 		urls[i] = fmt.Sprintf("http://a.test/%d", i)
 	}
 	es := entries(urls...)
-	if _, err := w.Enqueue(ctx, es); err != nil {
+	if _, err := w.Enqueue(ctx, es, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	if h, err := w.FrontierHint(ctx, "a.test"); err != nil || h != "" {
@@ -70,7 +70,7 @@ func TestSaveWritesFrontierHint(t *testing.T) {
 	if hint >= es[saved].Frontier || hint < es[0].Frontier {
 		t.Errorf("hint %q is not among the deleted entries [%q, %q)", hint, es[0].Frontier, es[saved].Frontier)
 	}
-	p, err := w.FrontierNext(ctx, "a.test", hint, 10)
+	p, err := w.FrontierNext(ctx, "a.test", hint, 10, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestFrontierHostsWithWrongHints(t *testing.T) {
 	for _, h := range hosts {
 		es = append(es, entries("http://"+h+"/1", "http://"+h+"/2")...)
 	}
-	if _, err := w.Enqueue(ctx, es); err != nil {
+	if _, err := w.Enqueue(ctx, es, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	want := frontierHosts(t, w)
@@ -173,7 +173,7 @@ func TestHasFrontier(t *testing.T) {
 		t.Errorf("HasFrontier of an empty store = true")
 	}
 	es := entries("http://a.test/1")
-	if _, err := w.Enqueue(ctx, es); err != nil {
+	if _, err := w.Enqueue(ctx, es, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	if !has() {

@@ -45,7 +45,7 @@ func TestInboxNotesOtherShardsHosts(t *testing.T) {
 	}
 
 	// Not told its shard: no inbox.
-	if _, err := w.Enqueue(ctx, entries(theirs[0])); err != nil {
+	if _, err := w.Enqueue(ctx, entries(theirs[0]), crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := fed(1); len(got) != 0 {
@@ -55,7 +55,7 @@ func TestInboxNotesOtherShardsHosts(t *testing.T) {
 	if err := w.SetShard(0, shards); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Enqueue(ctx, entries(mine[0], theirs[1], mine[1])); err != nil {
+	if _, err := w.Enqueue(ctx, entries(mine[0], theirs[1], mine[1]), crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := fed(1), []string{theirs[1]}; !slices.Equal(got, want) {
@@ -68,13 +68,13 @@ func TestInboxNotesOtherShardsHosts(t *testing.T) {
 		t.Errorf("FedHosts(1/2) read again = %v, want none", got)
 	}
 	// Known URLs queue nothing and note nothing; new ones do.
-	if _, err := w.Enqueue(ctx, entries(theirs[1])); err != nil {
+	if _, err := w.Enqueue(ctx, entries(theirs[1]), crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := fed(1); len(got) != 0 {
 		t.Errorf("FedHosts(1/2) after queueing known URLs = %v, want none", got)
 	}
-	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://" + theirs[1] + "/c"}, {URL: "http://" + theirs[0] + "/c"}}); err != nil {
+	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://" + theirs[1] + "/c"}, {URL: "http://" + theirs[0] + "/c"}}, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{theirs[0], theirs[1]}

@@ -40,16 +40,12 @@ type Anchor struct {
 const FrontierTime bigtable.Timestamp = 1000
 
 // Enqueue records entries in the frontier as queued, unless the table
-// already knows them (queued, done or failed). It returns each entry's state
-// before the call, in order; an entry listed twice is new only the first
-// time (the second sees StateQueued).
-func (w *WebTable) Enqueue(ctx context.Context, entries []crawlstore.Entry) ([]crawlstore.State, error) {
-	return w.EnqueueAgain(ctx, entries, crawlstore.Requeue{})
-}
-
-// EnqueueAgain is Enqueue that also queues again the fetched URLs rq
-// names. It sets Frontier on each entry it queued.
-func (w *WebTable) EnqueueAgain(ctx context.Context, entries []crawlstore.Entry, rq crawlstore.Requeue) ([]crawlstore.State, error) {
+// already knows them (queued, done or failed) and rq does not ask for them
+// again (a failed URL in a later run, a done URL in a recrawl). It returns
+// each entry's state before the call, in order; an entry listed twice is
+// new only the first time (the second sees StateQueued). It sets Frontier
+// on each entry it queued.
+func (w *WebTable) Enqueue(ctx context.Context, entries []crawlstore.Entry, rq crawlstore.Requeue) ([]crawlstore.State, error) {
 	var b batch
 	out, err := w.addLinkMutations(ctx, &b, "", nil, entries, 0, rq, false)
 	if err != nil {
@@ -162,7 +158,7 @@ func (w *WebTable) applyBatch(ctx context.Context, b *batch) error {
 // never be.
 //
 // firstFetch says the referrer's page is fetched for the first time, so
-// that its anchor columns are new (SetUnpruned).
+// that its anchor columns are new (SetOnlyVersion).
 func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer string, anchors []Anchor, discovered []crawlstore.Entry, t bigtable.Timestamp, rq crawlstore.Requeue, firstFetch bool) ([]crawlstore.State, error) {
 	if len(anchors) == 0 && len(discovered) == 0 {
 		return nil, nil
@@ -202,7 +198,7 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 				seen[k] = true
 				m, _ := rows.mutation(k)
 				if firstFetch {
-					m.SetUnpruned(FamilyAnchor, referrer, t, []byte(a.Text))
+					m.SetOnlyVersion(FamilyAnchor, referrer, t, []byte(a.Text))
 				} else {
 					m.Set(FamilyAnchor, referrer, t, []byte(a.Text))
 				}
@@ -233,7 +229,7 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 			// NB: the row has no state, so no fetch cells to prune. Its
 			// URL and depth are in its frontier entry: the row says
 			// queued and nothing more (two cells per link fewer).
-			m.SetUnpruned(FamilyFetch, colState, FrontierTime, []byte(crawlstore.StateQueued.String()))
+			m.SetOnlyVersion(FamilyFetch, colState, FrontierTime, []byte(crawlstore.StateQueued.String()))
 		} else {
 			// Queued again: the state, newer than the last one, says so;
 			// the fetch record stays.

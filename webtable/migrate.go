@@ -215,7 +215,7 @@ func migrateEntryCell(ctx context.Context, m *migration) error {
 				m.reportBad(r.Key(), err)
 				return nil
 			}
-			mut.SetUnpruned(FamilyFetch, colEntry, FrontierTime, entryValue(e))
+			mut.SetOnlyVersion(FamilyFetch, colEntry, FrontierTime, entryValue(e))
 		}
 		return m.add(ctx, r.Key(), mut)
 	})

@@ -154,7 +154,7 @@ func writeCurrent(t *testing.T, w *WebTable) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := w.Enqueue(ctx, slices.Clone(corpusQueued)); err != nil {
+	if _, err := w.Enqueue(ctx, slices.Clone(corpusQueued), crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -105,7 +105,7 @@ func (w *WebTable) RecordFetch(ctx context.Context, p *Page) (Stored, error) {
 //
 // form is what the caller knows of the row (see rowForm): a fresh row
 // holds no fetch record, content or MIME type yet, only a queued row's
-// state, so its cells skip pruning (SetUnpruned).
+// state, so its cells skip pruning (SetOnlyVersion).
 func pageMutation(p *Page, hexSum string, form rowForm) *bigtable.Mutation {
 	m := bigtable.NewMutation()
 	m.Grow(fetchRecordCells + 1 + 3 + 2) // the record, mime:type, 3 contents cells (cells.stored), rendered, screenshot
@@ -119,7 +119,7 @@ func setPage(m *bigtable.Mutation, p *Page, hexSum string, form rowForm) {
 	setFetchRecord(m, p.Fetch, ts, form)
 	set := m.Set
 	if form == rowFresh {
-		set = m.SetUnpruned
+		set = m.SetOnlyVersion
 	}
 	if p.MIME != "" {
 		set(FamilyMIME, "type", ts, []byte(p.MIME))

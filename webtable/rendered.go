@@ -33,7 +33,7 @@ const (
 var OptionalFamilies = []string{FamilyScreenshot}
 
 // setRendered adds p's rendered document and screenshot, if any, to m at
-// ts, with set (m.Set or m.SetUnpruned).
+// ts, with set (m.Set or m.SetOnlyVersion).
 func setRendered(m *bigtable.Mutation, p *Page, ts bigtable.Timestamp, set func(family, column string, ts bigtable.Timestamp, value []byte)) {
 	if p.Rendered != nil {
 		set(FamilyContents, ColRendered, ts, p.Rendered)

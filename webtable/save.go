@@ -37,7 +37,7 @@ type Fetched struct {
 	// stored since), so that Save stores the body without reading the
 	// row's newest version first, and writes the page's fetch record,
 	// state, contents, MIME type and anchors without pruning
-	// (bigtable.Mutation.SetUnpruned), deleting the queued row's state
+	// (bigtable.Mutation.SetOnlyVersion), deleting the queued row's state
 	// (at FrontierTime) as a known cell: a save that reads nothing.
 	// Leave it false when unsure: a wrong true stores a body equal to the
 	// newest version as one more version, and leaves versions that the GC
@@ -148,8 +148,8 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []crawlstore.S
 		if p == f.Page && f.NewRow {
 			// NB: a row queued as new holds one state, queued at
 			// FrontierTime: deleted as a known cell, nothing to prune.
-			m.DeleteCellUnread(FamilyFetch, colState, FrontierTime)
-			m.SetUnpruned(FamilyFetch, colState, f.StateTime, []byte(f.State.String()))
+			m.DeleteOnlyVersion(FamilyFetch, colState, FrontierTime)
+			m.SetOnlyVersion(FamilyFetch, colState, f.StateTime, []byte(f.State.String()))
 		} else {
 			m.Set(FamilyFetch, colState, f.StateTime, []byte(f.State.String()))
 		}
@@ -216,7 +216,7 @@ func doneMark(f *Fetched, u *url.URL) (string, bool) {
 // prune.
 func doneMutation() *bigtable.Mutation {
 	m := bigtable.NewMutation()
-	m.SetUnpruned(FamilyFetch, colState, FrontierTime, []byte(crawlstore.StateDone.String()))
+	m.SetOnlyVersion(FamilyFetch, colState, FrontierTime, []byte(crawlstore.StateDone.String()))
 	return m
 }
 

@@ -191,7 +191,7 @@ func TestSaveNewRowLeavesNoQueuedCells(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "db")
 		w := openDir(t, dir, true, Options{})
 		es := []crawlstore.Entry{{URL: "http://www.cnn.com/a", Depth: 2}}
-		if _, err := w.Enqueue(ctx, es); err != nil {
+		if _, err := w.Enqueue(ctx, es, crawlstore.Requeue{}); err != nil {
 			t.Fatal(err)
 		}
 		p := htmlPage("http://www.cnn.com/a", t0, "<p>a")
@@ -248,7 +248,7 @@ func TestNewRowRecordLeavesEmptyFieldsOut(t *testing.T) {
 	for i, newRow := range []bool{false, true} {
 		w, _ := openTemp(t)
 		es := []crawlstore.Entry{{URL: url, Depth: 1}}
-		if _, err := w.Enqueue(ctx, es); err != nil {
+		if _, err := w.Enqueue(ctx, es, crawlstore.Requeue{}); err != nil {
 			t.Fatal(err)
 		}
 		f := &Fetched{Page: htmlPage(url, t0, "<p>a"), State: crawlstore.StateDone, StateTime: TimestampOf(t0), NewRow: newRow,

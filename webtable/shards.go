@@ -350,7 +350,7 @@ func (w *WebTable) Pending(ctx context.Context, shard, shards int, bad func(BadE
 	var ferr error
 	err := w.FrontierHosts(ctx, lo, hi, func(host string) bool {
 		for from := ""; ; {
-			page, err := w.FrontierNext(ctx, host, from, 64)
+			page, err := w.FrontierNext(ctx, host, from, 64, nil)
 			if err != nil {
 				ferr = err
 				return false

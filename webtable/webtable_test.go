@@ -139,7 +139,7 @@ func TestAddLinksWritesAnchorsAndQueuesOnlyNewURLs(t *testing.T) {
 	w, _ := openTemp(t)
 	ts := bigtable.Time(t0)
 	// www.cnn.com/ is already done; sports is new.
-	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://www.cnn.com/", Depth: 0}}); err != nil {
+	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://www.cnn.com/", Depth: 0}}, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.SetState(ctx, "http://www.cnn.com/", crawlstore.StateDone, ts+1000); err != nil {
@@ -273,7 +273,7 @@ func TestStatsAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.SetState(ctx, bad.Fetch.URL, crawlstore.StateFailed, bigtable.Time(t0))
-	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://www.cnn.com/later", Depth: 2}}); err != nil {
+	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://www.cnn.com/later", Depth: 2}}, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := w.Stats(ctx, urlkey.DomainRanges("cnn.com"))
@@ -428,7 +428,7 @@ func TestPageAndScanDomain(t *testing.T) {
 func TestFetchWinsOverTheFrontierEntry(t *testing.T) {
 	ctx := context.Background()
 	w, _ := openTemp(t)
-	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://www.cnn.com/", Depth: 2}}); err != nil {
+	if _, err := w.Enqueue(ctx, []crawlstore.Entry{{URL: "http://www.cnn.com/", Depth: 2}}, crawlstore.Requeue{}); err != nil {
 		t.Fatal(err)
 	}
 	p := htmlPage("https://www.cnn.com/", time.UnixMilli(2), "<p>x") // 1 ms after the entry

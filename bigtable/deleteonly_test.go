@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestDeleteCellUnread: DeleteCellUnread deletes exactly the version at
+// TestDeleteOnlyVersion: DeleteOnlyVersion deletes exactly the version at
 // its timestamp (not the column's other versions, nor the row's other
 // columns), in Apply and ApplyBulk alike, and a bulk call of nothing else
-// (or of it beside SetUnpruned) is blind: pipelined, reading nothing.
-func TestDeleteCellUnread(t *testing.T) {
+// (or of it beside SetOnlyVersion) is blind: pipelined, reading nothing.
+func TestDeleteOnlyVersion(t *testing.T) {
 	ctx := context.Background()
 	db := openTestDB(t, WithGCInterval(0))
 	tbl := db.mustTable("t", "g")
@@ -19,7 +19,7 @@ func TestDeleteCellUnread(t *testing.T) {
 	}
 	del := func(q string, ts Timestamp) *Mutation {
 		m := NewMutation()
-		m.DeleteCellUnread("g", q, ts)
+		m.DeleteOnlyVersion("g", q, ts)
 		return m
 	}
 	cells := func(row string) []string {
@@ -40,7 +40,7 @@ func TestDeleteCellUnread(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got, want := fmt.Sprint(cells("a")), "[g:q@1=one g:r@2=other]"; got != want {
-		t.Fatalf("row a after DeleteCellUnread(g:q, 2) holds %s, want %s", got, want)
+		t.Fatalf("row a after DeleteOnlyVersion(g:q, 2) holds %s, want %s", got, want)
 	}
 	// A version that is not there: nothing happens.
 	if err := tbl.Apply(ctx, "a", del("q", 7)); err != nil {
@@ -54,7 +54,7 @@ func TestDeleteCellUnread(t *testing.T) {
 	var muts []*Mutation
 	for i := range 600 {
 		m := NewMutation()
-		m.SetUnpruned("g", "q", 5, []byte(fmt.Sprint(i)))
+		m.SetOnlyVersion("g", "q", 5, []byte(fmt.Sprint(i)))
 		rows, muts = append(rows, fmt.Sprintf("b%04d", i)), append(muts, m)
 	}
 	if errs, err := tbl.ApplyBulk(ctx, rows, muts); err != nil || errs != nil {
@@ -69,11 +69,11 @@ func TestDeleteCellUnread(t *testing.T) {
 		t.Fatal(errs, err)
 	}
 	if n := pipelinedChunks.Load() - before; n < 2 {
-		t.Errorf("%d chunks of DeleteCellUnread pipelined, want them all (at least 2)", n)
+		t.Errorf("%d chunks of DeleteOnlyVersion pipelined, want them all (at least 2)", n)
 	}
 	for _, row := range []string{"b0000", "b0321", "b0599"} {
 		if got := cells(row); len(got) != 0 {
-			t.Errorf("row %s after its bulk DeleteCellUnread holds %v, want nothing", row, got)
+			t.Errorf("row %s after its bulk DeleteOnlyVersion holds %v, want nothing", row, got)
 		}
 	}
 	if n := rawCells(t, db.DB); n != 2 {
