@@ -26,6 +26,9 @@ type rmwRule struct {
 	increment         bool
 }
 
+// column is a family and qualifier: the columns a ReadModifyWrite wrote.
+type column struct{ family, qualifier string }
+
 // NewReadModifyWrite returns an empty ReadModifyWrite.
 func NewReadModifyWrite() *ReadModifyWrite { return new(ReadModifyWrite) }
 

@@ -31,3 +31,9 @@ func (ts Timestamp) TruncateToMilliseconds() Timestamp {
 	}
 	return ts - ts%1000
 }
+
+// Microseconds reports that the table keeps each timestamp to the
+// microsecond, so that cells one microsecond apart are two versions.
+// Cloud Bigtable truncates timestamps to milliseconds; callers that need
+// more ask for this method (webtable's import does).
+func (t *Table) Microseconds() bool { return true }
