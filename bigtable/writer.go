@@ -29,6 +29,9 @@ type rowBytes struct {
 	n   int64
 }
 
+// apply applies ops to the row: the sets, each into a key of one shared
+// buffer, and the deletes in order; then, unless bulk, it prunes the
+// columns written.
 func (w *writer) apply(ops []mutOp) error {
 	id := w.ts.id
 	if !w.bulk {
@@ -65,45 +68,10 @@ func (w *writer) apply(ops []mutOp) error {
 			if !op.unpruned {
 				w.notePrune(op.family, op.qualifier, ts, int64(len(key)+len(op.value)))
 			}
-		case opDeleteColumn:
-			if err := w.deletePrefix(appendColumnKey(nil, id, w.row, op.family, op.qualifier), nil); err != nil {
+		default:
+			if err := w.delete(op); err != nil {
 				return err
 			}
-			w.noteDelete()
-		case opDeleteRange:
-			if op.unpruned {
-				// DeleteOnlyVersion: one known cell, nothing read.
-				key := appendCellKey(nil, id, w.row, op.family, op.qualifier, op.start)
-				if err := w.txn.Delete(key); err != nil {
-					return err
-				}
-				w.noteDelete()
-				continue
-			}
-			// Prune first, so versions the policy already hides cannot move
-			// up into view when newer ones go.
-			if err := w.pruneColumn(op.family, op.qualifier); err != nil {
-				return err
-			}
-			start, end := op.start, op.end
-			if err := w.deletePrefix(appendColumnKey(nil, id, w.row, op.family, op.qualifier), func(ts Timestamp) bool {
-				return ts >= start && (end == 0 || ts < end)
-			}); err != nil {
-				return err
-			}
-			w.noteDelete()
-			w.notePrune(op.family, op.qualifier, -1, 0)
-		case opDeleteFamily:
-			p := appendEscaped(appendRowKey(nil, id, w.row), op.family)
-			if err := w.deletePrefix(p, nil); err != nil {
-				return err
-			}
-			w.noteDelete()
-		case opDeleteRow:
-			if err := w.deletePrefix(appendRowKey(nil, id, w.row), nil); err != nil {
-				return err
-			}
-			w.noteDelete()
 		}
 	}
 	if w.bulk {
@@ -115,6 +83,53 @@ func (w *writer) apply(ops []mutOp) error {
 		w.written -= f.n
 	}
 	return err
+}
+
+// delete applies op, any operation but a set, to the row.
+func (w *writer) delete(op *mutOp) error {
+	id := w.ts.id
+	switch op.kind {
+	case opDeleteColumn:
+		if err := w.deletePrefix(appendColumnKey(nil, id, w.row, op.family, op.qualifier), nil); err != nil {
+			return err
+		}
+		w.noteDelete()
+	case opDeleteRange:
+		if op.unpruned {
+			// DeleteOnlyVersion: one known cell, nothing read.
+			key := appendCellKey(nil, id, w.row, op.family, op.qualifier, op.start)
+			if err := w.txn.Delete(key); err != nil {
+				return err
+			}
+			w.noteDelete()
+			return nil
+		}
+		// Prune first, so versions the policy already hides cannot move
+		// up into view when newer ones go.
+		if err := w.pruneColumn(op.family, op.qualifier); err != nil {
+			return err
+		}
+		start, end := op.start, op.end
+		if err := w.deletePrefix(appendColumnKey(nil, id, w.row, op.family, op.qualifier), func(ts Timestamp) bool {
+			return ts >= start && (end == 0 || ts < end)
+		}); err != nil {
+			return err
+		}
+		w.noteDelete()
+		w.notePrune(op.family, op.qualifier, -1, 0)
+	case opDeleteFamily:
+		p := appendEscaped(appendRowKey(nil, id, w.row), op.family)
+		if err := w.deletePrefix(p, nil); err != nil {
+			return err
+		}
+		w.noteDelete()
+	case opDeleteRow:
+		if err := w.deletePrefix(appendRowKey(nil, id, w.row), nil); err != nil {
+			return err
+		}
+		w.noteDelete()
+	}
+	return nil
 }
 
 // setsSize returns how many operations of ops are sets, and about how
