@@ -57,16 +57,8 @@ func (t *Table) ApplyReadModifyWrite(ctx context.Context, row string, m *ReadMod
 	if err := checkRowKey(row); err != nil {
 		return nil, err
 	}
-	if m == nil || len(m.rules) == 0 {
-		return nil, fmt.Errorf("%w: no read-modify-write rules (row %q of table %q)", ErrInvalidMutation, row, t.name)
-	}
-	for _, r := range m.rules {
-		if _, err := ts.family(r.family); err != nil {
-			return nil, err
-		}
-		if len(r.qualifier) > MaxQualifierSize {
-			return nil, fmt.Errorf("%w: %d bytes in family %q, limit %d", ErrInvalidQualifier, len(r.qualifier), r.family, MaxQualifierSize)
-		}
+	if err := m.check(ts, row, t.name); err != nil {
+		return nil, err
 	}
 	mu := t.db.rowLock(ts.id, row)
 	mu.Lock()
@@ -90,21 +82,9 @@ func (t *Table) ApplyReadModifyWrite(ctx context.Context, row string, m *ReadMod
 			if found && prevTS > cellTS {
 				cellTS = prevTS
 			}
-			var v []byte
-			if r.increment {
-				var n int64
-				if found {
-					if len(prev) != 8 {
-						return fmt.Errorf("%w: %s:%q holds %d bytes", ErrInvalidIncrement, r.family, r.qualifier, len(prev))
-					}
-					n = int64(binary.BigEndian.Uint64(prev))
-				}
-				v = binary.BigEndian.AppendUint64(nil, uint64(n+r.delta))
-			} else {
-				v = append(slices.Clip(prev), r.appendValue...)
-				if len(v) > MaxValueSize {
-					return fmt.Errorf("%w: %d bytes in %s:%q, limit %d", ErrValueTooLarge, len(v), r.family, r.qualifier, MaxValueSize)
-				}
+			v, err := r.newValue(prev, found)
+			if err != nil {
+				return err
 			}
 			if err := w.apply([]mutOp{{kind: opSet, family: r.family, qualifier: r.qualifier, ts: cellTS, value: v}}); err != nil {
 				return err
@@ -130,6 +110,43 @@ func (t *Table) ApplyReadModifyWrite(ctx context.Context, row string, m *ReadMod
 	}
 	t.db.noteWrite(ts, row, bytesWritten)
 	return result, nil
+}
+
+// check reports an empty m, or a rule of m that names a family table does
+// not declare or a qualifier over MaxQualifierSize.
+func (m *ReadModifyWrite) check(ts *tableSchema, row, table string) error {
+	if m == nil || len(m.rules) == 0 {
+		return fmt.Errorf("%w: no read-modify-write rules (row %q of table %q)", ErrInvalidMutation, row, table)
+	}
+	for _, r := range m.rules {
+		if _, err := ts.family(r.family); err != nil {
+			return err
+		}
+		if len(r.qualifier) > MaxQualifierSize {
+			return fmt.Errorf("%w: %d bytes in family %q, limit %d", ErrInvalidQualifier, len(r.qualifier), r.family, MaxQualifierSize)
+		}
+	}
+	return nil
+}
+
+// newValue returns the value the rule writes over prev, the newest value
+// of its column (found false: there is none).
+func (r *rmwRule) newValue(prev []byte, found bool) ([]byte, error) {
+	if r.increment {
+		var n int64
+		if found {
+			if len(prev) != 8 {
+				return nil, fmt.Errorf("%w: %s:%q holds %d bytes", ErrInvalidIncrement, r.family, r.qualifier, len(prev))
+			}
+			n = int64(binary.BigEndian.Uint64(prev))
+		}
+		return binary.BigEndian.AppendUint64(nil, uint64(n+r.delta)), nil
+	}
+	v := append(slices.Clip(prev), r.appendValue...)
+	if len(v) > MaxValueSize {
+		return nil, fmt.Errorf("%w: %d bytes in %s:%q, limit %d", ErrValueTooLarge, len(v), r.family, r.qualifier, MaxValueSize)
+	}
+	return v, nil
 }
 
 // latestCell returns the newest version of a column that its family's GC
