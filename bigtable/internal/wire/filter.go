@@ -32,26 +32,42 @@ func filter(f *btpb.RowFilter, where string) (bigtable.Filter, error) {
 		}
 		return bigtable.InterleaveFilters(subs...), nil
 	case *btpb.RowFilter_Condition_:
-		c := x.Condition
-		if c.GetPredicateFilter() == nil {
-			return nil, invalidf("%s.condition: no predicate_filter", where)
-		}
-		pred, err := filter(c.PredicateFilter, where+".condition.predicate_filter")
-		if err != nil {
+		return condition(x.Condition, where)
+	case *btpb.RowFilter_Sink:
+		return nil, unimplementedf("%s: sink filters", where)
+	case *btpb.RowFilter_ApplyLabelTransformer:
+		return nil, unimplementedf("%s: apply_label_transformer (cells carry no labels here)", where)
+	}
+	return leafFilter(f, where)
+}
+
+// condition translates a condition node.
+func condition(c *btpb.RowFilter_Condition, where string) (bigtable.Filter, error) {
+	if c.GetPredicateFilter() == nil {
+		return nil, invalidf("%s.condition: no predicate_filter", where)
+	}
+	pred, err := filter(c.PredicateFilter, where+".condition.predicate_filter")
+	if err != nil {
+		return nil, err
+	}
+	var ifTrue, ifFalse bigtable.Filter
+	if c.TrueFilter != nil {
+		if ifTrue, err = filter(c.TrueFilter, where+".condition.true_filter"); err != nil {
 			return nil, err
 		}
-		var ifTrue, ifFalse bigtable.Filter
-		if c.TrueFilter != nil {
-			if ifTrue, err = filter(c.TrueFilter, where+".condition.true_filter"); err != nil {
-				return nil, err
-			}
+	}
+	if c.FalseFilter != nil {
+		if ifFalse, err = filter(c.FalseFilter, where+".condition.false_filter"); err != nil {
+			return nil, err
 		}
-		if c.FalseFilter != nil {
-			if ifFalse, err = filter(c.FalseFilter, where+".condition.false_filter"); err != nil {
-				return nil, err
-			}
-		}
-		return bigtable.ConditionFilter(pred, ifTrue, ifFalse), nil
+	}
+	return bigtable.ConditionFilter(pred, ifTrue, ifFalse), nil
+}
+
+// leafFilter translates a node that holds no other filter: a test of the
+// cells, a limit or a transformer.
+func leafFilter(f *btpb.RowFilter, where string) (bigtable.Filter, error) {
+	switch x := f.Filter.(type) {
 	case *btpb.RowFilter_PassAllFilter:
 		if !x.PassAllFilter {
 			return nil, invalidf("%s: pass_all_filter must be true", where)
@@ -115,10 +131,6 @@ func filter(f *btpb.RowFilter, where string) (bigtable.Filter, error) {
 			return nil, invalidf("%s: strip_value_transformer must be true", where)
 		}
 		return bigtable.StripValueFilter(), nil
-	case *btpb.RowFilter_Sink:
-		return nil, unimplementedf("%s: sink filters", where)
-	case *btpb.RowFilter_ApplyLabelTransformer:
-		return nil, unimplementedf("%s: apply_label_transformer (cells carry no labels here)", where)
 	}
 	return nil, unimplementedf("%s: filter %T", where, f.Filter)
 }
