@@ -52,6 +52,13 @@ func toFilter(f *spec.Filter) (gbt.Filter, error) {
 			return nil, err
 		}
 		return gbt.ConditionFilter(pred, ifTrue, ifFalse), nil
+	}
+	return toLeafFilter(f)
+}
+
+// toLeafFilter translates a filter that holds no other filter.
+func toLeafFilter(f *spec.Filter) (gbt.Filter, error) {
+	switch f.Kind {
 	case spec.RowKey:
 		if f.Pattern == "" {
 			return nil, fmt.Errorf("%w: empty row key pattern", bigtable.ErrInvalidFilter)
