@@ -9,14 +9,17 @@
 //
 //   - DB is a store in one directory: Open(dir, opts...) it, Close it. Schema
 //     calls live on it: CreateTable, DeleteTable, Tables, CreateColumnFamily,
-//     DeleteColumnFamily, SetGCPolicy. The schema is kept in the store.
+//     DeleteColumnFamily, SetGCPolicy, Families. The schema is kept in the
+//     store. GC and Tablets are on it too.
 //   - Table is a handle from (*DB).Open(name). It writes with Apply (one
 //     row, atomic), ApplyBulk (many rows, each atomic, for ingest) and
 //     ApplyReadModifyWrite (AppendValue, Increment), and reads with ReadRow,
-//     ReadRows and Rows.
+//     ReadRows, Rows and ReadRowsParallel; SampleRowKeys gives its tablets'
+//     end keys.
 //   - Mutation holds the changes to one row: Set, DeleteCellsInColumn,
 //     DeleteTimestampRange, DeleteCellsInFamily, DeleteRow; NewCondMutation
-//     makes a check-and-mutate.
+//     makes a check-and-mutate. SetOnlyVersion, DeleteOnlyVersion and Grow
+//     are this package's own (see Caveats).
 //   - RowSet says which rows to read: SingleRow, RowList, NewRange,
 //     PrefixRange, InfiniteRange, RowRangeList. ReadOption adds a RowFilter
 //     or a LimitRows.
@@ -39,18 +42,21 @@
 // and holds no writer: a background goroutine counts the tablet by a
 // key-only scan in a snapshot and commits. Writers only add the bytes they
 // write, less those they delete, to an in-memory counter of the row's
-// tablet. Writes over cells a tablet holds already make the counter run
+// tablet, which Close saves (after a crash, the writes since the last
+// clean Close or split are forgotten, and the tablet splits that much
+// later). Writes over cells a tablet holds already make the counter run
 // ahead of the tablet's size, so a count that finds the tablet under the
-// split size waits before the next: for as many bytes of writes as, at the
-// rate the tablet grew between its last two counts, it needs to reach the
-// split size, but at least a quarter split size and at most one. A tablet
-// only written over is so counted once per split size of writes, and one
-// that starts growing again splits by two split sizes at the latest (see
-// recountWait in split.go). Tablets also merge as they shrink: two
-// neighbours holding together less than a quarter of the split size become
-// one, again in one transaction. (*DB).Tablets lists
-// the tablets with their bytes and rows, SampleRowKeys their end keys, and
-// ReadRowsParallel reads a range one tablet per goroutine. See tablet.go.
+// split size waits for more writes before the next: as many bytes as the
+// tablet needs to reach the split size, at the rate its size grew with the
+// writes between its last two counts (every byte written counts as growth
+// when there was no count before, or when all of them stayed), but at
+// least a quarter split size and at most one. A tablet only written over
+// is so counted once per split size of writes. Tablets also merge as they
+// shrink: two neighbours holding together less than a quarter of the split
+// size become one, again in one transaction. (*DB).Tablets lists the
+// tablets with their bytes and rows, SampleRowKeys their end keys, and
+// ReadRowsParallel reads each tablet of a range on a goroutine of its own,
+// at most GOMAXPROCS at once. See tablet.go.
 //
 // A table's cells are Badger keys in one contiguous range; see keys.go for
 // the order-preserving encoding. Values of at least WithValueThreshold bytes
@@ -63,20 +69,20 @@
 // Every read sees one consistent snapshot of the store. ReadRows streams in
 // key order and holds one row at a time (its memory does not grow with the
 // range). After DefaultReadAhead rows it reads the rest of a long range
-// ahead on two more goroutines, each reading the values of every other
-// group of 8 rows, in batches of at most 256 rows or 1 MiB (the first of
+// ahead on more goroutines (DefaultReadAheadGoroutines, two), which deal
+// the rows out between them in groups of 8 and each read the values of
+// their own, in batches of at most 256 rows or 1 MiB (the first of
 // 16 rows, each one at most twice the one before), three batches at most
 // each, while the caller's goroutine builds the Row maps and runs the
 // callback; the rows still arrive in key order from the caller's
-// goroutine, and a long scan uses every core of a 2-core machine
-// (WithReadAhead; see readahead.go). ReadRowsParallel reads each tablet of a range on its own
-// goroutine, for callers that do not need order. Reads reuse a Badger
-// snapshot while no write has committed since it was made (a background
-// goroutine closes those idle for a quarter of a second); ReadRow reuses
-// its whole-table iterator too, which makes it cost about a raw Badger Get
-// of one key, while a multi-row read makes an iterator restricted to its
-// ranges' common prefix, so that Badger leaves out the tables that cannot
-// hold them; see snap.go.
+// goroutine (WithReadAhead, WithReadAheadGoroutines; see readahead.go).
+// ReadRowsParallel reads each tablet of a range on its own goroutine, for
+// callers that do not need order. Reads reuse a Badger snapshot while no
+// write has committed since it was made (a background goroutine closes
+// the idle ones made more than a quarter of a second ago); ReadRow reuses
+// the snapshot's iterator over the whole table too, while a multi-row read
+// makes an iterator restricted to its ranges' common prefix, so that
+// Badger leaves out the tables that cannot hold them; see snap.go.
 //
 // # Memory and sizing
 //
@@ -89,23 +95,21 @@
 // about twice a memtable). The indexes and Bloom filters of its tables
 // are not on the heap: without encryption and with no index cache (this
 // package sets none) Badger reads them in place from the memory-mapped
-// table files. Above that, a ReadRows holds one row (and up to three
-// read-ahead batches per read-ahead goroutine, about 6 MiB), an ApplyBulk
-// one transaction's worth of rows (at most about 15% of MemTableSize of
-// keys and small values).
-// Sizing.WriteMemory (see SizingOf) adds these up into a worst-case
-// estimate.
+// table files. Sizing.WriteMemory (see SizingOf) adds Badger's part up
+// into a worst-case estimate, or reports that it grows with the store (see
+// the NB below). Above that, a ReadRows holds one row (and up to three
+// read-ahead batches per read-ahead goroutine, about 3 MiB each), an
+// ApplyBulk one transaction's worth of rows (at most about 15% of
+// MemTableSize of keys and small values).
 //
 // NB: one thing grows with the store: a compaction builds up to 13 tables
 // at once, and by default each level's tables are twice the size of the
 // level above (WithTableSizeMultiplier), so the more levels the store
-// fills, the larger the tables compactions into the deepest build (8 MiB
-// for a few GiB of tables, doubling with each tenfold growth), in buffers
-// of twice that. WithTableSizeMultiplier(1) keeps every table at
-// WithBaseTableSize, so that nothing in Badger's memory depends on the
-// size of the store; a store that is written for hours (a crawl) should
-// use it, with small memtables (internal/stores does for crawls: 8 MiB
-// memtables, 2 waiting, 2 compactors).
+// fills, the larger the tables compactions into the deepest build, in
+// buffers of twice their size. WithTableSizeMultiplier(1) keeps every
+// table at WithBaseTableSize, so that nothing in Badger's memory depends
+// on the size of the store; a store that is written for hours (a crawl)
+// should use it, with small memtables.
 //
 // Garbage comes on top: Go's collector lets the heap grow to twice what
 // is live (GOGC=100) unless a memory limit (GOMEMLIMIT, or
@@ -114,10 +118,6 @@
 // count in the process's resident size (about the size of the data
 // touched), but they are file pages that the kernel drops under memory
 // pressure, not heap, and not in RssAnon.
-//
-// BenchmarkMemory (ApplyBulk ingest of -rows 1000-byte values into an
-// empty store, then one ReadRows of everything; -laptop for the laptop
-// sizing below) reports the peak heap and resident sizes of both phases.
 //
 // Sizing, with the options of this package:
 //
@@ -132,15 +132,15 @@
 //     (see the NB above), so Sizing.WriteMemory gives no bound for them.
 //   - A laptop (8 GiB, other programs running): WithMemTableSize(32 MiB),
 //     WithNumMemtables(2), WithBlockCacheSize(32 MiB): less heap than the
-//     defaults (BenchmarkMemory -laptop measures it); bursts stall sooner
-//     (two memtables), and one row's mutation may hold at most about
-//     5 MiB of keys and of values below the value threshold.
+//     defaults; bursts stall sooner (two memtables), and one row's mutation
+//     may hold at most about 5 MiB of keys and of values below the value
+//     threshold.
 //   - A store written without pause for hours, whose tables grow to many
 //     GiB (a crawl): WithMemTableSize(8 MiB), WithNumMemtables(2),
 //     WithNumCompactors(2), WithTableSizeMultiplier(1): memory that does
-//     not grow with the store (a crawl of 100,000 pages: see
-//     docs/performance.md). A row's mutation may then hold at
-//     most about 1.2 MiB of keys and small values.
+//     not grow with the store (Sizing.WriteMemory bounds it). A row's
+//     mutation may then hold at most about 1.2 MiB of keys and small
+//     values.
 //   - Keep WithValueThreshold small (the default 256 bytes) for web pages:
 //     values in the value log are not rewritten by compactions and are not
 //     read by scans of other families; the store reclaims the value log
@@ -188,7 +188,8 @@
 //     leave the disk when their column is next written (in the same
 //     transaction) or when (*DB).GC runs, which a background goroutine does
 //     every WithGCInterval; SetGCPolicy sweeps the family before changing
-//     its policy, so a collected cell never comes back. IntersectionPolicy with no members collects nothing.
+//     its policy, so a collected cell never comes back. UnionPolicy and
+//     IntersectionPolicy with no members collect nothing.
 //   - A family deleted and re-created before its cells are reclaimed starts
 //     empty only once DeleteColumnFamily returns; DeleteColumnFamily removes
 //     the cells itself.
@@ -206,9 +207,9 @@
 //   - Tablets are row ranges kept in the store's metadata, split in two by a
 //     background goroutine when they pass WithTabletSplitSize and merged
 //     with a neighbour when the two shrink under a quarter of it; a tablet
-//     of one row never splits. They are units
-//     of bookkeeping and of parallel reads (ReadRowsParallel), not of
-//     storage or of serving: one process serves every tablet.
+//     of one row never splits. They are units of bookkeeping and of
+//     parallel reads (ReadRowsParallel), not of storage or of serving: one
+//     process serves every tablet.
 //   - Limits: row keys 1 byte to 4 KiB (MaxRowKeySize), qualifiers up to
 //     16 KiB (MaxQualifierSize), values up to 100 MiB (MaxValueSize), table
 //     and family names [_a-zA-Z0-9][-_.a-zA-Z0-9]* up to 64 bytes. One row's
@@ -217,6 +218,11 @@
 //   - A filter containing ConditionFilter reads each whole row, values
 //     included, into memory before filtering it; other filters stream cell
 //     by cell and read only the values of cells they pass.
+//   - Mutation.SetOnlyVersion and Mutation.DeleteOnlyVersion take the
+//     caller's word that a column holds one version, and so skip reading
+//     its stored versions; Grow sizes a Mutation ahead. Table.OrderedBulk
+//     and Table.Microseconds report powers Cloud Bigtable lacks (ApplyBulk
+//     commits rows in order; timestamps keep microseconds).
 //   - Every ServerTime cell of one Apply (or one ApplyBulk call) gets the
 //     same timestamp; two writes in the same microsecond to the same column
 //     with ServerTime replace each other, as same-millisecond writes do in

@@ -123,10 +123,11 @@ func WithValueLogFileSize(n int64) Option {
 	return optionFunc(func(o *options) { o.vlogFileSize = n })
 }
 
-// WithNumMemtables sets how many memtables Badger keeps in memory: the one
-// being written and those waiting to be flushed to disk. Writes stall when
-// all are full, so more absorb longer bursts; each costs WithMemTableSize of
-// memory. Values below 1 are taken as 1. The default value is 5 (Badger's).
+// WithNumMemtables sets how many full memtables may wait to be flushed to
+// disk; with the one being written and the one being flushed, Badger keeps
+// up to n + 2 in memory. Writes stall when all are full, so more absorb
+// longer bursts; each costs WithMemTableSize of memory. Values below 1 are
+// taken as 1. The default value is 5 (Badger's).
 func WithNumMemtables(n int) Option {
 	return optionFunc(func(o *options) { o.numMemtables = max(1, n) })
 }

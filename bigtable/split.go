@@ -215,7 +215,9 @@ func (db *DB) splitTablet(ctx context.Context, ts *tableSchema, t *tablet) (bool
 // that a tablet near the split size is not walked every few writes) and at
 // most a split size: a tablet that is only written over is counted once
 // per split size of writes, and one that starts growing again splits by
-// two split sizes at the latest. Without a count before, a quarter.
+// two split sizes at the latest. Without a count before, or when every
+// byte written stayed, the wait is what the tablet lacks to reach the
+// split size, at least a quarter split size.
 func recountWait(size, last, counter, now int64) int64 {
 	lo, hi := max(1, size/4), max(1, size)
 	wrote, grew := counter-last, now-last
