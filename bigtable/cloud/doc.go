@@ -47,9 +47,10 @@
 //     seconds (Families rounds a MaxAgePolicy down to seconds).
 //   - An empty UnionPolicy or IntersectionPolicy is sent as NoGcPolicy and
 //     one with a single member as that member (what bigtable means by them;
-//     Cloud Bigtable wants two or more). Likewise ChainFilters with no
-//     filter becomes PassAllFilter, InterleaveFilters with none
-//     BlockAllFilter, and either with one filter that filter.
+//     Cloud Bigtable wants two or more). A ChainFilters or
+//     InterleaveFilters of fewer than two filters fails with
+//     bigtable.ErrInvalidFilter before any call, as on bigtable's store
+//     (the emulator would accept it).
 //   - ReadRows streams from the server; unlike bigtable's store it does not
 //     read one snapshot of the table, and a long callback can time out the
 //     stream.

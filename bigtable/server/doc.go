@@ -41,8 +41,8 @@
 //     and sink filters, aggregate (typed) families and their mutations,
 //     change streams, backups, snapshots, replication and IAM.
 //   - A chain or interleave of fewer than two filters is refused with
-//     InvalidArgument, as Cloud Bigtable does, though package bigtable
-//     gives them a meaning.
+//     InvalidArgument, as Cloud Bigtable and package bigtable refuse it
+//     (the emulator accepts it).
 //   - ModifyColumnFamilies checks every modification before it makes any,
 //     then makes them one by one: a failure of the store part-way (a
 //     family created meanwhile by another caller) leaves the earlier ones
