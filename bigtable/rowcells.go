@@ -36,6 +36,7 @@ func (rr *rowReader) valueCopy(item *badger.Item) ([]byte, error) {
 	return v, err
 }
 
+// startRow begins the row of key, dropping the cells of the one before.
 func (rr *rowReader) startRow(key string) {
 	rr.key = key
 	rr.in = rr.in[:0]
@@ -44,6 +45,9 @@ func (rr *rowReader) startRow(key string) {
 	rr.stage.startRow(key)
 }
 
+// addCell takes the cursor's cell into the current row: straight into its
+// items when every cell passes (fast), into the whole row for a filter
+// that needs it, or through the filter one cell at a time.
 func (rr *rowReader) addCell(c *cursor) error {
 	if rr.fast && rr.cells != nil {
 		err := c.item.Value(func(v []byte) error {

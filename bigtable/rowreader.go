@@ -69,6 +69,8 @@ type rowReader struct {
 	one   [1]cell
 }
 
+// newRowReader returns a reader of ts with filter f compiled, outside the
+// pool (a conditional mutation's check keeps it for its transaction).
 func newRowReader(ts *tableSchema, f Filter) (*rowReader, error) {
 	st, err := compileFilter(f)
 	if err != nil {
