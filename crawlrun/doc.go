@@ -1,6 +1,6 @@
 // Package crawlrun runs one crawl of a single process into a WebTable
 // (crawl without --shard): the library under cmd/crawl's flags, as
-// [shardrun] is for a crawl split between processes.
+// package shardrun is for a crawl split between processes.
 //
 // # Main types
 //

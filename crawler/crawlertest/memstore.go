@@ -13,7 +13,7 @@ import (
 	"github.com/webtable/webtable/urlkey"
 )
 
-// MemStore is an in-memory [Store], the reference implementation of the
+// MemStore is an in-memory [crawlstore.Store], the reference implementation of the
 // contract, used by the crawler's tests and by anyone who wants to crawl
 // without a database. Rows are keyed by [urlkey.KeyOf]. The zero value is
 // not usable; call NewMemStore. It is safe for concurrent use. It is a
