@@ -151,72 +151,17 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 	if err != nil {
 		return Stats{}, err
 	}
-	r := &run{
-		c:       c,
-		domains: domains,
-		stats:   newStatsRecorder(c.cfg.Progress),
-		start:   c.startTime(),
-		seen:    newSeenCache(c.cfg.SeenCache),
-	}
-	// Politeness state (last request per host, Crawl-delays) outlives
-	// runs; the frontier starts empty and is read from the store.
-	r.sched = c.sched.forRun(maxPages, r.refill)
-	r.requeue = crawlstore.Requeue{Failed: true, Done: c.cfg.Recrawl, Before: r.start}
-	c.rob.setBackoff(c.retryBase)
-
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	r.cancel, r.runCtx = cancel, runCtx
-	r.sm = sitemapRun{origins: map[string]bool{}, files: map[string]bool{}}
-	c.tr.setStop(runCtx)
-
-	c.tr.setReport(r.requestFailed)
-	// Store calls outlive Ctrl-C so that pages in flight are stored.
-	r.storeCtx = context.WithoutCancel(ctx)
-
-	if err := r.allowSeeds(r.storeCtx, seedURLs); err != nil {
+	r := c.newRun(ctx, domains, maxPages)
+	defer r.cancel(nil)
+	if err := r.loadFrontier(seedURLs); err != nil {
 		return r.stats.snapshot(r.sched), err
-	}
-	if err := r.loadHolds(runCtx); err != nil {
-		return r.stats.snapshot(r.sched), err
-	}
-	if err := r.load(runCtx, seedURLs); err != nil {
-		return r.stats.snapshot(r.sched), err
-	}
-	if err := r.readDueSitemaps(); err != nil { // continuous_sitemap_due.go
-		return r.stats.snapshot(r.sched), err
-	}
-	if !c.cfg.NoSitemaps {
-		for _, s := range c.cfg.Sitemaps {
-			r.readSitemapLater(s, 0)
-		}
 	}
 	c.cur.Store(r)
 	c.domainsMu.Lock()
 	c.domains, c.runStart = r.domains, r.start
 	c.domainsMu.Unlock()
 
-	// NB: twice as many workers as fetch slots (see work), so that pages
-	// are stored while others are fetched; one worker keeps Concurrency 1
-	// one page at a time.
-	workers := c.cfg.Concurrency
-	if workers > 1 {
-		workers *= 2
-	}
-	r.fetchSlots = make(chan struct{}, c.cfg.Concurrency)
-	stopFeed := r.feed() // resume.go: the hosts other shards queue for this one
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.work(runCtx)
-		}()
-	}
-	wg.Wait()
-	stopFeed()
-	r.sched.close()
-	r.bg.Wait()
+	r.runWorkers()
 	st := r.stats.finish(r.sched)
 
 	if err := r.fatal(); err != nil {
@@ -233,6 +178,87 @@ func (c *Crawler) RunLimited(ctx context.Context, seeds []string, maxPages int) 
 		return st, fmt.Errorf("crawler: run stopped: %w", err)
 	}
 	return st, nil
+}
+
+// newRun returns the state of a run of c under ctx with the allowed
+// domains and its own limit of successful fetches (0 = no limit), its
+// context (runCtx) derived from ctx, and c's transport set to stop with
+// it and to report to it. The caller cancels r.cancel at the end.
+func (c *Crawler) newRun(ctx context.Context, domains []string, maxPages int) *run {
+	r := &run{
+		c:       c,
+		domains: domains,
+		stats:   newStatsRecorder(c.cfg.Progress),
+		start:   c.startTime(),
+		seen:    newSeenCache(c.cfg.SeenCache),
+	}
+	// Politeness state (last request per host, Crawl-delays) outlives
+	// runs; the frontier starts empty and is read from the store.
+	r.sched = c.sched.forRun(maxPages, r.refill)
+	r.requeue = crawlstore.Requeue{Failed: true, Done: c.cfg.Recrawl, Before: r.start}
+	c.rob.setBackoff(c.retryBase)
+
+	r.runCtx, r.cancel = context.WithCancelCause(ctx)
+	r.sm = sitemapRun{origins: map[string]bool{}, files: map[string]bool{}}
+	c.tr.setStop(r.runCtx)
+
+	c.tr.setReport(r.requestFailed)
+	// Store calls outlive Ctrl-C so that pages in flight are stored.
+	r.storeCtx = context.WithoutCancel(ctx)
+	return r
+}
+
+// loadFrontier readies the run's frontier: it sets the private seed
+// addresses, holds back again the origins an earlier run was asked to
+// leave alone, fills the frontier from the store and seedURLs, and starts
+// reading the sitemaps due and (unless Config.NoSitemaps)
+// Config.Sitemaps in the background.
+func (r *run) loadFrontier(seedURLs []*url.URL) error {
+	if err := r.allowSeeds(r.storeCtx, seedURLs); err != nil {
+		return err
+	}
+	if err := r.loadHolds(r.runCtx); err != nil {
+		return err
+	}
+	if err := r.load(r.runCtx, seedURLs); err != nil {
+		return err
+	}
+	if err := r.readDueSitemaps(); err != nil { // continuous_sitemap_due.go
+		return err
+	}
+	if !r.c.cfg.NoSitemaps {
+		for _, s := range r.c.cfg.Sitemaps {
+			r.readSitemapLater(s, 0)
+		}
+	}
+	return nil
+}
+
+// runWorkers runs the run's workers until the frontier is spent or the
+// run stops, then waits for the feed of other shards' hosts and the
+// background reads to end.
+func (r *run) runWorkers() {
+	// NB: twice as many workers as fetch slots (see work), so that pages
+	// are stored while others are fetched; one worker keeps Concurrency 1
+	// one page at a time.
+	workers := r.c.cfg.Concurrency
+	if workers > 1 {
+		workers *= 2
+	}
+	r.fetchSlots = make(chan struct{}, r.c.cfg.Concurrency)
+	stopFeed := r.feed() // resume.go: the hosts other shards queue for this one
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.work(r.runCtx)
+		}()
+	}
+	wg.Wait()
+	stopFeed()
+	r.sched.close()
+	r.bg.Wait()
 }
 
 // seedsAndDomains canonicalises the seeds and returns them with the

@@ -118,6 +118,16 @@ func (r *run) process(ctx context.Context, e entry, fetchOver func()) bool {
 		return false
 	}
 
+	fetched = r.fetchAndSave(ctx, e, u, host, p, last, ok, fetchOver)
+	return fetched
+}
+
+// fetchAndSave fetches p, the page of entry e (URL u, of host; last its
+// last fetch, ok: there was one), once the budget allows, and stores it,
+// unless it is retried, set aside or stopped. It reports whether the
+// fetch succeeded, and calls fetchOver once the fetch is over (see
+// process).
+func (r *run) fetchAndSave(ctx context.Context, e entry, u *url.URL, host string, p *crawlstore.Page, last crawlstore.Fetch, ok bool, fetchOver func()) bool {
 	if err := r.c.budget.take(ctx); err != nil {
 		r.sched.putBack(host, e)
 		return false // stopped while waiting for the budget: stays queued
@@ -128,7 +138,7 @@ func (r *run) process(ctx context.Context, e entry, fetchOver func()) bool {
 	defer r.c.sched.unclaim(capt)
 	hdr.Set(fetchIDHeader, id)
 	sent := time.Now()
-	err = r.c.colly.Request(http.MethodGet, p.URL, nil, nil, hdr)
+	err := r.c.colly.Request(http.MethodGet, p.URL, nil, nil, hdr)
 	fetchOver()
 	if err != nil && r.stopped(ctx, err) {
 		r.sched.fetchOver(host, e)
@@ -159,8 +169,7 @@ func (r *run) process(ctx context.Context, e entry, fetchOver func()) bool {
 	if r.c.cfg.Continuous {
 		p.Change = r.c.due.change(p, last, ok)
 	}
-	fetched = r.save(p, u)
-	return fetched
+	return r.save(p, u)
 }
 
 // refetches reports whether runs fetch pages already done again: a

@@ -1,18 +1,3 @@
-// Package crawlrun runs one crawl of a single process into a WebTable
-// (crawl without --shard): the library under cmd/crawl's flags, as
-// [shardrun] is for a crawl split between processes. It creates the
-// crawler over the WebTable's crawlstore.Store, runs it once or, for a
-// continuous crawl, until ctx ends, and then writes the WebTable's last
-// deletes within the same grace after an interrupt as the crawler's own
-// store calls (crawler.Config.StoreGrace). A run that ends early says
-// why with an [Error] of a [Kind], for the program's exit status;
-// [Resumes] says whether a run without seeds has anything queued to resume.
-//
-// # Caveats
-//
-// The deletes that could not be written are only reported through
-// Config.Log: nothing is lost, as the frontier drops the entries of pages
-// already done when it next reaches them.
 package crawlrun
 
 import (

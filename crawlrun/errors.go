@@ -23,7 +23,7 @@ const (
 	Interrupted
 	// ShardGone: for a shard of a crawl split between processes
 	// (shardrun), another shard has been silent for longer than its
-	// timeout with pages of its part still queued.
+	// timeout before the crawl was finished.
 	ShardGone
 )
 

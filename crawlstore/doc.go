@@ -10,17 +10,34 @@
 //
 //   - [Entry]: a URL to fetch, canonical, with its row key, depth and
 //     frontier position, so that neither side parses or keys it again.
-//   - [Page]: the result of one fetch, with its row key and the SHA-256 of
-//     its body, handed to [Store.SavePage].
+//   - [Page]: the result of one fetch, with its row key, the SHA-256 of
+//     its body and its [Link]s, handed to [Store.SavePage]; [ErrorKind]
+//     says why a fetch failed.
 //   - [Fetch]: what the store remembers of the last fetch of a URL.
 //   - [State]: a URL's place in the frontier (queued, done, failed).
 //   - [Requeue]: which URLs already fetched are queued again.
 //   - [FrontierBatch], [SaveResult]: what [Store.Next] and
 //     [Store.SavePage] answer.
-//   - [FrontierHinter], [HostFeed], [HoldRecorder], [PrivateSeeder]:
-//     optional powers of a store, asked for with a type assertion; their
-//     absence changes how much a run reads, never what it fetches.
-//   - [ShardOf]: the one rule that places a host in a shard.
+//   - [ShardOf]: the one rule that places a host in a shard; [HostOf]:
+//     the host (with its port) a canonical URL is grouped by.
+//
+// # Optional powers
+//
+// A store may have more powers, each a small interface the crawler asks
+// for with a type assertion:
+//
+//   - [FrontierHinter], [HostFeed]: fewer reads (of a resumed host's
+//     frontier, of the work other shards queue); without them a run reads
+//     more, and fetches the same.
+//   - [HoldRecorder]: the origins a run held back ([HeldBack]), for
+//     readers and for the next run, which honours a server's Retry-After
+//     from a run before.
+//   - [PrivateSeeder]: the private addresses seeds named, so that a
+//     resumed crawl, which has no seeds, may fetch from them.
+//   - [DueKeeper]: when each page is due again ([Change]), which a
+//     continuous crawl needs; [QueueWatcher] wakes it when a link is
+//     queued; [SitemapKeeper] keeps its sitemaps' schedules
+//     ([SitemapSchedule]).
 //
 // # Caveats
 //

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/webtable"
@@ -32,14 +31,7 @@ func Continuous(ctx context.Context, w *webtable.WebTable, o Options, crawl func
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	s := &shard{
-		o: &o, w: w, stderr: stderr,
-		label:  Label(o.Crawl.Shard, o.Crawl.Shards),
-		poll:   poll(o.Timeout),
-		now:    time.Now,
-		counts: &countingStore{CrawlStore: w.CrawlStore()},
-		held:   -1,
-	}
+	s := newShard(w, &o, stderr)
 	if err := s.retry(ctx, "saying this shard is running", func(ctx context.Context) error {
 		return s.update(ctx, webtable.ShardUpdate{State: webtable.ShardRunning, Round: true})
 	}); err != nil {

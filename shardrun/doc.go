@@ -15,14 +15,16 @@
 //     --shard I/N), which never finishes, keeping its record and
 //     heartbeats as Run does, for readers (query stats).
 //   - [Options] configure it, [Reporter] is told how it goes, and an
-//     [Error] says why it ended early, by [Kind].
+//     [Error] says why it ended early, by [Kind]. [Label] prefixes a
+//     shard's lines and [SyncWriter] keeps them whole.
 //
 // # Caveats
 //
 // A shard writes a heartbeat to the store every poll (a twentieth of
 // Options.Timeout, between 20 ms and 1 s); a shard silent for longer than
-// Options.Timeout with pages still queued stops the others (ShardGone)
-// rather than let them finish a crawl that is not. The --max-pages budget
+// Options.Timeout before the crawl is finished (unless it stopped after
+// seeing it finished) stops the others (ShardGone) rather than let them
+// finish a crawl that may not be: its part may hold pages still queued. The --max-pages budget
 // is shared through the store in small reservations, so a shard killed
 // with one in hand costs the crawl at most those pages.
 package shardrun

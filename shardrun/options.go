@@ -60,8 +60,8 @@ func Label(shard, shards int) string { return fmt.Sprintf("shard %d/%d: ", shard
 // Kind says why the run of a shard ended without the crawl finished:
 // StoreFailed (the store did not answer for longer than Options.Timeout),
 // Usage (the configuration or the seeds cannot be used), ShardGone
-// (another shard has been silent for longer than Options.Timeout with
-// pages of its part still queued) or Interrupted (the run's context was
+// (another shard has been silent for longer than Options.Timeout before
+// the crawl was finished) or Interrupted (the run's context was
 // cancelled; running it again resumes it). They are crawlrun's, so that a
 // program reads the end of any run alike.
 type Kind = crawlrun.Kind

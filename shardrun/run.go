@@ -62,6 +62,21 @@ type shard struct {
 	failures int       // calls failed since outage
 }
 
+// newShard returns the shard o.Crawl.Shard of o.Crawl.Shards of w's
+// crawl, saying what goes wrong on stderr, as it is before its first
+// round: counting what w's CrawlStore queues and fetches, with how many
+// entries it holds back unknown (held -1).
+func newShard(w *webtable.WebTable, o *Options, stderr io.Writer) *shard {
+	return &shard{
+		o: o, w: w, stderr: stderr,
+		label:  Label(o.Crawl.Shard, o.Crawl.Shards),
+		poll:   poll(o.Timeout),
+		now:    time.Now,
+		counts: &countingStore{CrawlStore: w.CrawlStore()},
+		held:   -1,
+	}
+}
+
 // Run runs shard o.Crawl.Shard of o.Crawl.Shards into w until the whole
 // crawl is finished (nil), a shard goes silent (an [Error] of kind
 // ShardGone), ctx is cancelled (Interrupted), or the store stays
@@ -74,14 +89,7 @@ func Run(ctx context.Context, w *webtable.WebTable, seedURLs []string, o Options
 	if err := w.SetShard(o.Crawl.Shard, o.Crawl.Shards); err != nil {
 		return errorf(Usage, "%v", err)
 	}
-	s := &shard{
-		o: &o, w: w, stderr: stderr,
-		label:  Label(o.Crawl.Shard, o.Crawl.Shards),
-		poll:   poll(o.Timeout),
-		now:    time.Now,
-		counts: &countingStore{CrawlStore: w.CrawlStore()},
-		held:   -1,
-	}
+	s := newShard(w, &o, stderr)
 	cfg := o.Crawl
 	if len(cfg.AllowDomains) == 0 {
 		// Every round allows the seeds' domains, not only those of the

@@ -17,8 +17,9 @@ const demoPasses = demoweb.Passes
 // times, through the crawler's own proxy setting so that the row keys are
 // the real ones (com.cnn.www/), into a store that is recreated each time.
 func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) {
-	if err := resetDemoStore(o); err != nil {
-		return err
+	// Remove the demo store of an earlier run, and only that.
+	if err := stores.ResetDemo(context.Background(), o.db, defaultDemoDB); err != nil {
+		return fail(exitUsage, "%v", err)
 	}
 	srv, err := demoweb.Start()
 	if err != nil {
@@ -48,14 +49,5 @@ func runDemo(ctx context.Context, o *options, stdout, stderr io.Writer) (err err
 		}
 	}
 	fmt.Fprint(stdout, demoweb.Tour(o.db))
-	return nil
-}
-
-// resetDemoStore removes the demo store of an earlier run, and only that
-// (stores.ResetDemo).
-func resetDemoStore(o *options) error {
-	if err := stores.ResetDemo(context.Background(), o.db, defaultDemoDB); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
 	return nil
 }

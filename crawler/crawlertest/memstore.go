@@ -13,7 +13,7 @@ import (
 	"github.com/webtable/webtable/urlkey"
 )
 
-// MemStore is an in-memory [Store], the reference implementation of the
+// MemStore is an in-memory [crawlstore.Store], the reference implementation of the
 // contract, used by the crawler's tests and by anyone who wants to crawl
 // without a database. Rows are keyed by [urlkey.KeyOf]. The zero value is
 // not usable; call NewMemStore. It is safe for concurrent use. It is a
@@ -301,27 +301,9 @@ var errMemFail = errors.New("crawler: memstore: injected failure")
 
 // SavePage implements Store.
 func (m *MemStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore.SaveResult, error) {
-	src, err := urlkey.Canonical(p.URL)
+	src, dst, links, disc, err := pageURLs(p)
 	if err != nil {
-		return crawlstore.SaveResult{}, fmt.Errorf("crawler: memstore: %w", err)
-	}
-	dst := src
-	if p.Redirected {
-		if dst, err = urlkey.Canonical(p.FinalURL); err != nil {
-			return crawlstore.SaveResult{}, fmt.Errorf("crawler: memstore: %w", err)
-		}
-	}
-	links := make([]*url.URL, len(p.Links))
-	for i, l := range p.Links {
-		if links[i], err = urlkey.Canonical(l.URL); err != nil {
-			return crawlstore.SaveResult{}, fmt.Errorf("crawler: memstore: link: %w", err)
-		}
-	}
-	disc := make([]*url.URL, len(p.Discovered))
-	for i, e := range p.Discovered {
-		if disc[i], err = urlkey.Canonical(e.URL); err != nil {
-			return crawlstore.SaveResult{}, fmt.Errorf("crawler: memstore: discovered: %w", err)
-		}
+		return crawlstore.SaveResult{}, err
 	}
 
 	m.mu.Lock()
@@ -335,6 +317,63 @@ func (m *MemStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore
 	m.saves++
 
 	// 1. The page's row (and the target's row for a redirect).
+	var res crawlstore.SaveResult
+	row := m.writeFetch(p, src, dst, &res)
+	// 2. Anchors and discovered entries.
+	for i, l := range p.Links {
+		m.row(links[i]).Anchors[p.FinalURL] = l.Text
+	}
+	res.States = m.enqueueLocked(p.Discovered, disc, p.Requeue)
+	m.keepDue(p, src) // memdue.go
+	// 3. Done, and the page's frontier entry gone.
+	if p.Frontier != "" {
+		m.deleteEntry(src.Host, p.Frontier)
+	}
+	row.State = p.State()
+	if p.Redirected {
+		m.row(src).State = p.State()
+		if row.Depth == 0 || p.Depth < row.Depth {
+			row.Depth = p.Depth
+		}
+	} else {
+		row.Depth = p.Depth
+	}
+	return res, nil
+}
+
+// pageURLs canonicalises the URLs of p: its own (src), the one its
+// content is stored under (dst: its final URL after a redirect, else
+// src), its links' and its discovered entries'.
+func pageURLs(p *crawlstore.Page) (src, dst *url.URL, links, disc []*url.URL, err error) {
+	src, err = urlkey.Canonical(p.URL)
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("crawler: memstore: %w", err)
+	}
+	dst = src
+	if p.Redirected {
+		if dst, err = urlkey.Canonical(p.FinalURL); err != nil {
+			return nil, nil, nil, nil, fmt.Errorf("crawler: memstore: %w", err)
+		}
+	}
+	links = make([]*url.URL, len(p.Links))
+	for i, l := range p.Links {
+		if links[i], err = urlkey.Canonical(l.URL); err != nil {
+			return nil, nil, nil, nil, fmt.Errorf("crawler: memstore: link: %w", err)
+		}
+	}
+	disc = make([]*url.URL, len(p.Discovered))
+	for i, e := range p.Discovered {
+		if disc[i], err = urlkey.Canonical(e.URL); err != nil {
+			return nil, nil, nil, nil, fmt.Errorf("crawler: memstore: discovered: %w", err)
+		}
+	}
+	return src, dst, links, disc, nil
+}
+
+// writeFetch records p's fetch in the row of dst (and, for a redirect,
+// in the row of src), keeping a new content version when the body
+// changed (res.NewVersion). It returns dst's row. Callers hold m.mu.
+func (m *MemStore) writeFetch(p *crawlstore.Page, src, dst *url.URL, res *crawlstore.SaveResult) *MemRow {
 	fetch := crawlstore.Fetch{
 		URL: p.FinalURL, Depth: p.Depth, Status: p.Status, Time: p.Time,
 		ETag: p.ETag, LastModified: p.LastModified, MediaType: p.MediaType, Charset: p.Charset,
@@ -343,7 +382,6 @@ func (m *MemStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore
 	if !p.Redirected {
 		fetch.Change = p.Change
 	}
-	var res crawlstore.SaveResult
 	row := m.row(dst)
 	prevSHA := row.Fetch.SHA256
 	fetch.SHA256 = prevSHA
@@ -367,26 +405,7 @@ func (m *MemStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlstore
 		s.Redirect = p.FinalURL
 		s.Err, s.ErrKind = p.Err, p.ErrKind
 	}
-	// 2. Anchors and discovered entries.
-	for i, l := range p.Links {
-		m.row(links[i]).Anchors[p.FinalURL] = l.Text
-	}
-	res.States = m.enqueueLocked(p.Discovered, disc, p.Requeue)
-	m.keepDue(p, src) // memdue.go
-	// 3. Done, and the page's frontier entry gone.
-	if p.Frontier != "" {
-		m.deleteEntry(src.Host, p.Frontier)
-	}
-	row.State = p.State()
-	if p.Redirected {
-		m.row(src).State = p.State()
-		if row.Depth == 0 || p.Depth < row.Depth {
-			row.Depth = p.Depth
-		}
-	} else {
-		row.Depth = p.Depth
-	}
-	return res, nil
+	return row
 }
 
 // PrivateSeeds implements PrivateSeeder.
