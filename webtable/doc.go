@@ -49,7 +49,8 @@
 //	                  "charset":"utf-8","etag":"\"a3\"","depth":1,
 //	                  "links":12,"links_kept":12}, with last_modified,
 //	                  redirect, error, truncated, rendered and render_ms
-//	                  when they apply (an
+//	                  when they apply, a sitemap's hints for a page queued
+//	                  from one and a continuous crawl's change history (an
 //	                  empty field is left out and reads as empty); links
 //	                  counts the distinct targets found, links_kept those
 //	                  stored as anchors. One version: a fetch replaces the
@@ -92,7 +93,8 @@
 // # Format versions
 //
 // The store's [FormatVersion] is kept in the row [FormatKey]; a store
-// without it, written before versions existed, is [FormatOriginal]. Readers
+// without it, written before versions existed, is [FormatOriginal] (a
+// table without rows holds no old form: it is [FormatNewest]). Readers
 // read the forms of [FormatNewest] and of the version before it only; a
 // crawl migrates an older store once, a step per version, each step
 // resumable ([WebTable.Migrate]); a store newer than the program is refused
@@ -128,8 +130,12 @@
 //     crawl reads ([WebTable.FedHosts]) to take the work up at once; a
 //     note is a hint, never the only record of an entry.
 //   - Whether content changed is decided by comparing the SHA-256 of the body
-//     with the newest stored contents:sha256, inside one conditional mutation,
-//     so two crawlers storing the same page at once still store it once.
+//     with the newest stored contents:sha256. [WebTable.RecordFetch] does it
+//     inside one conditional mutation, so two crawlers storing the same page
+//     at once still store it once; [WebTable.Save] on the embedded store
+//     reads the newest sum and then writes (a bulk call holds no conditional
+//     mutation), which relies on the crawler never storing one URL twice at
+//     once, and with [Fetched.NewRow] reads nothing.
 //   - Timestamps are whole milliseconds so the same table can live on Cloud
 //     Bigtable, which truncates to milliseconds; the one exception is a
 //     web-archive import of captures of one page in one millisecond with

@@ -1,14 +1,11 @@
 package webtable
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/webtable/webtable/bigtable"
@@ -66,20 +63,9 @@ func (w *WebTable) Import(ctx context.Context, c *Capture) (Stored, error) {
 // measured no faster on the shared test machine (the store's CPU, not its
 // commits, set the pace there).
 func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, error) {
-	keys := make([]string, len(caps))
-	perInstant := map[string]int{} // captures of this batch by row and instant
-	for i, c := range caps {
-		k, err := urlkey.Key(c.URL)
-		if err != nil {
-			return nil, fmt.Errorf("webtable: importing: %w", err)
-		}
-		// NB: a time before 1970 has a negative timestamp, which the
-		// store refuses, or -1, which it takes for "now".
-		if _, err := CheckedTimestamp(c.Time); err != nil {
-			return nil, fmt.Errorf("webtable: importing %s: %w", c.URL, err)
-		}
-		keys[i] = k
-		perInstant[instantKey(k, timestamp(c.Time))]++
+	keys, perInstant, err := importKeys(caps)
+	if err != nil {
+		return nil, err
 	}
 	versions, err := w.versionSums(ctx, keys)
 	if err != nil {
@@ -89,99 +75,162 @@ func (w *WebTable) importBatch(ctx context.Context, caps []*Capture) ([]Stored, 
 	out := make([]Stored, len(caps))
 	im := &importing{w: w, pages: map[string]*Page{}, written: map[string]cells{}, records: map[string]string{}, anchors: map[string]string{}}
 	for i, c := range caps {
-		key, t := keys[i], timestamp(c.Time)
-		var hexSum string
-		if c.Body != nil {
-			hexSum = sha256Hex(c.Body)
-		}
-		vs := versions[key]
-		// The captures already stored at this instant decide whether this
-		// one is its latest (see Import) and whether its anchors meet
-		// another capture's.
-		latest, shared, again := true, false, false
-		lo, hi := instant(vs, t)
-		for _, e := range vs[lo:hi] {
-			latest = latest && e.sum <= hexSum
-			shared = shared || e.sum != hexSum
-			again = again || e.sum == hexSum
-		}
-		p := &Page{
-			Fetch: crawlstore.Fetch{
-				URL: c.URL, Status: c.Status, Time: c.Time.UTC().Truncate(time.Millisecond),
-				Length: int64(len(c.Body)), Charset: c.Charset, Truncated: c.Truncated, Error: c.Error,
-				Rendered: c.Rendered != nil && c.Body != nil,
-			},
-			MIME:     c.MIME,
-			KeepBody: c.Body != nil,
-			Body:     c.Body,
-			Headers:  c.Header,
-			Rendered: c.Rendered,
-		}
-		// Captures of this instant with this body are one capture: of
-		// their facts, those that sort first are kept (see Import).
-		replace, record := false, latest
-		if again {
-			if replace, err = im.firstContents(ctx, key, vs[lo:hi], hexSum, p); err != nil {
-				return nil, err
-			}
-		}
-		if latest && (again || c.Body == nil) {
-			if record, err = im.firstRecord(ctx, key, t, p); err != nil {
-				return nil, err
-			}
-		}
-		// NB: one mutation per row, its operations in order, so that a
-		// row met twice in the batch is written as if one by one
-		// (Cloud Bigtable's bulk writes promise no order between entries).
-		stored := NoBody
-		switch {
-		case c.Body != nil && again:
-			stored = Unchanged
-			if replace {
-				m, _ := b.mutation(key)
-				k := lo + slices.IndexFunc(vs[lo:hi], func(e version) bool { return e.sum == hexSum })
-				deleteEntry(m, vs[k].ts, slotEnd(vs, k))
-				im.put(m, key, hexSum, vs[k].ts, pageCells(p, hexSum), vs[k].seen)
-			}
-		case c.Body != nil:
-			m, _ := b.mutation(key)
-			if stored, vs, err = im.storeBody(ctx, m, key, vs, t, p, hexSum); err != nil {
-				return nil, err
-			}
-			versions[key] = vs
-		}
-		if record {
-			m, _ := b.mutation(key)
-			setFetchRecord(m, p.Fetch, t, rowCurrent)
-			if p.MIME != "" {
-				m.Set(FamilyMIME, "type", t, []byte(p.MIME))
-			}
-			state := crawlstore.StateDone
-			if c.Error != "" {
-				state = crawlstore.StateFailed
-			}
-			m.Set(FamilyFetch, colState, t, []byte(state.String()))
-			im.records[instantKey(key, t)] = recordKey(p.Fetch, p.MIME)
-		}
-		u, err := urlkey.Canonical(c.URL)
-		if err != nil {
-			return nil, fmt.Errorf("webtable: importing: %w", err)
-		}
-		referrer, anchors := urlkey.Referrer(u), c.Anchors
-		if len(anchors) > 0 && (shared || again || perInstant[instantKey(key, t)] > 1) {
-			if anchors, err = im.greatestAnchors(ctx, referrer, anchors, t, shared || again); err != nil {
-				return nil, err
-			}
-		}
-		if _, err := w.addLinkMutations(ctx, &b, referrer, anchors, nil, t, crawlstore.Requeue{}, false); err != nil {
+		if out[i], err = im.importOne(ctx, &b, versions, keys[i], c, perInstant); err != nil {
 			return nil, err
 		}
-		out[i] = stored
 	}
 	if err := w.applyBatch(ctx, &b); err != nil {
 		return nil, fmt.Errorf("webtable: importing %d captures from %s: %w", len(caps), caps[0].URL, err)
 	}
 	return out, nil
+}
+
+// importKeys checks the captures' URLs and times and returns the row key
+// of each, in order, and how many captures of the batch fall on each row
+// and instant (see instantKey).
+func importKeys(caps []*Capture) (keys []string, perInstant map[string]int, err error) {
+	keys = make([]string, len(caps))
+	perInstant = map[string]int{} // captures of this batch by row and instant
+	for i, c := range caps {
+		k, err := urlkey.Key(c.URL)
+		if err != nil {
+			return nil, nil, fmt.Errorf("webtable: importing: %w", err)
+		}
+		// NB: a time before 1970 has a negative timestamp, which the
+		// store refuses, or -1, which it takes for "now".
+		if _, err := CheckedTimestamp(c.Time); err != nil {
+			return nil, nil, fmt.Errorf("webtable: importing %s: %w", c.URL, err)
+		}
+		keys[i] = k
+		perInstant[instantKey(k, timestamp(c.Time))]++
+	}
+	return keys, perInstant, nil
+}
+
+// importOne adds to b the writes of capture c, of row key, as Import
+// describes them, given the stored entries of each row (versions, which
+// it updates) and the count of the batch's captures at each instant
+// (perInstant). It reports what became of the capture.
+func (im *importing) importOne(ctx context.Context, b *batch, versions map[string][]version, key string, c *Capture, perInstant map[string]int) (Stored, error) {
+	t := timestamp(c.Time)
+	var hexSum string
+	if c.Body != nil {
+		hexSum = sha256Hex(c.Body)
+	}
+	vs := versions[key]
+	// The captures already stored at this instant decide whether this
+	// one is its latest (see Import) and whether its anchors meet
+	// another capture's.
+	lo, hi := instant(vs, t)
+	latest, shared, again := atInstant(vs[lo:hi], hexSum)
+	p := capturePage(c)
+	// Captures of this instant with this body are one capture: of
+	// their facts, those that sort first are kept (see Import).
+	var err error
+	replace, record := false, latest
+	if again {
+		if replace, err = im.firstContents(ctx, key, vs[lo:hi], hexSum, p); err != nil {
+			return NoBody, err
+		}
+	}
+	if latest && (again || c.Body == nil) {
+		if record, err = im.firstRecord(ctx, key, t, p); err != nil {
+			return NoBody, err
+		}
+	}
+	// NB: one mutation per row, its operations in order, so that a
+	// row met twice in the batch is written as if one by one
+	// (Cloud Bigtable's bulk writes promise no order between entries).
+	stored := NoBody
+	switch {
+	case c.Body != nil && again:
+		stored = Unchanged
+		if replace {
+			m, _ := b.mutation(key)
+			k := lo + slices.IndexFunc(vs[lo:hi], func(e version) bool { return e.sum == hexSum })
+			deleteEntry(m, vs[k].ts, slotEnd(vs, k))
+			im.put(m, key, hexSum, vs[k].ts, pageCells(p, hexSum), vs[k].seen)
+		}
+	case c.Body != nil:
+		m, _ := b.mutation(key)
+		if stored, vs, err = im.storeBody(ctx, m, key, vs, t, p, hexSum); err != nil {
+			return NoBody, err
+		}
+		versions[key] = vs
+	}
+	if record {
+		m, _ := b.mutation(key)
+		im.putRecord(m, key, t, p)
+	}
+	if err := im.addAnchors(ctx, b, c, t, shared || again, perInstant[instantKey(key, t)] > 1); err != nil {
+		return NoBody, err
+	}
+	return stored, nil
+}
+
+// atInstant compares the body with sha256 hexSum ("" for none) with the
+// entries stored at its instant, inst: latest, no entry has a greater
+// sha256 (the capture is the instant's latest, see Import); shared, an
+// entry has another sha256; again, an entry has this one.
+func atInstant(inst []version, hexSum string) (latest, shared, again bool) {
+	latest = true
+	for _, e := range inst {
+		latest = latest && e.sum <= hexSum
+		shared = shared || e.sum != hexSum
+		again = again || e.sum == hexSum
+	}
+	return latest, shared, again
+}
+
+// capturePage is the page a capture stores: its fetch record (at the
+// capture's millisecond), media type, body, headers and rendered page.
+func capturePage(c *Capture) *Page {
+	return &Page{
+		Fetch: crawlstore.Fetch{
+			URL: c.URL, Status: c.Status, Time: c.Time.UTC().Truncate(time.Millisecond),
+			Length: int64(len(c.Body)), Charset: c.Charset, Truncated: c.Truncated, Error: c.Error,
+			Rendered: c.Rendered != nil && c.Body != nil,
+		},
+		MIME:     c.MIME,
+		KeepBody: c.Body != nil,
+		Body:     c.Body,
+		Headers:  c.Header,
+		Rendered: c.Rendered,
+	}
+}
+
+// putRecord adds to m the fetch record of p at t, its mime:type (when
+// known) and fetch:state (done, or failed when the capture failed), and
+// remembers the record's recordKey at that instant.
+func (im *importing) putRecord(m *bigtable.Mutation, key string, t bigtable.Timestamp, p *Page) {
+	setFetchRecord(m, p.Fetch, t, rowCurrent)
+	if p.MIME != "" {
+		m.Set(FamilyMIME, "type", t, []byte(p.MIME))
+	}
+	state := crawlstore.StateDone
+	if p.Fetch.Error != "" {
+		state = crawlstore.StateFailed
+	}
+	m.Set(FamilyFetch, colState, t, []byte(state.String()))
+	im.records[instantKey(key, t)] = recordKey(p.Fetch, p.MIME)
+}
+
+// addAnchors adds to b the anchors of capture c at t: when
+// the instant is met by another capture, stored (met) or in this batch
+// (several), each target keeps the greatest text (see greatestAnchors).
+func (im *importing) addAnchors(ctx context.Context, b *batch, c *Capture, t bigtable.Timestamp, met, several bool) error {
+	u, err := urlkey.Canonical(c.URL)
+	if err != nil {
+		return fmt.Errorf("webtable: importing: %w", err)
+	}
+	referrer, anchors := urlkey.Referrer(u), c.Anchors
+	if len(anchors) > 0 && (met || several) {
+		if anchors, err = im.greatestAnchors(ctx, referrer, anchors, t, met); err != nil {
+			return err
+		}
+	}
+	_, err = im.w.addLinkMutations(ctx, b, referrer, anchors, nil, t, crawlstore.Requeue{}, false)
+	return err
 }
 
 // importing is what one importBatch remembers of the cells it has written
@@ -391,56 +440,6 @@ func (im *importing) cellsAt(ctx context.Context, key string, vs []version, k in
 	return c, nil
 }
 
-// cells are the contents cells of a version or a sighting (contents:seen
-// aside), by qualifier, with status, url, headers and truncated each its
-// own (stored packed in contents:meta, see stored).
-type cells []cell
-
-type cell struct {
-	q string
-	v []byte
-}
-
-// pageCells are the contents cells of a version of p's body (sha256
-// hexSum), what setContents writes: contents:html, sha256, status, url
-// (the URL fetched), headers (when the page carries them) and truncated
-// (when the body was cut): what a web archive needs beside the body.
-func pageCells(p *Page, hexSum string) cells {
-	c := cells{{colHTML, p.Body}, {colSHA256, []byte(hexSum)}, {colStatus, []byte(strconv.Itoa(p.Fetch.Status))}, {colFetched, []byte(p.Fetch.URL)}}
-	if len(p.Headers) > 0 {
-		c = append(c, cell{colHeaders, p.Headers})
-	}
-	if p.Fetch.Truncated {
-		c = append(c, cell{colTruncated, []byte("true")})
-	}
-	return c
-}
-
-// get returns the value of qualifier q (nil when absent).
-func (c cells) get(q string) []byte {
-	for _, x := range c {
-		if x.q == q {
-			return x.v
-		}
-	}
-	return nil
-}
-
-// with returns c with qualifier q set to v (c is not changed).
-func (c cells) with(q string, v []byte) cells {
-	out := make(cells, 0, len(c)+1)
-	for _, x := range c {
-		if x.q != q {
-			out = append(out, x)
-		}
-	}
-	return append(out, cell{q, v})
-}
-
-// hasFacts reports whether c holds a capture's status or URL (a sighting
-// stored before those were kept holds neither).
-func (c cells) hasFacts() bool { return c.get(colStatus) != nil || c.get(colFetched) != nil }
-
 // put adds to m the cells c of the entry with sha256 sum at ts, or when
 // seen a sighting (contents:seen alone, see encodeSeen), and remembers
 // them there.
@@ -453,108 +452,6 @@ func (im *importing) put(m *bigtable.Mutation, key, sum string, ts bigtable.Time
 	for _, x := range c.stored() {
 		m.Set(FamilyContents, x.q, ts, x.v)
 	}
-}
-
-// stored is c as it is written: its status, URL, truncation and headers
-// packed into one contents:meta cell (see encodeMeta) beside the body and
-// its sha256.
-//
-// NB: one cell, not four: each stored cell costs a crawl about as much as
-// the next.
-func (c cells) stored() cells {
-	out := make(cells, 0, 3)
-	for _, x := range c {
-		switch x.q {
-		case colStatus, colFetched, colHeaders, colTruncated:
-		default:
-			out = append(out, x)
-		}
-	}
-	if c.hasFacts() {
-		out = append(out, cell{colMeta, encodeMeta(c)})
-	}
-	return out
-}
-
-// encodeMeta is the value of contents:meta for the cells c of a version:
-// the status, "truncated" when the body was cut, and the URL fetched on
-// the first line, then the status line and headers as received, for
-// example
-//
-//	200 http://www.cnn.com/
-//	HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n
-//
-// Headers are stored byte for byte (they may not be UTF-8): they run to
-// the end of the value.
-func encodeMeta(c cells) []byte {
-	url, h := c.get(colFetched), c.get(colHeaders)
-	v := make([]byte, 0, 4+len(" truncated ")+len(url)+1+len(h))
-	v = append(v, c.get(colStatus)...)
-	v = append(v, ' ')
-	if string(c.get(colTruncated)) == "true" {
-		v = append(v, "truncated "...)
-	}
-	v = append(v, url...)
-	v = append(v, '\n')
-	return append(v, h...)
-}
-
-// decodeMeta reads a contents:meta value into the cells it packs: status
-// and url, headers when there are some, truncated ("true") when the body
-// was cut.
-func decodeMeta(v []byte) (cells, error) {
-	line, h, ok := bytes.Cut(v, []byte("\n"))
-	if !ok {
-		return nil, errors.New("no line break after the status and URL")
-	}
-	status, url, ok := bytes.Cut(line, []byte(" "))
-	if !ok {
-		return nil, errors.New("want <status> [truncated] <url> on the first line")
-	}
-	if _, err := strconv.Atoi(string(status)); err != nil {
-		return nil, fmt.Errorf("the status: %w", err)
-	}
-	c := make(cells, 0, 4)
-	c = append(c, cell{colStatus, status})
-	if rest, ok := bytes.CutPrefix(url, []byte("truncated ")); ok {
-		url = rest
-		c = append(c, cell{colTruncated, []byte("true")})
-	}
-	c = append(c, cell{colFetched, url})
-	if len(h) > 0 {
-		c = append(c, cell{colHeaders, h})
-	}
-	return c, nil
-}
-
-// encodeSeen is the value of contents:seen for a sighting of the body with
-// sha256 sum: the sum, then, one a line, the capture's status, truncation
-// ("true" or "") and URL, then its headers to the end.
-//
-// NB: one cell, not the version's columns: each contents column keeps
-// [Options.Versions] cells, and a sighting's would crowd out the versions'.
-func encodeSeen(sum string, c cells) []byte {
-	if !c.hasFacts() {
-		return []byte(sum)
-	}
-	return fmt.Appendf(nil, "%s\n%s\n%s\n%s\n%s", sum, c.get(colStatus), c.get(colTruncated), c.get(colFetched), c.get(colHeaders))
-}
-
-// decodeSeen reads a contents:seen value: the sha256 and the capture's
-// cells (none for a sighting stored before they were kept).
-func decodeSeen(v []byte) (sum string, c cells) {
-	parts := bytes.SplitN(v, []byte("\n"), 5)
-	if len(parts) < 5 {
-		return string(v), nil
-	}
-	c = cells{{colStatus, parts[1]}, {colFetched, parts[3]}}
-	if len(parts[4]) > 0 {
-		c = append(c, cell{colHeaders, parts[4]})
-	}
-	if string(parts[2]) == "true" {
-		c = append(c, cell{colTruncated, parts[2]})
-	}
-	return string(parts[0]), c
 }
 
 // versionSums reads the stored versions of the rows keys, oldest first, in

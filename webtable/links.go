@@ -163,26 +163,13 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 	if len(anchors) == 0 && len(discovered) == 0 {
 		return nil, nil
 	}
-	anchorKeys := make([]string, len(anchors))
-	for i, a := range anchors {
-		k, err := urlkey.Key(a.URL)
-		if err != nil {
-			return nil, fmt.Errorf("webtable: storing link: %w", err)
-		}
-		anchorKeys[i] = k
+	targetKeys, err := anchorKeys(anchors)
+	if err != nil {
+		return nil, err
 	}
-	entryKeys := make([]string, len(discovered))
-	hosts := make([]string, len(discovered))
-	for i := range discovered {
-		e := &discovered[i]
-		u, err := urlkey.Canonical(e.URL)
-		if err != nil {
-			return nil, fmt.Errorf("webtable: queueing: %w", err)
-		}
-		if e.Key == "" {
-			e.Key = urlkey.KeyOf(u)
-		}
-		e.URL, entryKeys[i], hosts[i] = u.String(), e.Key, u.Host
+	entryKeys, hosts, err := canonicalEntries(discovered)
+	if err != nil {
+		return nil, err
 	}
 	prior, err := w.states(ctx, entryKeys)
 	if err != nil {
@@ -192,19 +179,76 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 	// in together. The first text of a repeated target wins.
 	var rows batch // after the entries, see above
 	if referrer != "" {
-		seen := map[string]bool{}
-		for i, a := range anchors {
-			if k := anchorKeys[i]; !seen[k] {
-				seen[k] = true
-				m, _ := rows.mutation(k)
-				if firstFetch {
-					m.SetOnlyVersion(FamilyAnchor, referrer, t, []byte(a.Text))
-				} else {
-					m.Set(FamilyAnchor, referrer, t, []byte(a.Text))
-				}
+		addAnchorCells(&rows, referrer, anchors, targetKeys, t, firstFetch)
+	}
+	out, queuedHosts := w.queueNew(b, &rows, discovered, entryKeys, hosts, prior, rq)
+	// The anchors and queued rows, after the entries; a row with an anchor
+	// and a queued state gets both in one mutation.
+	for i, k := range rows.rows {
+		b.add(k, rows.muts[i])
+	}
+	// And the notes of other shards' hosts, after their entries (inbox.go).
+	w.addInbox(b, queuedHosts)
+	return out, nil
+}
+
+// anchorKeys returns the row key of each anchor's target, in order.
+func anchorKeys(anchors []Anchor) ([]string, error) {
+	keys := make([]string, len(anchors))
+	for i, a := range anchors {
+		k, err := urlkey.Key(a.URL)
+		if err != nil {
+			return nil, fmt.Errorf("webtable: storing link: %w", err)
+		}
+		keys[i] = k
+	}
+	return keys, nil
+}
+
+// canonicalEntries puts each discovered entry's URL in canonical form
+// and sets its Key when empty; it returns each entry's row key and host,
+// in order.
+func canonicalEntries(discovered []crawlstore.Entry) (keys, hosts []string, err error) {
+	keys = make([]string, len(discovered))
+	hosts = make([]string, len(discovered))
+	for i := range discovered {
+		e := &discovered[i]
+		u, err := urlkey.Canonical(e.URL)
+		if err != nil {
+			return nil, nil, fmt.Errorf("webtable: queueing: %w", err)
+		}
+		if e.Key == "" {
+			e.Key = urlkey.KeyOf(u)
+		}
+		e.URL, keys[i], hosts[i] = u.String(), e.Key, u.Host
+	}
+	return keys, hosts, nil
+}
+
+// addAnchorCells adds to rows anchor:<referrer> with each anchor's text at
+// t in the row of its target (keys, in order), the first text of a
+// repeated target; as new columns (SetOnlyVersion) when firstFetch.
+func addAnchorCells(rows *batch, referrer string, anchors []Anchor, keys []string, t bigtable.Timestamp, firstFetch bool) {
+	seen := map[string]bool{}
+	for i, a := range anchors {
+		if k := keys[i]; !seen[k] {
+			seen[k] = true
+			m, _ := rows.mutation(k)
+			if firstFetch {
+				m.SetOnlyVersion(FamilyAnchor, referrer, t, []byte(a.Text))
+			} else {
+				m.Set(FamilyAnchor, referrer, t, []byte(a.Text))
 			}
 		}
 	}
+}
+
+// queueNew adds to b a frontier entry, and to rows the state queued, for
+// each discovered entry (row keys entryKeys, hosts hosts) that the table
+// does not know (prior) or that rq asks for again, once each. It sets
+// Frontier on each entry it queues and returns each entry's state before
+// the call and the hosts of those it queued, in order.
+func (w *WebTable) queueNew(b, rows *batch, discovered []crawlstore.Entry, entryKeys, hosts []string, prior map[string]rowState, rq crawlstore.Requeue) ([]crawlstore.State, []string) {
 	out := make([]crawlstore.State, len(discovered))
 	queued := map[string]bool{}
 	var queuedHosts []string // for the inboxes
@@ -236,14 +280,7 @@ func (w *WebTable) addLinkMutations(ctx context.Context, b *batch, referrer stri
 			m.Set(FamilyFetch, colState, timestamp(time.Now()), []byte(crawlstore.StateQueued.String()))
 		}
 	}
-	// The anchors and queued rows, after the entries; a row with an anchor
-	// and a queued state gets both in one mutation.
-	for i, k := range rows.rows {
-		b.add(k, rows.muts[i])
-	}
-	// And the notes of other shards' hosts, after their entries (inbox.go).
-	w.addInbox(b, queuedHosts)
-	return out, nil
+	return out, queuedHosts
 }
 
 // rowState is the frontier state of a row and the time of its last fetch

@@ -70,56 +70,17 @@ type orderedBulk interface{ OrderedBulk() bool }
 // discovered URL, as RecordFetch and AddLinks do, and sets Frontier on each
 // entry of f.Discovered it queued.
 func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []crawlstore.State, error) {
-	// NB: the bulk write goes on after an entry fails: a page row the
-	// store would refuse must be refused here, before anything is
-	// written, or the page would be marked done without its content.
-	for _, p := range []*Page{f.Source, f.Page} {
-		if err := checkPage(p); err != nil {
-			return NoBody, nil, err
-		}
-	}
-	for _, k := range f.Frontier {
-		// NB: a delete of anything else would lose a page.
-		if _, _, err := ParseFrontierKey(k); err != nil {
-			return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
-		}
+	if err := checkFetched(f); err != nil {
+		return NoBody, nil, err
 	}
 	if o, ok := w.tbl.(orderedBulk); !ok || !o.OrderedBulk() {
 		return w.saveInSteps(ctx, f)
 	}
 	var b batch
-	srcKey := ""
-	if f.Source != nil {
-		var err error
-		if srcKey, err = urlkey.Key(f.Source.Fetch.URL); err != nil {
-			return NoBody, nil, fmt.Errorf("webtable: storing fetch: %w", err)
-		}
-		b.add(srcKey, pageMutation(f.Source, "", rowCurrent))
-	}
-	key, err := urlkey.Key(f.Page.Fetch.URL)
+	key, srcKey, stored, err := w.addPageRows(ctx, &b, f)
 	if err != nil {
-		return NoBody, nil, fmt.Errorf("webtable: storing fetch: %w", err)
+		return NoBody, nil, err
 	}
-	stored, hexSum := NoBody, ""
-	// NB: read, then write unconditionally: the crawler never stores one
-	// URL twice at once, and one bulk call cannot hold a conditional
-	// mutation.
-	newest, form := "", rowFresh
-	if !f.NewRow {
-		form = rowCurrent
-		if newest, err = w.rowFacts(ctx, key); err != nil {
-			return NoBody, nil, err
-		}
-	}
-	if f.Page.KeepBody {
-		stored, hexSum = Unchanged, f.Page.bodySum()
-		if hexSum != newest {
-			stored = NewVersion
-		} else {
-			hexSum = ""
-		}
-	}
-	b.add(key, pageMutation(f.Page, hexSum, form))
 	// The links follow the page's row: a fresh index, so that a link to
 	// the page or its source is its own entry, after them.
 	links := batch{rows: b.rows, muts: b.muts}
@@ -136,6 +97,86 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []crawlstore.S
 	if f.DueKey != "" {
 		links.add(f.DueKey, frontierMutation(f.DueEntry))
 	}
+	addStates(&links, f, key, srcKey)
+	counted := u // the URL fetched; for a redirect, doneMark parses Source's
+	if f.Source != nil {
+		counted = nil
+	}
+	if k, ok := doneMark(f, counted); ok {
+		links.add(k, doneMutation())
+	}
+	// The page's frontier entry goes after the mark, in a bulk call of its
+	// own (see applyGrouped).
+	drop := entryDeletes(f.Frontier, entryDrop(f.Page.Fetch.Sitemap)) // frontier_sitemap.go
+	if err := w.applyGrouped(ctx, &links, &drop); err != nil {
+		return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
+	}
+	return stored, prior, nil
+}
+
+// checkFetched refuses, before anything is written, a fetch whose page
+// rows the store would refuse or whose Frontier names a row that is not a
+// frontier entry.
+func checkFetched(f *Fetched) error {
+	// NB: the bulk write goes on after an entry fails: a page row the
+	// store would refuse must be refused here, before anything is
+	// written, or the page would be marked done without its content.
+	for _, p := range []*Page{f.Source, f.Page} {
+		if err := checkPage(p); err != nil {
+			return err
+		}
+	}
+	for _, k := range f.Frontier {
+		// NB: a delete of anything else would lose a page.
+		if _, _, err := ParseFrontierKey(k); err != nil {
+			return fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
+		}
+	}
+	return nil
+}
+
+// addPageRows adds to b the rows of f's pages, the redirect source's
+// first: the row keys of Page and Source ("" without one), and what
+// became of the body (a new version when it differs from the newest
+// stored one, which is read unless f.NewRow).
+func (w *WebTable) addPageRows(ctx context.Context, b *batch, f *Fetched) (key, srcKey string, stored Stored, err error) {
+	if f.Source != nil {
+		if srcKey, err = urlkey.Key(f.Source.Fetch.URL); err != nil {
+			return "", "", NoBody, fmt.Errorf("webtable: storing fetch: %w", err)
+		}
+		b.add(srcKey, pageMutation(f.Source, "", rowCurrent))
+	}
+	key, err = urlkey.Key(f.Page.Fetch.URL)
+	if err != nil {
+		return "", "", NoBody, fmt.Errorf("webtable: storing fetch: %w", err)
+	}
+	stored, hexSum := NoBody, ""
+	// NB: read, then write unconditionally: the crawler never stores one
+	// URL twice at once, and one bulk call cannot hold a conditional
+	// mutation.
+	newest, form := "", rowFresh
+	if !f.NewRow {
+		form = rowCurrent
+		if newest, err = w.rowFacts(ctx, key); err != nil {
+			return "", "", NoBody, err
+		}
+	}
+	if f.Page.KeepBody {
+		stored, hexSum = Unchanged, f.Page.bodySum()
+		if hexSum != newest {
+			stored = NewVersion
+		} else {
+			hexSum = ""
+		}
+	}
+	b.add(key, pageMutation(f.Page, hexSum, form))
+	return key, srcKey, stored, nil
+}
+
+// addStates adds to links the frontier state f ends in, on the row of
+// Page (key) and of Source (srcKey). A row queued as new (f.NewRow) holds
+// one state, queued at FrontierTime: it is replaced as a known cell.
+func addStates(links *batch, f *Fetched, key, srcKey string) {
 	for _, p := range []*Page{f.Source, f.Page} {
 		if p == nil {
 			continue
@@ -154,20 +195,6 @@ func (w *WebTable) Save(ctx context.Context, f *Fetched) (Stored, []crawlstore.S
 			m.Set(FamilyFetch, colState, f.StateTime, []byte(f.State.String()))
 		}
 	}
-	counted := u // the URL fetched; for a redirect, doneMark parses Source's
-	if f.Source != nil {
-		counted = nil
-	}
-	if k, ok := doneMark(f, counted); ok {
-		links.add(k, doneMutation())
-	}
-	// The page's frontier entry goes after the mark, in a bulk call of its
-	// own (see applyGrouped).
-	drop := entryDeletes(f.Frontier, entryDrop(f.Page.Fetch.Sitemap)) // frontier_sitemap.go
-	if err := w.applyGrouped(ctx, &links, &drop); err != nil {
-		return NoBody, nil, fmt.Errorf("webtable: storing %s: %w", f.Page.Fetch.URL, err)
-	}
-	return stored, prior, nil
 }
 
 // MaxBody is the largest body a page may keep, in bytes: what one cell

@@ -186,15 +186,37 @@ func (w *WebTable) Shards(ctx context.Context, shards int) ([]ShardRecord, error
 		out[i] = ShardRecord{Shard: i, Shards: shards}
 	}
 	prefix := shardsPrefix(shards)
-	var bad error
-	err := w.tbl.ReadRows(ctx, bigtable.PrefixRange(prefix), func(r bigtable.Row) bool {
-		rest := strings.TrimPrefix(r.Key(), prefix)
+	err := w.scanShardRecords(ctx, prefix, func(key, rest string) (int, int, bool, error) {
 		if rest == "budget" {
-			return true
+			return 0, 0, true, nil
 		}
 		i, err := strconv.Atoi(rest)
 		if err != nil || len(rest) != 4 || i >= shards {
-			bad = fmt.Errorf("webtable: row %q is not a shard record of a crawl of %d shards", r.Key(), shards)
+			return 0, 0, false, fmt.Errorf("webtable: row %q is not a shard record of a crawl of %d shards", key, shards)
+		}
+		return i, shards, false, nil
+	}, func(rec ShardRecord) { out[rec.Shard] = rec })
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// scanShardRecords calls keep with each shard record under prefix, read
+// from the latest cell of each fetch column of its row, in key order.
+// name reads a row's shard and shard count from its key (whole, and after
+// prefix): skip passes over the row (a budget), an error ends the scan
+// and is returned. A record that cannot be parsed is an error naming its
+// key.
+func (w *WebTable) scanShardRecords(ctx context.Context, prefix string, name func(key, rest string) (shard, shards int, skip bool, err error), keep func(ShardRecord)) error {
+	var bad error
+	err := w.tbl.ReadRows(ctx, bigtable.PrefixRange(prefix), func(r bigtable.Row) bool {
+		i, n, skip, err := name(r.Key(), strings.TrimPrefix(r.Key(), prefix))
+		if skip {
+			return true
+		}
+		if err != nil {
+			bad = err
 			return false
 		}
 		rec, err := parseShard(r)
@@ -202,17 +224,14 @@ func (w *WebTable) Shards(ctx context.Context, shards int) ([]ShardRecord, error
 			bad = fmt.Errorf("webtable: shard record %q: %w", r.Key(), err)
 			return false
 		}
-		rec.Shard, rec.Shards = i, shards
-		out[i] = rec
+		rec.Shard, rec.Shards = i, n
+		keep(rec)
 		return true
 	}, bigtable.RowFilter(bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), bigtable.LatestNFilter(1))))
 	if err != nil {
-		return nil, fmt.Errorf("webtable: reading the shard records: %w", err)
+		return fmt.Errorf("webtable: reading the shard records: %w", err)
 	}
-	if bad != nil {
-		return nil, bad
-	}
-	return out, nil
+	return bad
 }
 
 func parseShard(r bigtable.Row) (ShardRecord, error) {

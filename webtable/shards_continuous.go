@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/webtable/webtable/bigtable"
 )
 
 // The states of a shard of a continuous crawl (crawl --continuous
@@ -51,32 +49,20 @@ func (r ShardRecord) Silent(now time.Time, def time.Duration) bool {
 // naming its key.
 func (w *WebTable) AllShards(ctx context.Context) ([]ShardRecord, error) {
 	var out []ShardRecord
-	var bad error
-	err := w.tbl.ReadRows(ctx, bigtable.PrefixRange(ShardPrefix), func(r bigtable.Row) bool {
-		nStr, iStr, ok := strings.Cut(strings.TrimPrefix(r.Key(), ShardPrefix), "/")
+	err := w.scanShardRecords(ctx, ShardPrefix, func(key, rest string) (int, int, bool, error) {
+		nStr, iStr, ok := strings.Cut(rest, "/")
 		if iStr == "budget" {
-			return true
+			return 0, 0, true, nil
 		}
 		n, nerr := strconv.Atoi(nStr)
 		i, ierr := strconv.Atoi(iStr)
 		if !ok || nerr != nil || ierr != nil || len(nStr) != 4 || len(iStr) != 4 || checkShard(i, n) != nil {
-			bad = fmt.Errorf("webtable: row %q is not a shard record", r.Key())
-			return false
+			return 0, 0, false, fmt.Errorf("webtable: row %q is not a shard record", key)
 		}
-		rec, err := parseShard(r)
-		if err != nil {
-			bad = fmt.Errorf("webtable: shard record %q: %w", r.Key(), err)
-			return false
-		}
-		rec.Shard, rec.Shards = i, n
-		out = append(out, rec)
-		return true
-	}, bigtable.RowFilter(bigtable.ChainFilters(bigtable.FamilyFilter(FamilyFetch), bigtable.LatestNFilter(1))))
+		return i, n, false, nil
+	}, func(rec ShardRecord) { out = append(out, rec) })
 	if err != nil {
-		return nil, fmt.Errorf("webtable: reading the shard records: %w", err)
-	}
-	if bad != nil {
-		return nil, bad
+		return nil, err
 	}
 	return out, nil
 }

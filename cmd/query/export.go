@@ -63,11 +63,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.BoolVar(&x.sel.All, "all-versions", false, "")
 	fs.BoolVar(&x.dedupe, "dedupe", false, "")
 	fs.StringVar(&at, "at", "", "")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs("export", pos, "--to"); err != nil {
+	if err := parseNoArgs(fs, args, "export", "--to"); err != nil {
 		return err
 	}
 	if x.warc != "" {
@@ -77,6 +73,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		case x.sel.All && at != "":
 			return usagef("--all-versions and --at exclude each other")
 		}
+		var err error
 		if at != "" {
 			if x.sel.At, err = parseAt(at); err != nil {
 				return err

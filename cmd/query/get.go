@@ -45,11 +45,7 @@ func runGet(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&at, "at", "", "")
 	fs.BoolVar(&asJSON, "json", false, "")
 	fs.BoolVar(&raw, "raw", false, "")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	arg, err := oneArg("get", pos, "URL or row key")
+	arg, err := parseOneArg(fs, args, "get", "URL or row key")
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,16 @@ func parseNoArgs(fs *flag.FlagSet, args []string, cmd, hint string) error {
 	return noArgs(cmd, pos, hint)
 }
 
+// parseOneArg parses the flags of a subcommand that takes exactly one
+// positional argument, what (oneArg), and returns it.
+func parseOneArg(fs *flag.FlagSet, args []string, cmd, what string) (string, error) {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return "", err
+	}
+	return oneArg(cmd, pos, what)
+}
+
 // openRow reads arg, a URL or a row key (rowKey), then opens the store:
 // a bad argument is reported before the store is touched.
 func openRow(ctx context.Context, db, arg string) (*webtable.WebTable, string, error) {

@@ -66,11 +66,7 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.BoolVar(&asJSON, "json", false, "")
 	fs.StringVar(&sortBy, "sort", "", "")
 	fs.BoolVar(&dups, "dups", false, "")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs("scan", pos, "--prefix"); err != nil {
+	if err := parseNoArgs(fs, args, "scan", "--prefix"); err != nil {
 		return err
 	}
 	if limit < 0 {

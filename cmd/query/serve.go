@@ -55,11 +55,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var index string
 	fs.StringVar(&index, "index", "", "")
 	fs.BoolVar(&allowRemote, "allow-remote", false, "")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs("serve", pos, "--addr"); err != nil {
+	if err := parseNoArgs(fs, args, "serve", "--addr"); err != nil {
 		return err
 	}
 	if err := checkLoopback(addr, allowRemote); err != nil {

@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/webtable/webtable/internal/jsonshape"
 	"io"
 	"time"
 
+	"github.com/webtable/webtable/internal/jsonshape"
 	"github.com/webtable/webtable/urlkey"
 	"github.com/webtable/webtable/webtable"
 )
@@ -106,73 +106,101 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer w.Close()
-	s, err := w.Stats(ctx, ranges)
+	r, err := readStats(ctx, w, ranges, domain, byOrigin, stderr)
 	if err != nil {
 		return err
 	}
-	var holds []webtable.OriginHold
-	if domain == "" {
-		if holds, err = w.OriginHolds(ctx, func(b webtable.BadEntry) {
-			fmt.Fprintf(stderr, "query: skipping a held-back origin that cannot be read: %v\n", b)
-		}); err != nil {
-			return err
-		}
-	}
-	var due *jsonDue
-	if domain == "" {
-		if due, err = dueStats(ctx, w, s, time.Now()); err != nil {
-			return err
-		}
-	}
-	var shards []jsonShard
-	if domain == "" {
-		if shards, err = shardStats(ctx, w, time.Now()); err != nil { // stats_shards.go
-			return err
-		}
-	}
-	var origins []jsonOrigin
-	if byOrigin {
-		if origins, err = queuedOrigins(ctx, w, holds); err != nil {
-			return err
-		}
-	}
 	out := newOutput(stdout, asJSON)
 	if asJSON {
+		s := r.stats
 		err = out.json.Encode(jsonStats{Domain: domain, Rows: s.Rows, Fetched: s.Fetched, Failed: s.Failed,
 			Queued: s.Queued, Frontier: s.Frontier, Versions: s.Versions, Bytes: s.Bytes, Cells: s.Cells,
-			HeldBack: heldBackPages(holds), Origins: origins, Due: due, Shards: shards})
+			HeldBack: heldBackPages(r.holds), Origins: r.origins, Due: r.due, Shards: r.shards})
 		if err != nil {
 			return err
 		}
 		return out.flush()
 	}
+	printStats(out.w, domain, r, byOrigin, top)
+	return out.flush()
+}
+
+// statsReport is what query stats reads: the counts, and for the whole
+// table the held-back origins, the due pages and the shards; the queued
+// pages by origin with --by-origin.
+type statsReport struct {
+	stats   webtable.Stats
+	holds   []webtable.OriginHold
+	due     *jsonDue
+	shards  []jsonShard
+	origins []jsonOrigin
+}
+
+// readStats reads the statsReport of ranges (the whole table when domain
+// is ""); a held-back origin that cannot be read is skipped with a
+// warning on stderr.
+func readStats(ctx context.Context, w *webtable.WebTable, ranges []urlkey.Range, domain string, byOrigin bool, stderr io.Writer) (statsReport, error) {
+	var r statsReport
+	var err error
+	if r.stats, err = w.Stats(ctx, ranges); err != nil {
+		return r, err
+	}
+	if domain == "" {
+		if r.holds, err = w.OriginHolds(ctx, func(b webtable.BadEntry) {
+			fmt.Fprintf(stderr, "query: skipping a held-back origin that cannot be read: %v\n", b)
+		}); err != nil {
+			return r, err
+		}
+	}
+	if domain == "" {
+		if r.due, err = dueStats(ctx, w, r.stats, time.Now()); err != nil {
+			return r, err
+		}
+	}
+	if domain == "" {
+		if r.shards, err = shardStats(ctx, w, time.Now()); err != nil { // stats_shards.go
+			return r, err
+		}
+	}
+	if byOrigin {
+		if r.origins, err = queuedOrigins(ctx, w, r.holds); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// printStats writes r as text: the scope (the whole table, or domain),
+// the counts, what the whole table adds, the bytes and cells of each
+// family, and with byOrigin the top origins by queued pages.
+func printStats(w io.Writer, domain string, r statsReport, byOrigin bool, top int) {
+	s := r.stats
 	scope := "whole table"
 	if domain != "" {
 		scope = "domain " + domain
 	}
-	fmt.Fprintf(out.w, "%s\n", scope)
-	fmt.Fprintf(out.w, "  %-10s %d\n  %-10s %d\n  %-10s %d\n  %-10s %d\n  %-10s %d\n",
+	fmt.Fprintf(w, "%s\n", scope)
+	fmt.Fprintf(w, "  %-10s %d\n  %-10s %d\n  %-10s %d\n  %-10s %d\n  %-10s %d\n",
 		"rows", s.Rows, "fetched", s.Fetched, "failed", s.Failed, "queued", s.Queued, "versions", s.Versions)
 	if domain == "" {
 		// The frontier's entries are rows of their own (see
 		// webtable.FrontierPrefix), not pages: counted apart.
-		fmt.Fprintf(out.w, "  %-10s %s\n", "frontier", frontierLine(s))
+		fmt.Fprintf(w, "  %-10s %s\n", "frontier", frontierLine(s))
 	}
-	if n := heldBackPages(holds); n > 0 {
-		fmt.Fprintf(out.w, "  %-10s %d pages of %d origins left queued on purpose by the last crawl (see --by-origin)\n", "held back", n, len(holds))
+	if n := heldBackPages(r.holds); n > 0 {
+		fmt.Fprintf(w, "  %-10s %d pages of %d origins left queued on purpose by the last crawl (see --by-origin)\n", "held back", n, len(r.holds))
 	}
-	if due != nil {
-		printDue(out.w, s, due) // stats_due.go
+	if r.due != nil {
+		printDue(w, s, r.due) // stats_due.go
 	}
-	printShards(out.w, shards)
-	fmt.Fprintf(out.w, "  %-10s %10s %10s\n", "family", "bytes", "cells")
+	printShards(w, r.shards)
+	fmt.Fprintf(w, "  %-10s %10s %10s\n", "family", "bytes", "cells")
 	for _, f := range webtable.Families {
-		fmt.Fprintf(out.w, "  %-10s %10s %10d\n", f, jsonshape.Size(s.Bytes[f]), s.Cells[f])
+		fmt.Fprintf(w, "  %-10s %10s %10d\n", f, jsonshape.Size(s.Bytes[f]), s.Cells[f])
 	}
 	if byOrigin {
-		printOrigins(out.w, origins, top)
+		printOrigins(w, r.origins, top)
 	}
-	return out.flush()
 }
 
 // queuedOrigins counts the queued pages by origin, with the reason the

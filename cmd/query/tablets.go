@@ -25,11 +25,7 @@ func runTablets(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var asJSON bool
 	fs := newFlagSet("tablets", &db)
 	fs.BoolVar(&asJSON, "json", false, "")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := noArgs("tablets", pos, ""); err != nil {
+	if err := parseNoArgs(fs, args, "tablets", ""); err != nil {
 		return err
 	}
 	w, err := openStore(ctx, db)

@@ -22,11 +22,7 @@ func runVersions(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var asJSON bool
 	fs := newFlagSet("versions", &db)
 	fs.BoolVar(&asJSON, "json", false, "")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	arg, err := oneArg("versions", pos, "URL or row key")
+	arg, err := parseOneArg(fs, args, "versions", "URL or row key")
 	if err != nil {
 		return err
 	}

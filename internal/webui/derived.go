@@ -1,7 +1,6 @@
 package webui
 
 import (
-	"container/heap"
 	"context"
 	"strconv"
 	"strings"
@@ -122,59 +121,16 @@ func (ui *UI) dupMembersInDomain(ctx context.Context, d *derivedView, self strin
 	})
 }
 
-// rankHeap is a min-heap of the best pages so far: its root is the worst.
-type rankHeap []rankedPage
-
-func (h rankHeap) Len() int { return len(h) }
-func (h rankHeap) Less(i, j int) bool {
-	if h[i].Rank != h[j].Rank {
-		return h[i].Rank < h[j].Rank
-	}
-	return h[i].Key > h[j].Key
-}
-func (h rankHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *rankHeap) Push(x any)   { *h = append(*h, x.(rankedPage)) }
-func (h *rankHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 // topRanks is the topRanked pages of the table by rank:page, best first,
 // from one scan of that column holding topRanked pages at a time.
 func (ui *UI) topRanks(ctx context.Context) ([]rankedPage, error) {
-	h := &rankHeap{}
-	err := ui.w.Scan(ctx, nil, webtable.Query{Column: "rank:page"}, 0, func(r webtable.Row) bool {
-		for _, c := range r.Cells {
-			v, err := strconv.ParseFloat(string(c.Value), 64)
-			if err != nil {
-				continue
-			}
-			p := rankedPage{r.Key, v}
-			if h.Len() < topRanked {
-				heap.Push(h, p)
-			} else if (*h)[0].Less(p) {
-				(*h)[0] = p
-				heap.Fix(h, 0)
-			}
-		}
-		return true
-	})
+	top, err := ui.w.TopRanked(ctx, nil, topRanked)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]rankedPage, h.Len())
-	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(rankedPage)
+	out := make([]rankedPage, len(top))
+	for i, p := range top {
+		out[i] = rankedPage{p.Key, p.Rank}
 	}
 	return out, nil
-}
-
-// Less orders pages by rank, then key descending (the heap's order).
-func (p rankedPage) Less(q rankedPage) bool {
-	if p.Rank != q.Rank {
-		return p.Rank < q.Rank
-	}
-	return p.Key > q.Key
 }

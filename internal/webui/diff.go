@@ -1,9 +1,11 @@
 package webui
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
+	"github.com/webtable/webtable/crawlstore"
 	"github.com/webtable/webtable/extract"
 	"github.com/webtable/webtable/webtable"
 )
@@ -42,77 +44,26 @@ type jsonOp struct {
 	Text string `json:"text"`
 }
 
+// diff is the diff between the texts of two versions of a page (row=KEY
+// or url=URL), named by their timestamps a and b in microseconds.
 func (ui *UI) diff(r *http.Request) (result, error) {
-	key, err := rowParam(r)
+	key, ta, tb, err := diffParams(r)
 	if err != nil {
 		return result{}, err
 	}
-	ta, err := tsParam(r, "a")
+	src, err := ui.diffSource(r.Context(), key)
 	if err != nil {
 		return result{}, err
 	}
-	tb, err := tsParam(r, "b")
-	if err != nil {
-		return result{}, err
-	}
-	if ta == 0 || tb == 0 {
-		return result{}, badRequest("name the two versions with a=MICROSECONDS and b=MICROSECONDS (see the versions list)")
-	}
-	ctx := r.Context()
-	vs, err := ui.w.Versions(ctx, key)
-	if err != nil {
-		return result{}, err
-	}
-	row, err := ui.w.Get(ctx, key, webtable.Query{Column: webtable.FamilyContents + ":html", Versions: -1})
-	if err != nil {
-		return result{}, err
-	}
-	fr, err := ui.w.Get(ctx, key, webtable.Query{Family: webtable.FamilyFetch})
-	if err != nil {
-		return result{}, err
-	}
-	f, err := webtable.FetchOf(fr)
-	if err != nil {
-		return result{}, err
-	}
-	mt, err := ui.w.Get(ctx, key, webtable.Query{Column: webtable.FamilyMIME + ":type"})
-	if err != nil {
-		return result{}, err
-	}
-	media := ""
-	if len(mt.Cells) > 0 {
-		media = string(mt.Cells[0].Value)
-	}
-	d := diffData{Key: key, URL: urlOf(key, f)}
-	for _, v := range vs {
+	d := diffData{Key: key, URL: urlOf(key, src.fetch)}
+	for _, v := range src.versions {
 		d.Versions = append(d.Versions, versionEntry{Version: v, Time: v.Timestamp.Time().UTC()})
 	}
-	text := func(ts int64) ([]string, versionEntry, error) {
-		for _, v := range d.Versions {
-			if int64(v.Timestamp) != ts {
-				continue
-			}
-			for _, c := range row.Cells {
-				if int64(c.Timestamp) == ts {
-					var s string
-					var cut bool
-					if isHTML(media) {
-						s, cut = extract.Text(c.Value, contentType(media, f.Charset), maxDiffText)
-					} else {
-						s, cut = plainText(c.Value, maxDiffText)
-					}
-					d.Truncated = d.Truncated || cut
-					return strings.Split(strings.TrimSuffix(s, "\n"), "\n"), v, nil
-				}
-			}
-		}
-		return nil, versionEntry{}, notFound("row %q has no version at %d", key, ts)
-	}
-	la, va, err := text(ta)
+	la, va, err := d.text(src, ta)
 	if err != nil {
 		return result{}, err
 	}
-	lb, vb, err := text(tb)
+	lb, vb, err := d.text(src, tb)
 	if err != nil {
 		return result{}, err
 	}
@@ -121,7 +72,91 @@ func (ui *UI) diff(r *http.Request) (result, error) {
 	d.Exact = exact
 	d.Hunks = hunks(ops, diffContext)
 	d.Same = len(d.Hunks) == 0
-	j := jsonDiff{Row: key, A: toJSONVersion(va.Version), B: toJSONVersion(vb.Version), Truncated: d.Truncated, Exact: exact, Hunks: [][]jsonOp{}}
+	return result{page: "diff", title: "changes of " + d.URL, data: d, json: d.json()}, nil
+}
+
+// diffParams reads the page a diff request names and the timestamps of
+// its two versions, a and b, both required.
+func diffParams(r *http.Request) (key string, ta, tb int64, err error) {
+	if key, err = rowParam(r); err != nil {
+		return "", 0, 0, err
+	}
+	if ta, err = tsParam(r, "a"); err != nil {
+		return "", 0, 0, err
+	}
+	if tb, err = tsParam(r, "b"); err != nil {
+		return "", 0, 0, err
+	}
+	if ta == 0 || tb == 0 {
+		return "", 0, 0, badRequest("name the two versions with a=MICROSECONDS and b=MICROSECONDS (see the versions list)")
+	}
+	return key, ta, tb, nil
+}
+
+// diffSource is what a diff reads of a row: its stored versions, every
+// contents:html cell, the fetch record and the media type ("" unknown).
+type diffSource struct {
+	versions []webtable.Version
+	html     webtable.Row
+	fetch    crawlstore.Fetch
+	media    string
+}
+
+// diffSource reads the diffSource of row key.
+func (ui *UI) diffSource(ctx context.Context, key string) (diffSource, error) {
+	var src diffSource
+	var err error
+	if src.versions, err = ui.w.Versions(ctx, key); err != nil {
+		return src, err
+	}
+	if src.html, err = ui.w.Get(ctx, key, webtable.Query{Column: webtable.FamilyContents + ":html", Versions: -1}); err != nil {
+		return src, err
+	}
+	fr, err := ui.w.Get(ctx, key, webtable.Query{Family: webtable.FamilyFetch})
+	if err != nil {
+		return src, err
+	}
+	if src.fetch, err = webtable.FetchOf(fr); err != nil {
+		return src, err
+	}
+	mt, err := ui.w.Get(ctx, key, webtable.Query{Column: webtable.FamilyMIME + ":type"})
+	if err != nil {
+		return src, err
+	}
+	if len(mt.Cells) > 0 {
+		src.media = string(mt.Cells[0].Value)
+	}
+	return src, nil
+}
+
+// text is the version of d at ts, and its text as lines (HTML as the
+// text a reader sees, anything else as it is), at most maxDiffText bytes:
+// a cut sets d.Truncated. A ts no version has is not found.
+func (d *diffData) text(src diffSource, ts int64) ([]string, versionEntry, error) {
+	for _, v := range d.Versions {
+		if int64(v.Timestamp) != ts {
+			continue
+		}
+		for _, c := range src.html.Cells {
+			if int64(c.Timestamp) == ts {
+				var s string
+				var cut bool
+				if isHTML(src.media) {
+					s, cut = extract.Text(c.Value, contentType(src.media, src.fetch.Charset), maxDiffText)
+				} else {
+					s, cut = plainText(c.Value, maxDiffText)
+				}
+				d.Truncated = d.Truncated || cut
+				return strings.Split(strings.TrimSuffix(s, "\n"), "\n"), v, nil
+			}
+		}
+	}
+	return nil, versionEntry{}, notFound("row %q has no version at %d", d.Key, ts)
+}
+
+// json is the JSON of d.
+func (d *diffData) json() jsonDiff {
+	j := jsonDiff{Row: d.Key, A: toJSONVersion(d.A.Version), B: toJSONVersion(d.B.Version), Truncated: d.Truncated, Exact: d.Exact, Hunks: [][]jsonOp{}}
 	for _, h := range d.Hunks {
 		var ops []jsonOp
 		for _, o := range h.Ops {
@@ -129,7 +164,7 @@ func (ui *UI) diff(r *http.Request) (result, error) {
 		}
 		j.Hunks = append(j.Hunks, ops)
 	}
-	return result{page: "diff", title: "changes of " + d.URL, data: d, json: j}, nil
+	return j
 }
 
 // plainText is a non-HTML body as lines of valid UTF-8, at most max bytes

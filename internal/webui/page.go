@@ -141,6 +141,10 @@ func tsParam(r *http.Request, name string) (int64, error) {
 	return n, nil
 }
 
+// page is the view of one page (row=KEY or url=URL): its fetch cells, its
+// stored versions with one shown (v=MICROSECONDS, else the newest) and its
+// links, and the anchors of other pages to it (anchors=REFERRER, a page
+// of them at a time).
 func (ui *UI) page(r *http.Request) (result, error) {
 	key, err := rowParam(r)
 	if err != nil {
@@ -180,6 +184,22 @@ func (ui *UI) page(r *http.Request) (result, error) {
 		}
 	}
 	j := jsonPage{Row: toJSONRow(row), Versions: []jsonVersion{}, Anchors: []jsonAnchor{}, Links: []jsonLink{}, Next: next}
+	d.addCells(row)
+	addAnchors(&d, &j, anchors)
+	addVersions(&d, &j, vs)
+	if err := ui.showVersion(ctx, &d, want, f.Charset); err != nil {
+		return result{}, err
+	}
+	j.MIME, j.URL = d.MIME, d.URL
+	for _, l := range d.Links {
+		j.Links = append(j.Links, jsonLink{l.URL, l.Row, l.Text, l.NoFollow})
+	}
+	return result{page: "page", title: d.URL, data: d, json: j}, nil
+}
+
+// addCells takes from row its fetch cells, media type and the time of its
+// newest screenshot.
+func (d *pageData) addCells(row webtable.Row) {
 	for _, c := range row.Cells {
 		switch c.Family {
 		case webtable.FamilyFetch:
@@ -190,6 +210,11 @@ func (ui *UI) page(r *http.Request) (result, error) {
 			d.Screenshot = max(d.Screenshot, int64(c.Timestamp))
 		}
 	}
+}
+
+// addAnchors lists the anchor cells in the view and its JSON, each with
+// its referrer's row when one can be derived.
+func addAnchors(d *pageData, j *jsonPage, anchors []webtable.Cell) {
 	for _, c := range anchors {
 		a := anchorEntry{Referrer: c.Qualifier, Text: string(c.Value)}
 		if k, err := urlkey.Key("http://" + c.Qualifier); err == nil {
@@ -198,6 +223,11 @@ func (ui *UI) page(r *http.Request) (result, error) {
 		d.Anchors = append(d.Anchors, a)
 		j.Anchors = append(j.Anchors, jsonAnchor{a.Referrer, a.Row, a.Text})
 	}
+}
+
+// addVersions lists the stored versions vs (newest first) in the view and
+// its JSON, and pre-selects the two newest for a diff.
+func addVersions(d *pageData, j *jsonPage, vs []webtable.Version) {
 	for i, v := range vs {
 		e := versionEntry{Version: v, Time: v.Timestamp.Time().UTC()}
 		if i+1 < len(vs) {
@@ -209,28 +239,32 @@ func (ui *UI) page(r *http.Request) (result, error) {
 	if len(d.Versions) > 1 {
 		d.Diff = diffChoice{A: int64(vs[1].Timestamp), B: int64(vs[0].Timestamp)}
 	}
-	if len(d.Versions) > 0 {
-		d.Shown = &d.Versions[0]
-		if want != 0 {
-			i := slices.IndexFunc(d.Versions, func(e versionEntry) bool { return int64(e.Timestamp) == want })
-			if i < 0 {
-				return result{}, notFound("row %q has no version at %d", key, want)
-			}
-			d.Shown = &d.Versions[i]
-		}
-		body, err := ui.version(ctx, key, int64(d.Shown.Timestamp))
-		if err != nil {
-			return result{}, err
-		}
-		if isHTML(d.MIME) {
-			d.Links, d.More = outLinks(body, contentType(d.MIME, f.Charset), d.URL)
-		}
+}
+
+// showVersion picks the version the view shows, the one at want (µs) or
+// the newest when want is 0, and lists the links of its body when it is
+// HTML (charset from the fetch record). A view without versions shows
+// none; a want no version has is not found.
+func (ui *UI) showVersion(ctx context.Context, d *pageData, want int64, charset string) error {
+	if len(d.Versions) == 0 {
+		return nil
 	}
-	j.MIME, j.URL = d.MIME, d.URL
-	for _, l := range d.Links {
-		j.Links = append(j.Links, jsonLink{l.URL, l.Row, l.Text, l.NoFollow})
+	d.Shown = &d.Versions[0]
+	if want != 0 {
+		i := slices.IndexFunc(d.Versions, func(e versionEntry) bool { return int64(e.Timestamp) == want })
+		if i < 0 {
+			return notFound("row %q has no version at %d", d.Key, want)
+		}
+		d.Shown = &d.Versions[i]
 	}
-	return result{page: "page", title: d.URL, data: d, json: j}, nil
+	body, err := ui.version(ctx, d.Key, int64(d.Shown.Timestamp))
+	if err != nil {
+		return err
+	}
+	if isHTML(d.MIME) {
+		d.Links, d.More = outLinks(body, contentType(d.MIME, charset), d.URL)
+	}
+	return nil
 }
 
 // version reads the contents:html version of row key stored at ts; nil when
