@@ -1,7 +1,3 @@
-// Package dups is the dups job: a 64-bit simhash of each page's text
-// shingles (dup:simhash), and clusters of duplicates, exact by
-// contents:sha256 or near by simhash, whose representative every member
-// names in dup:of.
 package dups
 
 import (
