@@ -6,49 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/textproto"
-	"os"
 	"strconv"
 	"strings"
-
-	"github.com/klauspost/compress/gzip"
 )
-
-// checkFirstMember refuses a gzipped WARC whose first gzip member holds
-// more than one record (the whole file compressed as one stream, which
-// WARC readers do not expect), with an error that says what to do about
-// it. The check reads the first record only; f is left at its start.
-func checkFirstMember(name string, f *os.File) error {
-	defer f.Seek(0, io.SeekStart)
-	br := bufio.NewReader(f)
-	if magic, err := br.Peek(2); err != nil || magic[0] != 0x1f || magic[1] != 0x8b {
-		return nil
-	}
-	zr, err := gzip.NewReader(br)
-	if err != nil {
-		return nil // the reader reports it, with its offset
-	}
-	zr.Multistream(false)
-	tp := textproto.NewReader(bufio.NewReader(zr))
-	if _, err := tp.ReadLine(); err != nil {
-		return nil
-	}
-	h, err := tp.ReadMIMEHeader()
-	if err != nil {
-		return nil
-	}
-	n, err := strconv.ParseInt(h.Get("Content-Length"), 10, 64)
-	if err != nil || n < 0 || n > 64<<20 {
-		return nil // NB: not worth decompressing a huge first record twice
-	}
-	if _, err := io.CopyN(io.Discard, tp.R, n+4); err != nil {
-		return nil
-	}
-	if _, err := tp.R.ReadByte(); err == nil {
-		return &Error{File: name, Err: errors.New("the file is one gzip stream holding several records, not one gzip member per record as WARC readers expect: gunzip it and import the plain WARC")}
-	}
-	return nil
-}
 
 // recordLimit fails reads that go more than max bytes past the start of
 // the current record.
