@@ -7,14 +7,20 @@
 // then a response record per [Capture] (a resource record when the capture
 // has no HTTP header), and keeps the CDXJ line of each, written sorted by
 // [Writer.WriteIndex]. SURT keys, offsets and lengths follow webrecorder's
-// warcio (version 2.4.11, its cdx-index command).
+// warcio (version 2.4.11, its cdx-index command). With [Writer.Dedupe], a
+// capture whose payload the file holds already becomes a revisit record;
+// a capture's Rendered page follows it as a conversion record.
 //
 // A [Reader] yields the captures of a WARC file, gzipped or plain, WARC/1.0
 // or 1.1: response records, and resource records with an http(s) URI.
 // Bodies are de-chunked and decoded per their HTTP headers, then cut at a
-// size limit. Revisit, request, metadata and warcinfo records, and
-// responses and resources with other URIs (Heritrix's dns: lookups, wget's
-// log as metadata://...), are counted in [Counts] and skipped.
+// size limit. A conversion record that follows the capture it refers to
+// comes back as that capture's Rendered. Revisit records come back, with
+// Revisit set and no body, only with [Reader.Revisits] (and only those of
+// profile identical-payload-digest that name their record). The other
+// records (request, metadata, warcinfo; responses and resources with
+// other URIs, such as Heritrix's dns: lookups and wget's log as
+// metadata://...) are counted in [Counts] and skipped.
 //
 // The package knows nothing of the WebTable or of crawling: programs move
 // captures between it and package webtable.

@@ -3,18 +3,13 @@ package archive
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
-	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/http/httputil"
 	"net/textproto"
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/nlnwa/gowarc/v3"
@@ -175,28 +170,6 @@ func NewReader(name string, src io.Reader, maxBody int64) (*Reader, error) {
 	return &Reader{name: name, lim: lim, src: bufio.NewReaderSize(lim, bufSize), un: un, maxBody: maxBody, counts: Counts{Skipped: map[string]int{}}}, nil
 }
 
-// recordLimit fails reads that go more than max bytes past the start of
-// the current record.
-type recordLimit struct {
-	r     io.Reader
-	n     int64 // bytes read so far
-	start int64 // where the current record starts
-	max   int64
-}
-
-func (l *recordLimit) Read(p []byte) (int, error) {
-	left := l.start + l.max - l.n
-	if left <= 0 {
-		return 0, errTooLarge
-	}
-	if int64(len(p)) > left {
-		p = p[:left]
-	}
-	n, err := l.r.Read(p)
-	l.n += int64(n)
-	return n, err
-}
-
 // Counts returns what was read so far.
 func (r *Reader) Counts() Counts { return r.counts }
 
@@ -267,11 +240,34 @@ func (r *Reader) next1() (c *Capture, err error) {
 	}()
 	start := r.next
 	r.lim.start = start
-	gzipped, err := r.atRecord()
+	plain, gzipped, err := r.openRecord(start)
 	if err != nil {
 		return nil, err
 	}
-	plain := r.src
+	w, skipped, validation, err := r.un.Unmarshal(plain)
+	if w != nil {
+		defer w.Close()
+	}
+	if err != nil {
+		return nil, r.fail(start, readError("the record", err))
+	}
+	if err := checkRecord(plain, gzipped, skipped, validation); err != nil {
+		return nil, r.fail(start, err)
+	}
+	r.next = r.pos()
+	return r.record(w, start)
+}
+
+// openRecord finds the record that starts at start, the reader's
+// position, and returns its bytes as plain (decompressed when the record
+// is a gzip member, reported by gzipped) after checkHeader passed them.
+// An error is an [*Error] at start, or io.EOF at the end of the stream.
+func (r *Reader) openRecord(start int64) (plain *bufio.Reader, gzipped bool, err error) {
+	gzipped, err = r.atRecord()
+	if err != nil {
+		return nil, false, err
+	}
+	plain = r.src
 	if gzipped {
 		if r.gz == nil {
 			r.gz, err = gzip.NewReader(r.src)
@@ -279,7 +275,7 @@ func (r *Reader) next1() (c *Capture, err error) {
 			err = r.gz.Reset(r.src)
 		}
 		if err != nil {
-			return nil, r.fail(start, readError("the gzip member's header", err))
+			return nil, false, r.fail(start, readError("the gzip member's header", err))
 		}
 		r.gz.Multistream(false)
 		if r.member == nil {
@@ -290,22 +286,23 @@ func (r *Reader) next1() (c *Capture, err error) {
 		plain = r.member
 	}
 	if err := r.checkHeader(plain); err != nil {
-		return nil, r.fail(start, err)
+		return nil, false, r.fail(start, err)
 	}
-	w, skipped, validation, err := r.un.Unmarshal(plain)
-	if w != nil {
-		defer w.Close()
-	}
-	if err != nil {
-		return nil, r.fail(start, readError("the record", err))
-	}
+	return plain, gzipped, nil
+}
+
+// checkRecord refuses a record the WARC library read from plain with
+// skipped bytes before it, a Content-Length or block digest its
+// validation found wrong, or (gzipped) more than blank lines after it in
+// its gzip member.
+func checkRecord(plain *bufio.Reader, gzipped bool, skipped int64, validation []error) error {
 	if skipped != 0 {
-		return nil, r.fail(start, fmt.Errorf("%d bytes that are not a WARC record", skipped))
+		return fmt.Errorf("%d bytes that are not a WARC record", skipped)
 	}
 	for _, v := range validation {
 		var cl *gowarc.ContentLengthError
 		if errors.As(v, &cl) {
-			return nil, r.fail(start, fmt.Errorf("the record's Content-Length says %d bytes but its block has %d", cl.Expected, cl.Actual))
+			return fmt.Errorf("the record's Content-Length says %d bytes but its block has %d", cl.Expected, cl.Actual)
 		}
 		// NB: a payload digest may be over the chunked or the de-chunked
 		// payload depending on the tool that wrote it, so only the block
@@ -313,15 +310,20 @@ func (r *Reader) next1() (c *Capture, err error) {
 		// against the record.
 		var de *gowarc.DigestError
 		if errors.As(v, &de) && strings.HasPrefix(v.Error(), "block:") {
-			return nil, r.fail(start, fmt.Errorf("the record's block does not match its WARC-Block-Digest (a wrong Content-Length, or damage): %w", v))
+			return fmt.Errorf("the record's block does not match its WARC-Block-Digest (a wrong Content-Length, or damage): %w", v)
 		}
 	}
 	if gzipped {
-		if err := memberEnd(plain); err != nil {
-			return nil, r.fail(start, err)
-		}
+		return memberEnd(plain)
 	}
-	r.next = r.pos()
+	return nil
+}
+
+// record turns a record read whole, which started at offset start, into
+// a capture, or nil when it is counted and skipped: a response or
+// resource, a revisit (when r.Revisits) or a conversion of an http(s)
+// URI.
+func (r *Reader) record(w gowarc.WarcRecord, start int64) (*Capture, error) {
 	uri := r.targetURI(w)
 	web := strings.HasPrefix(uri, "http://") || strings.HasPrefix(uri, "https://")
 	switch w.Type() {
@@ -351,6 +353,14 @@ func (r *Reader) next1() (c *Capture, err error) {
 		r.counts.Skipped[w.Type().String()]++
 		return nil, nil
 	}
+	return r.datedCapture(w, uri, start)
+}
+
+// datedCapture turns a response or resource record of uri, which started
+// at offset start, into a capture dated by its WARC-Date; a record that
+// cannot be dated is counted under SkippedUndated, told to OnSkip and
+// skipped (nil).
+func (r *Reader) datedCapture(w gowarc.WarcRecord, uri string, start int64) (*Capture, error) {
 	date, err := parseDate(r.field(w, gowarc.WarcDate))
 	if err != nil {
 		r.counts.Skipped[SkippedUndated]++
@@ -359,140 +369,12 @@ func (r *Reader) next1() (c *Capture, err error) {
 		}
 		return nil, nil
 	}
-	c, err = r.capture(w, uri, date)
+	c, err := r.capture(w, uri, date)
 	if err != nil {
 		return nil, r.fail(start, err)
 	}
 	c.recordID = w.WarcHeader().Get(gowarc.WarcRecordID)
 	return c, nil
-}
-
-// maxMemberTail is the most bytes of blank lines a gzip member may hold
-// after its record.
-const maxMemberTail = 4 << 10
-
-// memberEnd reads the rest of a gzip member after its record: nothing, or
-// up to maxMemberTail bytes of blank lines some tools add, and a checksum
-// that holds.
-//
-// NB: it reads what the buffer holds at once, not a byte at a time, and no
-// more than maxMemberTail and a buffer: a member whose record is followed
-// by a gigabyte of newlines is refused, not decompressed to its end.
-func memberEnd(plain *bufio.Reader) error {
-	tail := 0
-	for {
-		buf, err := plain.Peek(1)
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return readError("the gzip member", err)
-		}
-		buf, _ = plain.Peek(plain.Buffered())
-		for _, b := range buf {
-			if b != '\r' && b != '\n' {
-				return errors.New("the gzip member holds more than the record (its Content-Length may be wrong, or the member holds several records)")
-			}
-		}
-		if tail += len(buf); tail > maxMemberTail {
-			return fmt.Errorf("the gzip member holds more than %d bytes of blank lines after its record", maxMemberTail)
-		}
-		plain.Discard(len(buf))
-	}
-}
-
-// readError says what went wrong reading what.
-func readError(what string, err error) error {
-	switch {
-	case errors.Is(err, errTooLarge):
-		return errTooLarge
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return fmt.Errorf("%s is cut short (truncated file or gzip member): %w", what, err)
-	}
-	return fmt.Errorf("reading %s: %w", what, err)
-}
-
-// atRecord reports whether the record at the reader's position is
-// gzipped, io.EOF at the end of the stream, or an [*Error] when the
-// bytes there start no record.
-func (r *Reader) atRecord() (gzipped bool, err error) {
-	buf, err := r.src.Peek(bufSize)
-	switch {
-	case len(buf) == 0 && errors.Is(err, io.EOF):
-		return false, io.EOF
-	case len(buf) == 0 && err != nil:
-		return false, r.fail(r.next, readError("the stream", err))
-	case len(buf) >= 2 && buf[0] == 0x1f && buf[1] == 0x8b:
-		return true, nil
-	case bytes.HasPrefix(buf, []byte("WARC/")):
-		return false, nil
-	}
-	// Say how many bytes lie before the next record, if one follows.
-	i := bytes.Index(buf, []byte("WARC/"))
-	if j := bytes.Index(buf, []byte{0x1f, 0x8b}); j >= 0 && (i < 0 || j < i) {
-		i = j
-	}
-	switch {
-	case i >= 0:
-		return false, r.fail(r.next, fmt.Errorf("%d bytes that are not a WARC record (the previous record's Content-Length may be wrong)", i))
-	case err != nil:
-		return false, r.fail(r.next, fmt.Errorf("no WARC record follows: the %d bytes after the last record are not a WARC record", len(buf)))
-	}
-	return false, r.fail(r.next, fmt.Errorf("%d bytes and more that are not a WARC record", len(buf)))
-}
-
-// checkHeader reads the WARC header of the record at the start of plain
-// (the record's bytes, decompressed) without consuming it, keeps it for
-// targetURI, and refuses a record that declares more than MaxRecord: this
-// runs before the WARC library reads (and spools) the block. A header that
-// cannot be read here is left to the library to report.
-func (r *Reader) checkHeader(plain *bufio.Reader) error {
-	r.head = r.head[:0]
-	for n := 2048; ; n *= 4 {
-		n = min(n, plain.Size())
-		buf, err := plain.Peek(n)
-		if end := headerEnd(buf); end >= 0 {
-			r.head = append(r.head, buf[:end]...)
-			break
-		}
-		if err != nil {
-			return nil
-		}
-		if n == plain.Size() {
-			return fmt.Errorf("the record's WARC header does not end within its first %d bytes", n)
-		}
-	}
-	if n, ok := contentLength(r.head); ok && n > MaxRecord {
-		return fmt.Errorf("the record declares %d bytes, more than %d (MaxRecord)", n, MaxRecord)
-	}
-	return nil
-}
-
-// headerEnd is the length of the WARC header at the start of buf, up to
-// and including the empty line that ends it (CRLF, or LF alone as some
-// tools write), or -1 when buf does not hold all of it.
-func headerEnd(buf []byte) int {
-	end := -1
-	if i := bytes.Index(buf, []byte("\r\n\r\n")); i >= 0 {
-		end = i + 4
-	}
-	if i := bytes.Index(buf, []byte("\n\n")); i >= 0 && (end < 0 || i+2 < end) {
-		end = i + 2
-	}
-	return end
-}
-
-// contentLength is the value of the Content-Length field of a WARC
-// header, when it has one that is a number.
-func contentLength(head []byte) (int64, bool) {
-	const field = "content-length:"
-	for line := range bytes.Lines(head) {
-		if len(line) > len(field) && strings.EqualFold(string(line[:len(field)]), field) {
-			n, err := strconv.ParseInt(string(bytes.TrimSpace(line[len(field):])), 10, 64)
-			return n, err == nil
-		}
-	}
-	return 0, false
 }
 
 // fail is err at offset of this reader's file.
@@ -522,103 +404,4 @@ func (r *Reader) field(w gowarc.WarcRecord, name string) string {
 	}
 	h, _ := tp.ReadMIMEHeader()
 	return h.Get(name)
-}
-
-// capture turns a response or resource record, dated t, into a Capture.
-func (r *Reader) capture(w gowarc.WarcRecord, uri string, t time.Time) (*Capture, error) {
-	c := &Capture{URL: uri, Time: t}
-	var payload io.Reader
-	var err error
-	var header http.Header
-	switch b := w.Block().(type) {
-	case gowarc.HttpResponseBlock:
-		c.Status = b.HttpStatusCode()
-		c.Header = b.ProtocolHeaderBytes()
-		// NB: not b.HttpHeader(): net/http moves Transfer-Encoding out
-		// of the header it parses, and decode needs it.
-		header = parseHeader(c.Header)
-		c.ContentType = header.Get("Content-Type")
-		payload, err = b.PayloadBytes()
-	default:
-		if w.Type() == gowarc.Response {
-			return nil, fmt.Errorf("response record of %s: its block is not an HTTP response (Content-Type %q)", c.URL, w.WarcHeader().Get(gowarc.ContentType))
-		}
-		c.Status = http.StatusOK
-		c.ContentType = w.WarcHeader().Get(gowarc.ContentType)
-		payload, err = w.Block().RawBytes()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s record of %s: %w", w.Type(), c.URL, err)
-	}
-	body, err := decode(payload, header)
-	if err != nil {
-		return nil, fmt.Errorf("%s record of %s: decoding the body: %w", w.Type(), c.URL, err)
-	}
-	c.Body, c.Truncated, err = readMax(body, r.maxBody)
-	if err != nil {
-		return nil, fmt.Errorf("%s record of %s: reading the body: %w", w.Type(), c.URL, err)
-	}
-	if c.Body == nil {
-		c.Body = []byte{}
-	}
-	return c, nil
-}
-
-// parseHeader reads the header fields after an HTTP status line; lines it
-// cannot read are left out (the body is then taken as it is).
-func parseHeader(raw []byte) http.Header {
-	tp := textproto.NewReader(bufio.NewReader(bytes.NewReader(raw)))
-	if _, err := tp.ReadLine(); err != nil {
-		return http.Header{}
-	}
-	h, _ := tp.ReadMIMEHeader()
-	return http.Header(h)
-}
-
-// decode removes the chunking and Content-Encoding header names from a
-// payload; an encoding it does not know is left as it is.
-func decode(payload io.Reader, h http.Header) (io.Reader, error) {
-	if h == nil {
-		return payload, nil
-	}
-	for _, te := range h.Values("Transfer-Encoding") {
-		if strings.Contains(strings.ToLower(te), "chunked") {
-			payload = httputil.NewChunkedReader(bufio.NewReader(payload))
-			break
-		}
-	}
-	switch strings.ToLower(strings.TrimSpace(h.Get("Content-Encoding"))) {
-	case "gzip", "x-gzip":
-		return gzip.NewReader(payload)
-	case "deflate":
-		br := bufio.NewReader(payload)
-		// Servers send either zlib (what the RFC says) or raw deflate.
-		if magic, err := br.Peek(2); err == nil && magic[0]&0x0f == 8 && (uint16(magic[0])<<8|uint16(magic[1]))%31 == 0 {
-			return zlib.NewReader(br)
-		}
-		return flate.NewReader(br), nil
-	}
-	return payload, nil
-}
-
-// readMax reads r, keeping at most max bytes (0 = all); truncated says
-// there were more.
-//
-// NB: it reads one byte past max to know, and no further: the rest of a
-// body is never decoded (a small gzipped payload can inflate to
-// gigabytes), so the work per record is bounded by max. The record's raw
-// bytes are still read to its end, by the WARC library.
-func readMax(r io.Reader, max int64) (body []byte, truncated bool, err error) {
-	if max <= 0 {
-		body, err = io.ReadAll(r)
-		return body, false, err
-	}
-	body, err = io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, false, err
-	}
-	if int64(len(body)) > max {
-		return body[:max:max], true, nil
-	}
-	return body, false, nil
 }

@@ -40,94 +40,113 @@ const MaxAnchorText = 1 << 10
 // ISO-8859-1, Shift_JIS or GBK pages come out as correct UTF-8.
 // It never fails: malformed HTML yields what a tokenizer can recover.
 func Extract(body []byte, contentType string) Links {
-	var ex Links
+	var s linkScanner
 	r, name := decode(body, contentType)
-	ex.Charset = name
+	s.ex.Charset = name
 	z := html.NewTokenizer(r)
 	z.SetMaxBuf(0)
-
-	var (
-		inA      bool
-		cur      Link
-		text     strings.Builder
-		alt      string
-		skipText int // depth inside <script>/<style>/<title>... within a link
-	)
-	flush := func() {
-		if !inA {
-			return
-		}
-		cur.Text = collapse(text.String())
-		if cur.Text == "" {
-			cur.Text = collapse(alt)
-		}
-		if len(ex.Links) < MaxLinks {
-			ex.Links = append(ex.Links, cur)
-		}
-		inA, cur, alt, skipText = false, Link{}, "", 0
-		text.Reset()
-	}
 	for {
 		tt := z.Next()
 		switch tt {
 		case html.ErrorToken:
-			flush()
-			return ex
+			s.flush()
+			return s.ex
 		case html.TextToken:
-			if inA && skipText == 0 && text.Len() < MaxAnchorText {
-				text.Write(z.Text())
+			if s.inA && s.skipText == 0 && s.text.Len() < MaxAnchorText {
+				s.text.Write(z.Text())
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			a := atom.Lookup(name)
-			switch a {
-			case atom.A, atom.Area:
-				flush()
-				if len(ex.Links) >= MaxLinks {
-					continue // full: no attributes or text read (<base>, <meta> still are)
-				}
-				href, rel, ok := linkAttrs(z, hasAttr)
-				if !ok {
-					continue
-				}
-				cur = Link{Href: href, NoFollow: hasToken(rel, "nofollow")}
-				if a == atom.Area || tt == html.SelfClosingTagToken {
-					// <area> has no content; its alt is its text.
-					inA = true
-					flush()
-					continue
-				}
-				inA = true
-			case atom.Img:
-				if inA && alt == "" {
-					alt = attr(z, hasAttr, "alt")
-				}
-			case atom.Base:
-				if ex.Base == "" {
-					ex.Base = strings.TrimSpace(attr(z, hasAttr, "href"))
-				}
-			case atom.Meta:
-				if hasAttr {
-					n, c := metaAttrs(z)
-					if strings.EqualFold(n, "robots") && (hasToken(c, "nofollow") || hasToken(c, "none")) {
-						ex.MetaNoFollow = true
-					}
-				}
-			case atom.Script, atom.Style, atom.Template, atom.Textarea:
-				if inA && tt == html.StartTagToken {
-					skipText++
-				}
-			}
+			s.startTag(z, tt)
 		case html.EndTagToken:
-			name, _ := z.TagName()
-			switch atom.Lookup(name) {
-			case atom.A:
-				flush()
-			case atom.Script, atom.Style, atom.Template, atom.Textarea:
-				if skipText > 0 {
-					skipText--
-				}
+			s.endTag(z)
+		}
+	}
+}
+
+// linkScanner is what Extract knows while it walks a page's tokens: the
+// links so far, and the link it is inside of, if any.
+type linkScanner struct {
+	ex       Links
+	inA      bool // inside a link: cur is being read
+	cur      Link
+	text     strings.Builder // cur's text so far
+	alt      string          // the alt of cur's first <img>
+	skipText int             // depth inside <script>/<style>/<title>... within a link
+}
+
+// flush ends the current link, if any, and keeps it while there are
+// fewer than MaxLinks.
+func (s *linkScanner) flush() {
+	if !s.inA {
+		return
+	}
+	s.cur.Text = collapse(s.text.String())
+	if s.cur.Text == "" {
+		s.cur.Text = collapse(s.alt)
+	}
+	if len(s.ex.Links) < MaxLinks {
+		s.ex.Links = append(s.ex.Links, s.cur)
+	}
+	s.inA, s.cur, s.alt, s.skipText = false, Link{}, "", 0
+	s.text.Reset()
+}
+
+// startTag reads a start or self-closing tag (tt): a link begins, an
+// <img> gives the link its alt, <base> and <meta name="robots"> are
+// kept, and text inside scripts and the like is left out of a link's.
+func (s *linkScanner) startTag(z *html.Tokenizer, tt html.TokenType) {
+	name, hasAttr := z.TagName()
+	a := atom.Lookup(name)
+	switch a {
+	case atom.A, atom.Area:
+		s.flush()
+		if len(s.ex.Links) >= MaxLinks {
+			return // full: no attributes or text read (<base>, <meta> still are)
+		}
+		href, rel, ok := linkAttrs(z, hasAttr)
+		if !ok {
+			return
+		}
+		s.cur = Link{Href: href, NoFollow: hasToken(rel, "nofollow")}
+		if a == atom.Area || tt == html.SelfClosingTagToken {
+			// <area> has no content; its alt is its text.
+			s.inA = true
+			s.flush()
+			return
+		}
+		s.inA = true
+	case atom.Img:
+		if s.inA && s.alt == "" {
+			s.alt = attr(z, hasAttr, "alt")
+		}
+	case atom.Base:
+		if s.ex.Base == "" {
+			s.ex.Base = strings.TrimSpace(attr(z, hasAttr, "href"))
+		}
+	case atom.Meta:
+		if hasAttr {
+			n, c := metaAttrs(z)
+			if strings.EqualFold(n, "robots") && (hasToken(c, "nofollow") || hasToken(c, "none")) {
+				s.ex.MetaNoFollow = true
 			}
+		}
+	case atom.Script, atom.Style, atom.Template, atom.Textarea:
+		if s.inA && tt == html.StartTagToken {
+			s.skipText++
+		}
+	}
+}
+
+// endTag reads an end tag: </a> ends the link, the end of a script or the
+// like lets its text in again.
+func (s *linkScanner) endTag(z *html.Tokenizer) {
+	name, _ := z.TagName()
+	switch atom.Lookup(name) {
+	case atom.A:
+		s.flush()
+	case atom.Script, atom.Style, atom.Template, atom.Textarea:
+		if s.skipText > 0 {
+			s.skipText--
 		}
 	}
 }

@@ -2,7 +2,8 @@
 // crawl stored and write what they derive back into derived column
 // families (webtable.FamilyText, FamilyRank, FamilyDup), as the jobs over
 // Google's WebTable did. cmd/index drives it; the jobs are its
-// subpackages text, rank and dups.
+// subpackages text, rank and dups, and search, which writes no cells but
+// a full-text index beside the table.
 //
 // A [Job] has a name, a family, a Prepare that runs once per process with
 // the whole table to read (rank builds its graph there, dups its

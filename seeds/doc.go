@@ -14,6 +14,8 @@
 // [*LineError] (file:line: message) per bad line, so a caller can report them
 // all and still crawl the rest. [Load] reads a file; an unreadable file or one
 // that holds no seeds at all is an error wrapping [ErrNoSeeds] or the I/O error.
+// [Gather] reads the seeds of a crawl: a seed list, then the URLs given as
+// arguments.
 //
 // The file default.txt in this directory is a list of well-known sites
 // (embedded, see [Default]).

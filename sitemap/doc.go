@@ -2,13 +2,15 @@
 // a <urlset> that lists pages, each with its optional lastmod, changefreq
 // and priority, or a <sitemapindex> that lists other sitemap files. It
 // does no I/O of its own: [Parse] reads from an io.Reader, and the crawler
-// fetches the files.
+// fetches the files. [Write] writes one, for tests and test webs; Parse
+// reads back what it writes.
 //
 // A file may be gzip-compressed (Parse looks at its first bytes, not its
-// name). The protocol's limits are enforced: at most [MaxURLs] entries and
-// [MaxBytes] uncompressed bytes per file. Entries beyond the first MaxURLs
-// are counted in [File.Skipped], not returned; a file longer than MaxBytes
-// is read up to there and marked [File.Cut].
+// name). The protocol's limits are enforced, or smaller ones a caller
+// sets in [Limits]: by default at most [MaxURLs] entries and [MaxBytes]
+// uncompressed bytes per file. Entries beyond the first MaxURLs are
+// counted in [File.Skipped], not returned; a file longer than MaxBytes is
+// read up to there and marked [File.Cut].
 //
 // # Caveats
 //

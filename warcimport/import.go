@@ -71,30 +71,7 @@ func File(ctx context.Context, w *webtable.WebTable, name string, o Options, st 
 	reads := make(chan read, importAhead)
 	stop := make(chan struct{})
 	var counts archive.Counts
-	go func() {
-		defer close(reads)
-		defer func() { counts = r.Counts(); r.Close() }()
-		for {
-			c, err := r.Next()
-			var next read
-			switch {
-			case err != nil:
-				next.err = err
-			case c.Revisit:
-				next.rev = c
-			default:
-				next.c = toWebtable(c, o.StoreAll)
-			}
-			select {
-			case reads <- next:
-			case <-stop:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go readAhead(r, o.StoreAll, reads, stop, &counts)
 	defer func() {
 		close(stop)
 		for range reads { // wait for the reader to finish with the file
@@ -114,40 +91,79 @@ func File(ctx context.Context, w *webtable.WebTable, name string, o Options, st 
 		if next.err != nil {
 			return next.err
 		}
-		c := next.c
-		if next.rev != nil {
-			full, ok, err := resolveRevisit(ctx, w, next.rev)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				st.Skipped["revisit of a record not stored"]++
-				continue
-			}
-			st.Resolved++
-			c = toWebtable(full, o.StoreAll)
+		if err := store(ctx, w, next, o.StoreAll, st); err != nil {
+			return err
 		}
-		if _, err := urlkey.Key(c.URL); err != nil {
-			// NB: one odd URL in a large archive does not stop the import.
-			st.Skipped["capture with a URL the WebTable cannot key"]++
-			continue
+	}
+	return nil
+}
+
+// readAhead is File's reading goroutine: it sends each capture of r to
+// reads, converted for the WebTable (a revisit as it is), then the error
+// that ends the reading (io.EOF at the end), and returns early when stop
+// closes. It closes r, sets *counts to r's counts and then closes reads.
+func readAhead(r *archive.Reader, storeAll bool, reads chan<- read, stop <-chan struct{}, counts *archive.Counts) {
+	defer close(reads)
+	defer func() { *counts = r.Counts(); r.Close() }()
+	for {
+		c, err := r.Next()
+		var next read
+		switch {
+		case err != nil:
+			next.err = err
+		case c.Revisit:
+			next.rev = c
+		default:
+			next.c = toWebtable(c, storeAll)
 		}
-		stored, err := w.Import(ctx, c)
+		select {
+		case reads <- next:
+		case <-stop:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// store stores one capture read, counting it in st: a revisit resolved
+// against w first (skipped when the record it names is not stored), a
+// capture whose URL cannot be keyed skipped. Its error is the store's.
+func store(ctx context.Context, w *webtable.WebTable, next read, storeAll bool, st *Stats) error {
+	c := next.c
+	if next.rev != nil {
+		full, ok, err := resolveRevisit(ctx, w, next.rev)
 		if err != nil {
 			return err
 		}
-		st.Captures++
-		switch stored {
-		case webtable.NewVersion:
-			st.Versions++
-		case webtable.Unchanged:
-			st.Unchanged++
-		default:
-			st.NoBody++
+		if !ok {
+			st.Skipped["revisit of a record not stored"]++
+			return nil
 		}
-		if c.Status >= 400 {
-			st.Failed++
-		}
+		st.Resolved++
+		c = toWebtable(full, storeAll)
+	}
+	if _, err := urlkey.Key(c.URL); err != nil {
+		// NB: one odd URL in a large archive does not stop the import.
+		st.Skipped["capture with a URL the WebTable cannot key"]++
+		return nil
+	}
+	stored, err := w.Import(ctx, c)
+	if err != nil {
+		return err
+	}
+	st.Captures++
+	switch stored {
+	case webtable.NewVersion:
+		st.Versions++
+	case webtable.Unchanged:
+		st.Unchanged++
+	default:
+		st.NoBody++
+	}
+	if c.Status >= 400 {
+		st.Failed++
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 // Command index runs the indexing jobs over a WebTable: text (title,
-// visible text, language), rank (PageRank over the anchors) and dups
-// (near and exact duplicates). Run "index --help" for the flags.
+// visible text, language), rank (PageRank over the anchors), dups (near
+// and exact duplicates) and search (the full-text index that query search
+// reads). Run "index --help" for the flags.
 package main
 
 import (

@@ -143,7 +143,7 @@
 // # Manuals
 //
 // [ServeDirs] serves directories as static files under URL prefixes, and
-// [Manuals] the two Debian manuals of issue 30 ([Python], [Postgres]),
+// [Manuals] two Debian manuals, those of TestManuals ([Python], [Postgres]),
 // through a proxy that answers plain http and refuses every CONNECT with
 // 403 (so every https URL is unreachable, as where port 443 is blocked):
 //
@@ -159,8 +159,8 @@
 // 526 reachable from the seed (4 are linked from nowhere), and 2,418 pages
 // linked on 11 unreachable origins (2,080 on https://bugs.python.org);
 // PostgreSQL 1,169 pages, all reachable, and 14 pages on 4 unreachable
-// origins. Queries are part of a page's key, as in urlkey. A manual not installed skips the test,
-// unless CI=true: then it fails.
+// origins. Queries are part of a page's key, as in urlkey. A manual not
+// installed skips the test, unless CI=true: then it fails.
 //
 // # Caveats
 //

@@ -65,99 +65,140 @@ func (w *Web) fetchable(u *url.URL) (ok, disallowed bool) {
 // walk is a breadth-first walk of the web from its seeds. With fallback, a
 // URL whose origin does not answer is tried by the other scheme (same
 // host, port and path: the same row key), as a crawler that keys rows
-// without the scheme should.
+// without the scheme should. content holds the row keys of the 200
+// text/html pages reached, answered those of every URL an origin answered.
 func (w *Web) walk(fallback bool, cache map[string][]*url.URL) (content map[string]bool, answered map[string]bool, res *oracleResult) {
-	res = &oracleResult{redirects: map[string]string{}}
-	type item struct {
-		u        *url.URL
-		fallback bool // not linked: tried by the other scheme
-	}
-	seen := map[string]bool{}
-	var queue []item
-	push := func(u *url.URL, fb bool) {
-		if s := u.String(); !seen[s] && w.inWeb(u.Host) {
-			seen[s] = true
-			queue = append(queue, item{u, fb})
-		}
+	o := &oracleWalk{
+		w: w, fallback: fallback, cache: cache, seen: map[string]bool{},
+		content: map[string]bool{}, answered: map[string]bool{},
+		deadLinked: map[string]map[string]bool{}, disallowed: map[string]bool{},
+		res: &oracleResult{redirects: map[string]string{}},
 	}
 	for _, s := range w.content.seeds() {
 		if u, ok := canonical(nil, s); ok {
-			push(u, false)
+			o.push(u, false)
 		}
 	}
-	content, answered = map[string]bool{}, map[string]bool{}
-	deadLinked := map[string]map[string]bool{}
-	disallowed := map[string]bool{}
-	for len(queue) > 0 {
-		it := queue[0]
-		queue = queue[1:]
-		u := it.u
-		ok, dis := w.fetchable(u)
-		if dis {
-			disallowed[u.String()] = true
-			continue
+	for len(o.queue) > 0 {
+		it := o.queue[0]
+		o.queue = o.queue[1:]
+		o.visit(it)
+	}
+	o.finish()
+	return o.content, o.answered, o.res
+}
+
+// oracleWalk is the state of one walk of the web (see [Web.walk]).
+type oracleWalk struct {
+	w        *Web
+	fallback bool
+	cache    map[string][]*url.URL // URL -> its links, where kept
+	seen     map[string]bool       // URLs pushed
+	queue    []walkItem
+	// content and answered are walk's results; deadLinked maps an origin
+	// that does not answer to the row keys linked through it.
+	content, answered map[string]bool
+	deadLinked        map[string]map[string]bool
+	disallowed        map[string]bool
+	res               *oracleResult
+}
+
+// walkItem is a URL to visit.
+type walkItem struct {
+	u        *url.URL
+	fallback bool // not linked: tried by the other scheme
+}
+
+// push queues u, unless it was queued before or lies outside the web.
+func (o *oracleWalk) push(u *url.URL, fb bool) {
+	if s := u.String(); !o.seen[s] && o.w.inWeb(u.Host) {
+		o.seen[s] = true
+		o.queue = append(o.queue, walkItem{u, fb})
+	}
+}
+
+// visit visits one URL: disallowed, not answered (then its row key is
+// dead-linked, and with fallback the other scheme is queued), or
+// answered.
+func (o *oracleWalk) visit(it walkItem) {
+	u := it.u
+	ok, dis := o.w.fetchable(u)
+	if dis {
+		o.disallowed[u.String()] = true
+		return
+	}
+	if !ok {
+		if !it.fallback {
+			origin := u.Scheme + "://" + u.Host
+			if o.deadLinked[origin] == nil {
+				o.deadLinked[origin] = map[string]bool{}
+			}
+			o.deadLinked[origin][keyOf(u)] = true
 		}
+		if o.fallback {
+			other := *u
+			other.Scheme = map[string]string{"http": "https", "https": "http"}[u.Scheme]
+			o.push(&other, true)
+		}
+		return
+	}
+	o.answer(u)
+}
+
+// answer takes the origin's answer for u: a 200 page's links and a
+// redirect's Location are queued, anything else is not found.
+func (o *oracleWalk) answer(u *url.URL) {
+	r := o.w.content.lookup(u.Scheme, u.Host, u.Path)
+	o.answered[keyOf(u)] = true
+	switch {
+	case r.status == http.StatusOK:
+		if strings.HasPrefix(r.ctype, "text/html") {
+			o.content[keyOf(u)] = true
+		}
+		// NB: a generated page's links cost less to make again
+		// than to keep (a web of 100,000 pages).
+		links, ok := o.cache[u.String()]
 		if !ok {
-			if !it.fallback {
-				o := u.Scheme + "://" + u.Host
-				if deadLinked[o] == nil {
-					deadLinked[o] = map[string]bool{}
-				}
-				deadLinked[o][keyOf(u)] = true
+			links = o.w.linksOf(u, r)
+			if r.links == nil {
+				o.cache[u.String()] = links
 			}
-			if fallback {
-				other := *u
-				other.Scheme = map[string]string{"http": "https", "https": "http"}[u.Scheme]
-				push(&other, true)
-			}
-			continue
 		}
-		r := w.content.lookup(u.Scheme, u.Host, u.Path)
-		answered[keyOf(u)] = true
-		switch {
-		case r.status == http.StatusOK:
-			if strings.HasPrefix(r.ctype, "text/html") {
-				content[keyOf(u)] = true
-			}
-			// NB: a generated page's links cost less to make again
-			// than to keep (a web of 100,000 pages).
-			links, ok := cache[u.String()]
-			if !ok {
-				links = w.linksOf(u, r)
-				if r.links == nil {
-					cache[u.String()] = links
-				}
-			}
-			for _, l := range links {
-				push(l, false)
-			}
-		case r.status >= 300 && r.status < 400:
-			res.redirects[u.String()] = r.location
-			if l, ok := canonical(u, r.location); ok {
-				push(l, false)
-			}
-		default:
-			res.notFound = append(res.notFound, u.String())
+		for _, l := range links {
+			o.push(l, false)
 		}
+	case r.status >= 300 && r.status < 400:
+		o.res.redirects[u.String()] = r.location
+		if l, ok := canonical(u, r.location); ok {
+			o.push(l, false)
+		}
+	default:
+		o.res.notFound = append(o.res.notFound, u.String())
 	}
+}
+
+// finish fills res from the walk: each dead-linked origin with its row
+// keys that no scheme answered, and the disallowed and not found URLs,
+// sorted.
+func (o *oracleWalk) finish() {
+	res := o.res
 	res.unreachable = map[string]int{}
-	for o, keys := range deadLinked {
+	for origin, keys := range o.deadLinked {
 		n := 0
 		for k := range keys {
-			if !answered[k] {
+			if !o.answered[k] {
 				n++
 			}
 		}
 		if n > 0 {
-			res.unreachable[o] = n
+			res.unreachable[origin] = n
 		}
 	}
-	for s := range disallowed {
+	for s := range o.disallowed {
 		res.disallowed = append(res.disallowed, s)
 	}
 	sort.Strings(res.disallowed)
 	sort.Strings(res.notFound)
-	return content, answered, res
 }
 
 // linksOf returns the links of a 200 answer for u, resolved.

@@ -78,25 +78,22 @@ type Config struct {
 	CrawlDelay int
 }
 
+// defaults fills in the default value of each field that is not
+// positive, and raises Links to 4.
 func (c *Config) defaults() {
-	if c.Hosts <= 0 {
-		c.Hosts = 4
-	}
-	if c.Pages <= 0 {
-		c.Pages = 50
-	}
-	if c.Links <= 0 {
-		c.Links = 12
-	}
+	setDefault(&c.Hosts, 4)
+	setDefault(&c.Pages, 50)
+	setDefault(&c.Links, 12)
 	c.Links = max(c.Links, 4)
-	if c.IndexLinks <= 0 {
-		c.IndexLinks = 3000
-	}
-	if c.PageBytes <= 0 {
-		c.PageBytes = 1024
-	}
-	if c.CrawlDelay <= 0 {
-		c.CrawlDelay = 1
+	setDefault(&c.IndexLinks, 3000)
+	setDefault(&c.PageBytes, 1024)
+	setDefault(&c.CrawlDelay, 1)
+}
+
+// setDefault sets *v to def when *v is not positive.
+func setDefault(v *int, def int) {
+	if *v <= 0 {
+		*v = def
 	}
 }
 

@@ -29,7 +29,7 @@ type Manual struct {
 // index.html.
 func (m Manual) Seed() string { return m.Prefix + "index.html" }
 
-// The manuals of issue 30.
+// The manuals of TestManuals, Debian 12's packages.
 var (
 	Python   = Manual{Package: "python3.11-doc", Dir: "/usr/share/doc/python3.11/html", Prefix: "http://docs.python.org/3.11/"}
 	Postgres = Manual{Package: "postgresql-doc-15", Dir: "/usr/share/doc/postgresql-doc-15/html", Prefix: "http://www.postgresql.org/docs/15/"}

@@ -168,12 +168,7 @@ func start(c content, origins map[string]Behaviour, httpsDefault Behaviour, inWe
 	w.closedAdr = ln.Addr().String()
 	ln.Close()
 
-	ln, err = net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("realweb: %w", err)
-	}
-	w.tlsAddr = ln.Addr().String()
-	w.tlsSrv = &http.Server{
+	tlsSrv := &http.Server{
 		Handler:  http.HandlerFunc(w.serveTLS),
 		ErrorLog: quiet,
 		TLSConfig: &tls.Config{
@@ -186,15 +181,12 @@ func start(c content, origins map[string]Behaviour, httpsDefault Behaviour, inWe
 			},
 		},
 	}
-	tlsLn := ln
-	w.goServe(func() { w.tlsSrv.ServeTLS(tlsLn, "", "") })
-
-	ln, err = net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("realweb: %w", err)
+	if w.tlsAddr, err = w.listenAndServe(tlsSrv); err != nil {
+		return nil, err
 	}
-	w.untrAddr = ln.Addr().String()
-	w.untrusted = &http.Server{
+	w.tlsSrv = tlsSrv
+
+	untrusted := &http.Server{
 		Handler:  http.HandlerFunc(w.serveTLS),
 		ErrorLog: quiet,
 		TLSConfig: &tls.Config{
@@ -203,8 +195,10 @@ func start(c content, origins map[string]Behaviour, httpsDefault Behaviour, inWe
 			},
 		},
 	}
-	untrLn := ln
-	w.goServe(func() { w.untrusted.ServeTLS(untrLn, "", "") })
+	if w.untrAddr, err = w.listenAndServe(untrusted); err != nil {
+		return nil, err
+	}
+	w.untrusted = untrusted
 
 	if w.alertLn, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("realweb: %w", err)
@@ -212,17 +206,30 @@ func start(c content, origins map[string]Behaviour, httpsDefault Behaviour, inWe
 	alertLn := w.alertLn
 	w.goServe(func() { w.serveAlerts(alertLn) })
 
-	ln, err = net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("realweb: %w", err)
+	proxy := &http.Server{Handler: http.HandlerFunc(w.serveProxy), ErrorLog: quiet}
+	if w.proxyAddr, err = w.listenAndServe(proxy); err != nil {
+		return nil, err
 	}
-	w.proxyAddr = ln.Addr().String()
-	w.proxy = &http.Server{Handler: http.HandlerFunc(w.serveProxy), ErrorLog: quiet}
-	proxyLn := ln
-	w.goServe(func() { w.proxy.Serve(proxyLn) })
+	w.proxy = proxy
 	return w, nil
 }
 
+// listenAndServe serves srv on a new port of 127.0.0.1, over TLS when it
+// has a TLSConfig, until Close; it returns the port's address.
+func (w *Web) listenAndServe(srv *http.Server) (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("realweb: %w", err)
+	}
+	if srv.TLSConfig != nil {
+		w.goServe(func() { srv.ServeTLS(ln, "", "") })
+	} else {
+		w.goServe(func() { srv.Serve(ln) })
+	}
+	return ln.Addr().String(), nil
+}
+
+// goServe runs f on a goroutine that Close waits for.
 func (w *Web) goServe(f func()) {
 	w.wg.Add(1)
 	go func() {

@@ -29,35 +29,8 @@ type Page struct {
 // blocks of bits, so only pages sharing a block are compared). It returns
 // each page's group, the index of its root.
 func Cluster(pages []Page, maxDist int) []int {
-	parent := make([]int, len(pages))
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	union := func(a, b int) {
-		ra, rb := find(a), find(b)
-		if ra != rb {
-			parent[max(ra, rb)] = min(ra, rb)
-		}
-	}
-	bySum := map[string]int{}
-	for i, p := range pages {
-		if p.SHA256 == "" {
-			continue
-		}
-		if j, ok := bySum[p.SHA256]; ok {
-			union(i, j)
-		} else {
-			bySum[p.SHA256] = i
-		}
-	}
+	f := newForest(len(pages))
+	f.unionSums(pages)
 	var idx []int
 	for i, p := range pages {
 		if p.Simhash != 0 {
@@ -66,46 +39,98 @@ func Cluster(pages []Page, maxDist int) []int {
 	}
 	nblk := min(max(maxDist+1, 1), 64)
 	for blk := 0; blk < nblk; blk++ {
-		lo, hi := 64*blk/nblk, 64*(blk+1)/nblk
-		mask := uint64(1)<<(hi-lo) - 1
-		if hi-lo == 64 {
-			mask = ^uint64(0)
-		}
-		shift := uint(lo)
-		block := func(i int) uint64 { return pages[i].Simhash >> shift & mask }
-		slices.SortFunc(idx, func(a, b int) int {
-			if x, y := block(a), block(b); x != y {
-				if x < y {
-					return -1
-				}
-				return 1
-			}
-			if x, y := pages[a].Simhash, pages[b].Simhash; x != y {
-				if x < y {
-					return -1
-				}
-				return 1
-			}
-			return a - b
-		})
-		for lo := 0; lo < len(idx); {
-			hi := lo + 1
-			for hi < len(idx) && block(idx[hi]) == block(idx[lo]) {
-				hi++
-			}
-			for a := lo; a < hi; a++ {
-				for b := a + 1; b < hi && b <= a+maxBucket; b++ {
-					if Distance(pages[idx[a]].Simhash, pages[idx[b]].Simhash) <= maxDist {
-						union(idx[a], idx[b])
-					}
-				}
-			}
-			lo = hi
-		}
+		f.unionBlock(pages, idx, 64*blk/nblk, 64*(blk+1)/nblk, maxDist)
 	}
 	out := make([]int, len(pages))
 	for i := range out {
-		out[i] = find(i)
+		out[i] = f.find(i)
 	}
 	return out
+}
+
+// forest is a union-find forest over page indexes: each page's parent,
+// a root its own; a group's root is its smallest index.
+type forest []int
+
+// newForest is a forest of n pages, each alone.
+func newForest(n int) forest {
+	f := make(forest, n)
+	for i := range f {
+		f[i] = i
+	}
+	return f
+}
+
+// find returns the root of i's group, halving the path on the way.
+func (f forest) find(i int) int {
+	for f[i] != i {
+		f[i] = f[f[i]]
+		i = f[i]
+	}
+	return i
+}
+
+// union joins the groups of a and b.
+func (f forest) union(a, b int) {
+	ra, rb := f.find(a), f.find(b)
+	if ra != rb {
+		f[max(ra, rb)] = min(ra, rb)
+	}
+}
+
+// unionSums joins the pages of equal (known) SHA256.
+func (f forest) unionSums(pages []Page) {
+	bySum := map[string]int{}
+	for i, p := range pages {
+		if p.SHA256 == "" {
+			continue
+		}
+		if j, ok := bySum[p.SHA256]; ok {
+			f.union(i, j)
+		} else {
+			bySum[p.SHA256] = i
+		}
+	}
+}
+
+// unionBlock joins the pages of idx whose simhashes agree on bits
+// [bitLo, bitHi) and lie within maxDist bits of each other; it sorts idx
+// by that block, and compares each page with the next maxBucket of its
+// bucket only.
+func (f forest) unionBlock(pages []Page, idx []int, bitLo, bitHi, maxDist int) {
+	mask := uint64(1)<<(bitHi-bitLo) - 1
+	if bitHi-bitLo == 64 {
+		mask = ^uint64(0)
+	}
+	shift := uint(bitLo)
+	block := func(i int) uint64 { return pages[i].Simhash >> shift & mask }
+	slices.SortFunc(idx, func(a, b int) int {
+		if x, y := block(a), block(b); x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+		if x, y := pages[a].Simhash, pages[b].Simhash; x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+		return a - b
+	})
+	for lo := 0; lo < len(idx); {
+		hi := lo + 1
+		for hi < len(idx) && block(idx[hi]) == block(idx[lo]) {
+			hi++
+		}
+		for a := lo; a < hi; a++ {
+			for b := a + 1; b < hi && b <= a+maxBucket; b++ {
+				if Distance(pages[idx[a]].Simhash, pages[idx[b]].Simhash) <= maxDist {
+					f.union(idx[a], idx[b])
+				}
+			}
+		}
+		lo = hi
+	}
 }

@@ -1,6 +1,3 @@
-// Package text is the text job: for each stored HTML version of a page,
-// its title, visible text and language, written to the text family at the
-// version's timestamp.
 package text
 
 import (
