@@ -3,7 +3,6 @@ package crawler
 import (
 	"context"
 	"fmt"
-	"maps"
 	"net"
 	"net/http"
 	"net/netip"
@@ -28,8 +27,10 @@ import (
 // http://localhost:8080/: a crawl of one's own intranet or machine) may be
 // fetched from, and only that address: the store remembers it
 // ([crawlstore.PrivateSeeder]), so a resumed crawl, which has no seeds,
-// may too. A fetch through a proxy dials the proxy, which is the user's
-// choice; where the proxy connects is its business.
+// may too. A store written before it remembered them records, when it is
+// migrated, the private hosts its frontier holds, as the crawls that
+// queued them fetched them. A fetch through a proxy dials the proxy, which
+// is the user's choice; where the proxy connects is its business.
 
 // privateError is a connection refused because its address is private.
 type privateError struct{ addr netip.Addr }
@@ -124,11 +125,10 @@ func (r *run) allowSeeds(ctx context.Context, seeds []*url.URL) error {
 		allowed[a] = true
 	}
 	if ps, ok := has[crawlstore.PrivateSeeder](r.c.store); ok {
-		old, recorded, err := ps.PrivateSeeds(ctx)
+		old, err := ps.PrivateSeeds(ctx)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrStore, err)
 		}
-		r.legacyPrivate = !recorded
 		var fresh []string
 		for _, a := range old {
 			allowed[a] = true
@@ -138,40 +138,12 @@ func (r *run) allowSeeds(ctx context.Context, seeds []*url.URL) error {
 				fresh = append(fresh, a)
 			}
 		}
-		if len(fresh) > 0 || !recorded {
+		if len(fresh) > 0 {
 			if err := ps.AddPrivateSeeds(ctx, fresh); err != nil {
 				return fmt.Errorf("%w: %w", ErrStore, err)
 			}
 		}
 	}
 	g.seeds.Store(&allowed)
-	return nil
-}
-
-// allowLegacyHost allows, in a run on a store written before private
-// seeds were recorded, the queued host of its frontier if it is private
-// (a crawl of this version would have recorded its seed), and records it.
-func (r *run) allowLegacyHost(ctx context.Context, host string) error {
-	if !r.legacyPrivate {
-		return nil
-	}
-	var addrs []string
-	for _, scheme := range []string{"http", "https"} {
-		addrs = append(addrs, r.c.tr.guard.privateSeeds([]*url.URL{{Scheme: scheme, Host: host}})...)
-	}
-	if len(addrs) == 0 {
-		return nil
-	}
-	g := r.c.tr.guard
-	allowed := maps.Clone(*g.seeds.Load())
-	for _, a := range addrs {
-		allowed[a] = true
-	}
-	g.seeds.Store(&allowed)
-	if ps, ok := has[crawlstore.PrivateSeeder](r.c.store); ok {
-		if err := ps.AddPrivateSeeds(ctx, addrs); err != nil {
-			return fmt.Errorf("%w: %w", ErrStore, err)
-		}
-	}
 	return nil
 }
