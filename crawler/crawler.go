@@ -313,10 +313,6 @@ type run struct {
 	hinted map[string]bool       // hosts whose first read asked the store's hint (resume.go)
 
 	bg sync.WaitGroup // background reads of the frontier (readBehind)
-
-	// legacyPrivate: the store was written before private seeds were
-	// recorded (see allowLegacyHost).
-	legacyPrivate bool
 }
 
 func (r *run) fail(err error) {

@@ -46,12 +46,12 @@ func (b *boundStore) HeldBack(ctx context.Context) (held []crawlstore.HeldBack, 
 	return held, err
 }
 
-func (b *boundStore) PrivateSeeds(ctx context.Context) (addrs []string, recorded bool, err error) {
+func (b *boundStore) PrivateSeeds(ctx context.Context) (addrs []string, err error) {
 	err = b.call(ctx, func(ctx context.Context) error {
-		addrs, recorded, err = b.s.(crawlstore.PrivateSeeder).PrivateSeeds(ctx)
+		addrs, err = b.s.(crawlstore.PrivateSeeder).PrivateSeeds(ctx)
 		return err
 	})
-	return addrs, recorded, err
+	return addrs, err
 }
 
 func (b *boundStore) AddPrivateSeeds(ctx context.Context, addrs []string) error {

@@ -38,10 +38,6 @@ func (r *run) load(ctx context.Context, seeds []*url.URL) error {
 		} else if !domainAllowed(name, r.domains) {
 			outside = true // counted and left queued for a run that allows it
 		}
-		if err := r.allowLegacyHost(r.storeCtx, host); err != nil {
-			r.fail(err)
-			return false
-		}
 		r.sched.addHost(host, outside)
 		return true
 	})

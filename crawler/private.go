@@ -3,13 +3,11 @@ package crawler
 import (
 	"context"
 	"fmt"
-	"maps"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"syscall"
 
@@ -21,29 +19,24 @@ import (
 // metadata service) or [::1], and robots.txt may redirect anywhere: a
 // crawler that follows them reads its own machine and network. So the
 // crawler's dialer refuses every connection to a loopback, private (RFC
-// 1918, RFC 4193), link-local or unspecified address, checked on the
-// address dialled, after DNS resolution, for every request (pages,
-// robots.txt, each redirect hop), unless Config.AllowPrivate is set. A
-// seed that names such an address itself (http://10.0.0.5/, http://localhost:8080/:
-// a crawl of one's own intranet or machine) may be fetched from, and only
-// that address: the store remembers it ([crawlstore.PrivateSeeder]), so a resumed
-// crawl, which has no seeds, may too. A fetch through a proxy dials the
-// proxy, which is the user's choice; where the proxy connects is its
-// business.
+// 1918, RFC 4193), link-local or unspecified address
+// ([crawlstore.IsPrivateAddr], the one rule, which the store applies too),
+// checked on the address dialled, after DNS resolution, for every request
+// (pages, robots.txt, each redirect hop), unless Config.AllowPrivate is
+// set. A seed that names such an address itself (http://10.0.0.5/,
+// http://localhost:8080/: a crawl of one's own intranet or machine) may be
+// fetched from, and only that address: the store remembers it
+// ([crawlstore.PrivateSeeder]), so a resumed crawl, which has no seeds,
+// may too. A store written before it remembered them records, when it is
+// migrated, the private hosts its frontier holds, as the crawls that
+// queued them fetched them. A fetch through a proxy dials the proxy, which
+// is the user's choice; where the proxy connects is its business.
 
 // privateError is a connection refused because its address is private.
 type privateError struct{ addr netip.Addr }
 
 func (e *privateError) Error() string {
 	return fmt.Sprintf("crawler: %s is a private address (loopback, private network or link-local): not fetched without --allow-private", e.addr)
-}
-
-// isPrivate reports whether a is an address the crawler does not connect
-// to by default.
-func isPrivate(a netip.Addr) bool {
-	a = a.Unmap()
-	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
-		a.IsInterfaceLocalMulticast() || a.IsUnspecified()
 }
 
 // guard is the dialer's check of private addresses.
@@ -55,14 +48,15 @@ type guard struct {
 	// proxies are the addresses (host:port) of the proxies requests go
 	// through: dialling them is the user's choice.
 	proxies map[string]bool
-	// private says which addresses are refused (isPrivate; tests change it).
+	// private says which addresses are refused (crawlstore.IsPrivateAddr;
+	// tests change it).
 	private func(netip.Addr) bool
 }
 
 // newGuard returns the guard of a transport whose requests go through
 // proxy (one of cfg's or the environment's).
 func newGuard(proxy func(*http.Request) (*url.URL, error)) *guard {
-	g := &guard{proxies: map[string]bool{}, private: isPrivate}
+	g := &guard{proxies: map[string]bool{}, private: crawlstore.IsPrivateAddr}
 	g.seeds.Store(&map[string]bool{})
 	for _, target := range []string{"http://example.invalid/", "https://example.invalid/"} {
 		req, _ := http.NewRequest(http.MethodGet, target, nil)
@@ -108,20 +102,13 @@ func (g *guard) dialContext(d *net.Dialer) func(ctx context.Context, network, ad
 
 // privateSeeds returns the dial addresses ("host:port", as net/http dials
 // them) of the seeds that name a private address: an IP address the guard
-// refuses, or localhost.
+// refuses, or localhost (crawlstore.PrivateDialAddr).
 func (g *guard) privateSeeds(seeds []*url.URL) []string {
 	var out []string
 	for _, u := range seeds {
-		h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-		a, err := netip.ParseAddr(h)
-		if h != "localhost" && !strings.HasSuffix(h, ".localhost") && (err != nil || !g.private(a)) {
-			continue
+		if a, ok := crawlstore.PrivateDialAddr(u, g.private); ok {
+			out = append(out, a)
 		}
-		port := u.Port()
-		if port == "" {
-			port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
-		}
-		out = append(out, net.JoinHostPort(u.Hostname(), port))
 	}
 	return out
 }
@@ -138,11 +125,10 @@ func (r *run) allowSeeds(ctx context.Context, seeds []*url.URL) error {
 		allowed[a] = true
 	}
 	if ps, ok := has[crawlstore.PrivateSeeder](r.c.store); ok {
-		old, recorded, err := ps.PrivateSeeds(ctx)
+		old, err := ps.PrivateSeeds(ctx)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrStore, err)
 		}
-		r.legacyPrivate = !recorded
 		var fresh []string
 		for _, a := range old {
 			allowed[a] = true
@@ -152,40 +138,12 @@ func (r *run) allowSeeds(ctx context.Context, seeds []*url.URL) error {
 				fresh = append(fresh, a)
 			}
 		}
-		if len(fresh) > 0 || !recorded {
+		if len(fresh) > 0 {
 			if err := ps.AddPrivateSeeds(ctx, fresh); err != nil {
 				return fmt.Errorf("%w: %w", ErrStore, err)
 			}
 		}
 	}
 	g.seeds.Store(&allowed)
-	return nil
-}
-
-// allowLegacyHost allows, in a run on a store written before private
-// seeds were recorded, the queued host of its frontier if it is private
-// (a crawl of this version would have recorded its seed), and records it.
-func (r *run) allowLegacyHost(ctx context.Context, host string) error {
-	if !r.legacyPrivate {
-		return nil
-	}
-	var addrs []string
-	for _, scheme := range []string{"http", "https"} {
-		addrs = append(addrs, r.c.tr.guard.privateSeeds([]*url.URL{{Scheme: scheme, Host: host}})...)
-	}
-	if len(addrs) == 0 {
-		return nil
-	}
-	g := r.c.tr.guard
-	allowed := maps.Clone(*g.seeds.Load())
-	for _, a := range addrs {
-		allowed[a] = true
-	}
-	g.seeds.Store(&allowed)
-	if ps, ok := has[crawlstore.PrivateSeeder](r.c.store); ok {
-		if err := ps.AddPrivateSeeds(ctx, addrs); err != nil {
-			return fmt.Errorf("%w: %w", ErrStore, err)
-		}
-	}
 	return nil
 }

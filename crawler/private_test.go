@@ -88,22 +88,6 @@ func TestPrivateAddressesRefused(t *testing.T) {
 	}
 }
 
-func TestIsPrivate(t *testing.T) {
-	for _, tc := range []struct {
-		addr string
-		want bool
-	}{
-		{"127.0.0.1", true}, {"10.1.2.3", true}, {"172.16.0.1", true}, {"192.168.1.1", true},
-		{"169.254.169.254", true}, {"0.0.0.0", true}, {"::1", true}, {"fd00::1", true}, {"fe80::1", true},
-		{"::ffff:127.0.0.1", true}, {"::", true},
-		{"8.8.8.8", false}, {"2001:4860:4860::8888", false}, {"172.32.0.1", false},
-	} {
-		if got := isPrivate(netip.MustParseAddr(tc.addr)); got != tc.want {
-			t.Errorf("isPrivate(%s) = %v, want %v", tc.addr, got, tc.want)
-		}
-	}
-}
-
 // A seed that names a private address may be crawled, and a resumed run
 // (no seeds) may go on with it, since the store remembers it; another
 // private address is still refused.

@@ -33,12 +33,15 @@ type HostFeed interface {
 // PrivateSeeder is a Store that remembers the addresses of private seeds
 // (see above) across runs.
 type PrivateSeeder interface {
-	// PrivateSeeds returns the addresses ("host:port") recorded, and
-	// whether the store records them at all (false for a store written
-	// before: the run then allows the private hosts of its frontier, as
-	// the crawls that queued them did, and records them).
-	PrivateSeeds(ctx context.Context) (addrs []string, recorded bool, err error)
-	// AddPrivateSeeds records more (none: that the store records them).
+	// PrivateSeeds returns the addresses ("host:port", see
+	// [PrivateDialAddr]) recorded.
+	//
+	// NB: a store written before it recorded them brings them in when
+	// it is opened (webtable's migration records the private hosts of
+	// its frontier, as the crawls that queued them fetched them), not
+	// here: the crawler never guesses per run.
+	PrivateSeeds(ctx context.Context) (addrs []string, err error)
+	// AddPrivateSeeds records more.
 	AddPrivateSeeds(ctx context.Context, addrs []string) error
 }
 

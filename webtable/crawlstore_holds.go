@@ -36,7 +36,7 @@ func (s *CrawlStore) HeldBack(ctx context.Context) ([]crawlstore.HeldBack, error
 }
 
 // PrivateSeeds implements crawlstore.PrivateSeeder.
-func (s *CrawlStore) PrivateSeeds(ctx context.Context) ([]string, bool, error) {
+func (s *CrawlStore) PrivateSeeds(ctx context.Context) ([]string, error) {
 	return s.w.PrivateSeeds(ctx)
 }
 

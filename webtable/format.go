@@ -55,10 +55,20 @@ const (
 	// format version replaces, is deleted. Readers never read it, so they
 	// read a store of the version before as well.
 	FormatNoMarker FormatVersion = 6
+	// FormatPrivateSeeds: [PrivateSeedsKey] holds the private addresses a
+	// crawl may fetch from. Before it, a store could be written before
+	// crawls recorded their private seeds (its row lacks the column
+	// colRecorded); the step records the dial addresses of every private
+	// host of its frontier (see crawlstore.PrivateHostAddrs), as the
+	// crawls that queued them fetched them. A store whose row has that
+	// column recorded its seeds already and is left as it is. Readers
+	// never read the row, so they read a store of the version before as
+	// well.
+	FormatPrivateSeeds FormatVersion = 7
 
 	// FormatNewest is the version this program writes: new stores are
 	// created in it, and crawl migrates older ones to it.
-	FormatNewest = FormatNoMarker
+	FormatNewest = FormatPrivateSeeds
 	// FormatOldestReadable is the oldest version readers read: a store
 	// older than it must be migrated first (by a crawl).
 	FormatOldestReadable = FormatNewest - 1

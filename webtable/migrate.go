@@ -32,6 +32,7 @@ var formatSteps = []formatStep{
 	{FormatFetchRecord, "FormatFetchRecord", migrateFetchRecord},
 	{FormatContentsMeta, "FormatContentsMeta", migrateContentsMeta},
 	{FormatNoMarker, "FormatNoMarker", migrateNoMarker},
+	{FormatPrivateSeeds, "FormatPrivateSeeds", migratePrivateSeeds},
 }
 
 // migrateBatchRows bounds one bulk write of a migration (a variable for
@@ -332,4 +333,28 @@ func migrateNoMarker(ctx context.Context, m *migration) error {
 		return err
 	}
 	return m.add(ctx, FrontierMarkerKey, deleteRow())
+}
+
+// migratePrivateSeeds records the dial addresses of the private hosts of
+// the frontier in PrivateSeedsKey's row, in one write, unless the row
+// says that the store recorded its private seeds (colRecorded). Run again,
+// it writes the same cells.
+func migratePrivateSeeds(ctx context.Context, m *migration) error {
+	row, err := m.w.tbl.ReadRow(ctx, PrivateSeedsKey, bigtable.RowFilter(column(FamilyFetch, colRecorded)))
+	if err != nil || len(row) > 0 {
+		return err
+	}
+	var addrs []string
+	err = m.w.FrontierHosts(ctx, 0, urlkey.Buckets, func(host string) bool {
+		for _, a := range crawlstore.PrivateHostAddrs(host) {
+			if !slices.Contains(addrs, a) {
+				addrs = append(addrs, a)
+			}
+		}
+		return true
+	}, func(b BadEntry) { m.bad(b) })
+	if err != nil || len(addrs) == 0 {
+		return err
+	}
+	return m.add(ctx, PrivateSeedsKey, privateSeedsMutation(addrs))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -246,4 +247,74 @@ func TestEmptyTableIsNewest(t *testing.T) {
 	asOriginal(t, w)
 	w.Close()
 	openDir(t, dir, false, Options{}).Close()
+}
+
+// TestMigratePrivateSeeds: a store of the version before
+// FormatPrivateSeeds records, migrated, the dial addresses of exactly the
+// private hosts of its frontier; stopped after any write and run again,
+// or its step run twice, it records the same. A store whose row says it
+// recorded its seeds keeps what it recorded, and PrivateSeeds never lists
+// that column.
+func TestMigratePrivateSeeds(t *testing.T) {
+	defer func(n int) { migrateBatchRows = n }(migrateBatchRows)
+	migrateBatchRows = 1
+	ctx := context.Background()
+	w, _ := openTemp(t)
+	writeBeforePrivateSeeds(t, w, false)
+	if got := privateSeedsOf(t, w); len(got) != 0 {
+		t.Fatalf("PrivateSeeds before the migration = %q, want none", got)
+	}
+	rows, bad := migrateAll(t, w)
+	if len(bad) != 0 || rows[FormatPrivateSeeds] != 1 {
+		t.Errorf("Migrate: bad rows %q, %d rows written by %s; want none bad and one row", bad, rows[FormatPrivateSeeds], FormatPrivateSeeds)
+	}
+	if diff := cmp.Diff(privateQueuedAddrs, privateSeedsOf(t, w)); diff != "" {
+		t.Errorf("PrivateSeeds after the migration (-want +got):\n%s", diff)
+	}
+	want := dumpCells(t, w, bigtable.InfiniteRange(""))
+
+	m := &migration{w: w, step: FormatPrivateSeeds, bad: func(b BadEntry) { t.Errorf("bad row %v", b) }}
+	if err := migratePrivateSeeds(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, dumpCells(t, w, bigtable.InfiniteRange(""))); diff != "" {
+		t.Errorf("the step run again changed the store (-before +after):\n%s", diff)
+	}
+
+	// NB: the meta rows only: another store's frontier keys differ.
+	meta := bigtable.PrefixRange(ReservedPrefix + "meta/")
+	wantMeta := dumpCells(t, w, meta)
+	errKill := errors.New("killed")
+	for k := 1; k <= 2; k++ {
+		w, _ := openTemp(t)
+		writeBeforePrivateSeeds(t, w, false)
+		n := 0
+		migrateHook = func(FormatVersion, bool) error {
+			if n++; n == k {
+				return errKill
+			}
+			return nil
+		}
+		_, err := w.Migrate(ctx, nil, nil)
+		migrateHook = nil
+		if !errors.Is(err, errKill) {
+			t.Fatalf("stop %d: Migrate = %v, want the kill", k, err)
+		}
+		migrateAll(t, w)
+		if diff := cmp.Diff(wantMeta, dumpCells(t, w, meta)); diff != "" {
+			t.Errorf("stopped at write %d, then run again (-run once +resumed):\n%s", k, diff)
+		}
+	}
+
+	rec, _ := openTemp(t)
+	writeBeforePrivateSeeds(t, rec, true)
+	if rows, _ := migrateAll(t, rec); rows[FormatPrivateSeeds] != 0 {
+		t.Errorf("a store that recorded its seeds: %s wrote %d rows, want none", FormatPrivateSeeds, rows[FormatPrivateSeeds])
+	}
+	if got := privateSeedsOf(t, rec); !slices.Equal(got, []string{"127.0.0.1:8080"}) {
+		t.Errorf("PrivateSeeds of a store that recorded its seeds = %q, want the one it recorded", got)
+	}
 }

@@ -237,3 +237,51 @@ func queuedList(t *testing.T, w *WebTable) []string {
 	}
 	return out
 }
+
+// privateQueued are pages queued on private hosts (an IP address with a
+// port, localhost without one, an IPv6 loopback) and on a public one; the
+// store before FormatPrivateSeeds recorded no address for them.
+var privateQueued = []crawlstore.Entry{
+	{URL: "http://127.0.0.1:8080/a", Depth: 1},
+	{URL: "http://127.0.0.1:8080/b", Depth: 1},
+	{URL: "http://localhost/", Depth: 0},
+	{URL: "https://[::1]:9443/x", Depth: 2},
+	{URL: "http://10.0.0.5/intranet", Depth: 1},
+	{URL: "http://www.cnn.com/", Depth: 0},
+}
+
+// privateQueuedAddrs are the dial addresses of privateQueued's private
+// hosts, sorted: localhost without a port is dialled on both.
+var privateQueuedAddrs = []string{"10.0.0.5:443", "10.0.0.5:80", "127.0.0.1:8080", "[::1]:9443", "localhost:443", "localhost:80"}
+
+// writeBeforePrivateSeeds writes privateQueued into a store of the
+// version before FormatPrivateSeeds; recorded adds the column colRecorded
+// (and the address of one seed), as a crawl of that version left a store
+// it ran on.
+func writeBeforePrivateSeeds(t *testing.T, w *WebTable, recorded bool) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := w.Enqueue(ctx, slices.Clone(privateQueued), crawlstore.Requeue{}); err != nil {
+		t.Fatal(err)
+	}
+	if recorded {
+		m := bigtable.NewMutation()
+		m.Set(FamilyFetch, colRecorded, FrontierTime, nil)
+		m.Set(FamilyFetch, "127.0.0.1:8080", FrontierTime, nil)
+		if err := w.tbl.Apply(ctx, PrivateSeedsKey, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setFormat(t, w, FormatPrivateSeeds-1)
+}
+
+// privateSeedsOf returns the addresses the store records, sorted.
+func privateSeedsOf(t *testing.T, w *WebTable) []string {
+	t.Helper()
+	addrs, err := w.PrivateSeeds(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(addrs)
+	return addrs
+}

@@ -409,10 +409,10 @@ func (m *MemStore) writeFetch(p *crawlstore.Page, src, dst *url.URL, res *crawls
 }
 
 // PrivateSeeds implements PrivateSeeder.
-func (m *MemStore) PrivateSeeds(ctx context.Context) ([]string, bool, error) {
+func (m *MemStore) PrivateSeeds(ctx context.Context) ([]string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return slices.Clone(m.privateSeeds), true, nil
+	return slices.Clone(m.privateSeeds), nil
 }
 
 // AddPrivateSeeds implements PrivateSeeder.
