@@ -91,15 +91,6 @@ func ParseDueKey(key string) (host string, due time.Time, err error) {
 	return host, time.UnixMicro(int64(us)).UTC(), nil
 }
 
-// dueRange is the range of due keys of buckets [lo, hi).
-func dueRange(lo, hi int) (start, end string) {
-	end = DuePrefix + bucketText(hi) + "/"
-	if hi >= urlkey.Buckets {
-		end = keyspace.PrefixEnd(DuePrefix)
-	}
-	return DuePrefix + bucketText(lo) + "/", end
-}
-
 // dueOf is the due entry a save of p writes, or "" when p is not due
 // again (not a continuous crawl).
 func dueOf(p *crawlstore.Page) (key string, e crawlstore.Entry) {
@@ -168,7 +159,7 @@ const takeDueBatch = 500
 // their rows.
 func (s *CrawlStore) TakeDue(ctx context.Context, shard, shards int, now time.Time, n int) (int, time.Time, error) {
 	lo, hi := urlkey.BucketRange(shard, shards)
-	start, end := dueRange(lo, hi)
+	start, end := bucketBounds(DuePrefix, lo, hi)
 	var next time.Time
 	var entries []crawlstore.Entry
 	var rows []string

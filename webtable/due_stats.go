@@ -24,7 +24,7 @@ type DueCounts struct {
 // reading keys only.
 func (w *WebTable) DueCounts(ctx context.Context, now time.Time) (DueCounts, error) {
 	var c DueCounts
-	start, end := dueRange(0, urlkey.Buckets)
+	start, end := bucketBounds(DuePrefix, 0, urlkey.Buckets)
 	day := now.Add(24 * time.Hour)
 	err := w.tbl.ReadRows(ctx, bigtable.NewRange(start, end), func(r bigtable.Row) bool {
 		_, due, err := ParseDueKey(r.Key())

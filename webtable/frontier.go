@@ -119,15 +119,18 @@ func FrontierHostPrefix(host string) string {
 
 // FrontierBucketRange is the range of frontier keys of buckets [lo, hi).
 func FrontierBucketRange(lo, hi int) bigtable.RowRange {
-	return bigtable.NewRange(frontierBucketBounds(lo, hi))
+	return bigtable.NewRange(bucketBounds(FrontierPrefix, lo, hi))
 }
 
-func frontierBucketBounds(lo, hi int) (start, end string) {
-	end = FrontierPrefix + bucketText(hi) + "/"
+// bucketBounds is the key range of buckets [lo, hi) of a family of rows
+// keyed <prefix><bucket>/... (the frontier, its hints, due entries and
+// sitemap schedules), so that a shard reads one contiguous range.
+func bucketBounds(prefix string, lo, hi int) (start, end string) {
+	end = prefix + bucketText(hi) + "/"
 	if hi >= urlkey.Buckets {
-		end = keyspace.PrefixEnd(FrontierPrefix)
+		end = keyspace.PrefixEnd(prefix)
 	}
-	return FrontierPrefix + bucketText(lo) + "/", end
+	return prefix + bucketText(lo) + "/", end
 }
 
 // ParseFrontierKey splits a frontier entry key into its bucket and host,
@@ -256,7 +259,7 @@ func (b BadEntry) Error() string { return fmt.Sprintf("row %q: %v", b.Key, b.Err
 // nothing follows it. Keys that do not follow the layout are passed to bad
 // and skipped.
 func (w *WebTable) FrontierHosts(ctx context.Context, lo, hi int, fn func(host string) bool, bad func(BadEntry)) error {
-	start, end := frontierBucketBounds(lo, hi)
+	start, end := bucketBounds(FrontierPrefix, lo, hi)
 	hints := newHintReader(w, lo, hi)
 	for {
 		h, err := hints.peek(ctx)

@@ -128,11 +128,7 @@ type hintReader struct {
 const hintPage = 256
 
 func newHintReader(w *WebTable, lo, hi int) *hintReader {
-	start := FrontierHintPrefix + bucketText(lo) + "/"
-	end := FrontierHintPrefix + bucketText(hi) + "/"
-	if hi >= urlkey.Buckets {
-		end = keyspace.PrefixEnd(FrontierHintPrefix)
-	}
+	start, end := bucketBounds(FrontierHintPrefix, lo, hi)
 	return &hintReader{w: w, start: start, end: end}
 }
 

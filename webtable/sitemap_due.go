@@ -10,7 +10,6 @@ import (
 
 	"github.com/webtable/webtable/bigtable"
 	"github.com/webtable/webtable/crawlstore"
-	"github.com/webtable/webtable/internal/keyspace"
 	"github.com/webtable/webtable/urlkey"
 )
 
@@ -122,11 +121,7 @@ func (s *CrawlStore) Sitemap(ctx context.Context, url string) (crawlstore.Sitema
 // read is an error naming its row.
 func (s *CrawlStore) Sitemaps(ctx context.Context, shard, shards int, fn func(crawlstore.SitemapSchedule) bool) error {
 	lo, hi := urlkey.BucketRange(shard, shards)
-	start := SitemapSchedulePrefix + bucketText(lo) + "/"
-	end := SitemapSchedulePrefix + bucketText(hi) + "/"
-	if hi >= urlkey.Buckets {
-		end = keyspace.PrefixEnd(SitemapSchedulePrefix)
-	}
+	start, end := bucketBounds(SitemapSchedulePrefix, lo, hi)
 	var bad error
 	err := s.w.tbl.ReadRows(ctx, bigtable.NewRange(start, end), func(r bigtable.Row) bool {
 		for _, it := range r[FamilyFetch] {
