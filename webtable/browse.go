@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-
-	"github.com/webtable/webtable/bigtable"
 )
 
 // FamilyInfo is a column family of the WebTable and its garbage-collection
@@ -15,12 +13,6 @@ type FamilyInfo struct {
 	// GCPolicy is the policy in Cloud Bigtable's notation ("versions() > 3":
 	// keep the newest 3 versions); "" when the store does not report it.
 	GCPolicy string
-}
-
-// familyLister is a Store that reports its families' GC policies (both
-// the embedded store and the Cloud Bigtable adapter do).
-type familyLister interface {
-	Families(ctx context.Context, table string) (map[string]bigtable.GCPolicy, error)
 }
 
 // Table is the name of the bigtable table that holds the WebTable.
@@ -35,12 +27,9 @@ func (w *WebTable) Schema(ctx context.Context) (tables []string, families []Fami
 		return nil, nil, fmt.Errorf("webtable: listing tables: %w", err)
 	}
 	slices.Sort(tables)
-	var policies map[string]bigtable.GCPolicy
-	if l, ok := w.store.(familyLister); ok {
-		policies, err = l.Families(ctx, w.name)
-		if err != nil {
-			return nil, nil, fmt.Errorf("webtable: listing the families of %q: %w", w.name, err)
-		}
+	policies, err := listFamilies(ctx, w.store, w.name)
+	if err != nil {
+		return nil, nil, err
 	}
 	for _, f := range Families {
 		fi := FamilyInfo{Name: f}

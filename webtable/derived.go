@@ -61,12 +61,9 @@ func IsDerived(family string) bool { return slices.Contains(DerivedFamilies, fam
 // stored HTML version), rank and dup one. A policy already in force is
 // left alone (setting one makes the embedded store sweep the table).
 func (w *WebTable) EnsureDerived(ctx context.Context) error {
-	var have map[string]bigtable.GCPolicy
-	if fl, ok := w.store.(familyLister); ok {
-		var err error
-		if have, err = fl.Families(ctx, w.name); err != nil {
-			return fmt.Errorf("webtable: listing the families of %s: %w", w.name, err)
-		}
+	have, err := listFamilies(ctx, w.store, w.name)
+	if err != nil {
+		return err
 	}
 	textPolicy := bigtable.MaxVersionsPolicy(DefaultVersions)
 	if p := have[FamilyContents]; p != nil {
@@ -78,17 +75,8 @@ func (w *WebTable) EnsureDerived(ctx context.Context) error {
 		FamilyDup:  bigtable.MaxVersionsPolicy(1),
 	}
 	for _, fam := range DerivedFamilies {
-		p, exists := have[fam]
-		if !exists {
-			if err := w.store.CreateColumnFamily(ctx, w.name, fam); err != nil && !errors.Is(err, bigtable.ErrExists) {
-				return fmt.Errorf("webtable: creating family %s: %w", fam, err)
-			}
-		}
-		if exists && p != nil && p.String() == policies[fam].String() {
-			continue
-		}
-		if err := w.store.SetGCPolicy(ctx, w.name, fam, policies[fam]); err != nil {
-			return fmt.Errorf("webtable: setting GC policy of %s: %w", fam, err)
+		if err := ensureFamily(ctx, w.store, w.name, have, fam, policies[fam]); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -2,8 +2,6 @@ package webtable
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/webtable/webtable/bigtable"
 )
@@ -47,25 +45,9 @@ func setRendered(m *bigtable.Mutation, p *Page, ts bigtable.Timestamp, set func(
 // its GC policy (one version). A crawl with --screenshots calls it before
 // storing a page.
 func (w *WebTable) EnsureScreenshots(ctx context.Context) error {
-	var have map[string]bigtable.GCPolicy
-	if fl, ok := w.store.(familyLister); ok {
-		var err error
-		if have, err = fl.Families(ctx, w.name); err != nil {
-			return fmt.Errorf("webtable: listing the families of %s: %w", w.name, err)
-		}
+	have, err := listFamilies(ctx, w.store, w.name)
+	if err != nil {
+		return err
 	}
-	policy := bigtable.MaxVersionsPolicy(1)
-	p, exists := have[FamilyScreenshot]
-	if !exists {
-		if err := w.store.CreateColumnFamily(ctx, w.name, FamilyScreenshot); err != nil && !errors.Is(err, bigtable.ErrExists) {
-			return fmt.Errorf("webtable: creating family %s: %w", FamilyScreenshot, err)
-		}
-	}
-	if exists && p != nil && p.String() == policy.String() {
-		return nil
-	}
-	if err := w.store.SetGCPolicy(ctx, w.name, FamilyScreenshot, policy); err != nil {
-		return fmt.Errorf("webtable: setting GC policy of %s: %w", FamilyScreenshot, err)
-	}
-	return nil
+	return ensureFamily(ctx, w.store, w.name, have, FamilyScreenshot, bigtable.MaxVersionsPolicy(1))
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/webtable/webtable/bigtable"
+	"github.com/webtable/webtable/crawlstore"
 )
 
 // TableName is the name of the bigtable table that holds the WebTable,
@@ -99,7 +100,7 @@ type WebTable struct {
 	group saveGroup   // the saves waiting for a bulk write (see group.go)
 	shard shardAtomic // the shard crawled, for the inboxes (inbox.go); nil: none
 
-	queued queueSignal // told of entries queued through it (queued.go)
+	queued crawlstore.QueueSignal // told of entries queued through it (queued.go)
 }
 
 // New opens the WebTable held by store in the table opts.Table (default
@@ -174,29 +175,13 @@ func ensureSchema(ctx context.Context, db Store, tbl Table, opts Options) error 
 		FamilyMIME:     bigtable.MaxVersionsPolicy(1),
 		FamilyFetch:    bigtable.MaxVersionsPolicy(1),
 	}
-	var have map[string]bigtable.GCPolicy
-	if fl, ok := db.(familyLister); ok {
-		if have, err = fl.Families(ctx, table); err != nil {
-			return fmt.Errorf("webtable: listing the families of %s: %w", table, err)
-		}
+	have, err := listFamilies(ctx, db, table)
+	if err != nil {
+		return err
 	}
 	for _, fam := range Families {
-		p, exists := have[fam]
-		if !exists {
-			err := db.CreateColumnFamily(ctx, table, fam)
-			if err != nil && !errors.Is(err, bigtable.ErrExists) {
-				return fmt.Errorf("webtable: creating family %s: %w", fam, err)
-			}
-		}
-		// NB: setting a policy makes the embedded store sweep the whole
-		// table (so that cells a stricter policy hid cannot reappear):
-		// seconds per 10,000 pages, paid by every crawl that opens the
-		// store, a resume first. A policy already in force is left alone.
-		if exists && p != nil && p.String() == policies[fam].String() {
-			continue
-		}
-		if err := db.SetGCPolicy(ctx, table, fam, policies[fam]); err != nil {
-			return fmt.Errorf("webtable: setting GC policy of %s: %w", fam, err)
+		if err := ensureFamily(ctx, db, table, have, fam, policies[fam]); err != nil {
+			return err
 		}
 	}
 	if created {
