@@ -100,27 +100,21 @@ func (w *WebTable) Captures(ctx context.Context, ranges []urlkey.Range, sel Sele
 		fetchRecordFilter(false),
 		bigtable.ChainFilters(column(FamilyMIME, "type"), bigtable.LatestNFilter(1)),
 	)
-	var ferr error
-	err := w.tbl.ReadRows(ctx, rowSet(ranges), func(r bigtable.Row) bool {
+	return w.scanRows(ctx, rowSet(ranges), f, "reading captures", func(r bigtable.Row) error {
 		caps, err := rowCaptures(r)
 		if err != nil {
-			ferr = err
-			return false
+			return err
 		}
 		if !sel.All && len(caps) > 1 {
 			caps = caps[len(caps)-1:]
 		}
 		for _, c := range caps {
-			if ferr = fn(c); ferr != nil {
-				return false
+			if err := fn(c); err != nil {
+				return err
 			}
 		}
-		return true
-	}, bigtable.RowFilter(f))
-	if err != nil {
-		return fmt.Errorf("webtable: reading captures: %w", err)
-	}
-	return ferr
+		return nil
+	})
 }
 
 // rowCaptures groups the contents cells of a row by timestamp into

@@ -305,19 +305,16 @@ func (w *WebTable) FetchTimes(ctx context.Context, ranges []urlkey.Range, fn fun
 // false. A fetch that cannot be read ends the scan with its error; what
 // names the scan in the store's errors.
 func (w *WebTable) eachFetch(ctx context.Context, ranges []urlkey.Range, what string, filter bigtable.Filter, fn func(row string, f crawlstore.Fetch) bool) error {
-	var ferr error
-	err := w.tbl.ReadRows(ctx, rowSet(ranges), func(r bigtable.Row) bool {
+	return w.scanRows(ctx, rowSet(ranges), filter, what, func(r bigtable.Row) error {
 		f, err := parseFetch(r)
 		if err != nil {
-			ferr = err
-			return false
+			return err
 		}
-		return fn(r.Key(), f)
-	}, bigtable.RowFilter(filter))
-	if err != nil {
-		return fmt.Errorf("webtable: %s: %w", what, err)
-	}
-	return ferr
+		if !fn(r.Key(), f) {
+			return errStopScan
+		}
+		return nil
+	})
 }
 
 // fetchRecordFilter reads a row's fetch record, newest cell only:

@@ -142,15 +142,7 @@ func (m *migration) reportBad(key string, err error) { m.bad(BadEntry{Key: key, 
 // scan calls fn with every row of rs that filter keeps, stopping at fn's
 // first error.
 func (m *migration) scan(ctx context.Context, rs bigtable.RowSet, filter bigtable.Filter, fn func(bigtable.Row) error) error {
-	var ferr error
-	err := m.w.tbl.ReadRows(ctx, rs, func(r bigtable.Row) bool {
-		ferr = fn(r)
-		return ferr == nil
-	}, bigtable.RowFilter(filter))
-	if err != nil {
-		return err
-	}
-	return ferr
+	return m.w.scanRows(ctx, rs, filter, "reading rows to migrate", fn)
 }
 
 // latestFetch keeps the newest cell of every fetch column.

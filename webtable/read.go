@@ -3,6 +3,7 @@ package webtable
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -220,6 +221,28 @@ func rowSet(ranges []urlkey.Range) bigtable.RowSet {
 		list[i] = bigtable.NewRange(r.Start, r.End)
 	}
 	return list
+}
+
+// errStopScan ends scanRows early, without an error.
+var errStopScan = errors.New("webtable: scan stopped")
+
+// scanRows calls fn with every row of rs that filter keeps, in key order,
+// until fn returns an error: errStopScan ends the scan with nil, any
+// other is returned as it is. An error of the store is wrapped with what,
+// which names the scan.
+func (w *WebTable) scanRows(ctx context.Context, rs bigtable.RowSet, filter bigtable.Filter, what string, fn func(bigtable.Row) error) error {
+	var ferr error
+	err := w.tbl.ReadRows(ctx, rs, func(r bigtable.Row) bool {
+		ferr = fn(r)
+		return ferr == nil
+	}, bigtable.RowFilter(filter))
+	if err != nil {
+		return fmt.Errorf("webtable: %s: %w", what, err)
+	}
+	if errors.Is(ferr, errStopScan) {
+		return nil
+	}
+	return ferr
 }
 
 // Scan calls fn with every row in ranges (all rows when ranges is empty),
