@@ -2,6 +2,7 @@ package crawlstore
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -60,4 +61,32 @@ type QueueWatcher interface {
 	// queued in the frontier (by Enqueue, SavePage or TakeDue) after the
 	// call.
 	Queued() <-chan struct{}
+}
+
+// QueueSignal is the channel of a [QueueWatcher], for its implementations:
+// Wait returns the channel that the next Fire closes. The zero value is
+// ready to use, by any number of goroutines.
+type QueueSignal struct {
+	mu sync.Mutex
+	ch chan struct{} // nil: nobody waits
+}
+
+// Wait returns the channel that the next Fire closes.
+func (q *QueueSignal) Wait() <-chan struct{} {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.ch == nil {
+		q.ch = make(chan struct{})
+	}
+	return q.ch
+}
+
+// Fire closes the channel of the waiters, if any.
+func (q *QueueSignal) Fire() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.ch != nil {
+		close(q.ch)
+		q.ch = nil
+	}
 }

@@ -105,7 +105,7 @@ func (s *CrawlStore) Enqueue(ctx context.Context, entries []crawlstore.Entry, rq
 	states, err := s.w.Enqueue(ctx, entries, rq)
 	if err == nil {
 		s.fresh.add(since, newlyQueued(entries, states))
-		s.w.queued.fireIfQueued(entries) // queued.go
+		fireIfQueued(&s.w.queued, entries) // queued.go
 	}
 	return states, err
 }
@@ -141,7 +141,7 @@ func (s *CrawlStore) SavePage(ctx context.Context, p *crawlstore.Page) (crawlsto
 		return crawlstore.SaveResult{}, err
 	}
 	s.fresh.add(since, newlyQueued(f.Discovered, states))
-	s.w.queued.fireIfQueued(f.Discovered)
+	fireIfQueued(&s.w.queued, f.Discovered)
 	return crawlstore.SaveResult{States: states, NewVersion: stored == NewVersion}, nil
 }
 

@@ -95,19 +95,4 @@ func (m *MemStore) Due() map[string]time.Time {
 }
 
 // Queued implements crawlstore.QueueWatcher.
-func (m *MemStore) Queued() <-chan struct{} {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.queuedCh == nil {
-		m.queuedCh = make(chan struct{})
-	}
-	return m.queuedCh
-}
-
-// fireQueued tells the waiters of Queued. Callers hold m.mu.
-func (m *MemStore) fireQueued() {
-	if m.queuedCh != nil {
-		close(m.queuedCh)
-		m.queuedCh = nil
-	}
-}
+func (m *MemStore) Queued() <-chan struct{} { return m.queued.Wait() }

@@ -31,8 +31,8 @@ type MemStore struct {
 
 	privateSeeds []string // see PrivateSeeder
 
-	due      map[string]memDue // row key -> due entry, see memdue.go
-	queuedCh chan struct{}     // closed at the next entry queued; nil: nobody waits
+	due    map[string]memDue      // row key -> due entry, see memdue.go
+	queued crawlstore.QueueSignal // fired at each entry queued
 
 	sitemaps map[string]crawlstore.SitemapSchedule // URL -> schedule, see memsitemap.go
 }
@@ -291,7 +291,7 @@ func (m *MemStore) enqueueLocked(entries []crawlstore.Entry, us []*url.URL, rq c
 			m.frontier[host] = q
 		}
 		q.push(crawlstore.Entry{URL: e.URL, Key: e.Key, Depth: e.Depth, Chain: e.Chain, Frontier: e.Frontier, Sitemap: e.Sitemap})
-		m.fireQueued()
+		m.queued.Fire()
 	}
 	return states
 }
