@@ -44,16 +44,11 @@ Example:
   query --db webtable-demo.db errors --domain cnn.com
 `
 
+// jsonStats is what query stats --json prints: the counts of
+// jsonshape.Stats, and what only query stats reads.
 type jsonStats struct {
-	Domain   string           `json:"domain,omitempty"`
-	Rows     int64            `json:"rows"`
-	Fetched  int64            `json:"fetched"`
-	Failed   int64            `json:"failed"`
-	Queued   int64            `json:"queued"`
-	Frontier int64            `json:"frontier"`
-	Versions int64            `json:"versions"`
-	Bytes    map[string]int64 `json:"bytes"`
-	Cells    map[string]int64 `json:"cells"`
+	Domain string `json:"domain,omitempty"`
+	jsonshape.Stats
 	// HeldBack counts the pages the last crawl left queued on purpose
 	// (whole table only); Origins lists the queued pages by origin
 	// (--by-origin only).
@@ -112,9 +107,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	out := newOutput(stdout, asJSON)
 	if asJSON {
-		s := r.stats
-		err = out.json.Encode(jsonStats{Domain: domain, Rows: s.Rows, Fetched: s.Fetched, Failed: s.Failed,
-			Queued: s.Queued, Frontier: s.Frontier, Versions: s.Versions, Bytes: s.Bytes, Cells: s.Cells,
+		err = out.json.Encode(jsonStats{Domain: domain, Stats: jsonshape.StatsOf(r.stats),
 			HeldBack: heldBackPages(r.holds), Origins: r.origins, Due: r.due, Shards: r.shards})
 		if err != nil {
 			return err

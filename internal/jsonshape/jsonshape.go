@@ -1,5 +1,5 @@
 // Package jsonshape holds the JSON shapes of rows, cells, versions, failed
-// fetches and tablets that "query --json" prints and "query serve" answers
+// fetches, tablets and table counts that "query --json" prints and "query serve" answers
 // with Accept: application/json, so the two can never drift apart.
 package jsonshape
 
@@ -94,4 +94,23 @@ type Tablet struct {
 // TabletOf is t's JSON shape.
 func TabletOf(t webtable.Tablet) Tablet {
 	return Tablet{Start: t.Start, End: t.End, Bytes: t.Bytes, Rows: t.Rows}
+}
+
+// Stats is the counts of the table or of a domain, as "query stats
+// --json" prints them and the overview of "query serve" answers them.
+type Stats struct {
+	Rows     int64            `json:"rows"`
+	Fetched  int64            `json:"fetched"`
+	Failed   int64            `json:"failed"`
+	Queued   int64            `json:"queued"`
+	Frontier int64            `json:"frontier"`
+	Versions int64            `json:"versions"`
+	Bytes    map[string]int64 `json:"bytes"`
+	Cells    map[string]int64 `json:"cells"`
+}
+
+// StatsOf is s's JSON shape.
+func StatsOf(s webtable.Stats) Stats {
+	return Stats{Rows: s.Rows, Fetched: s.Fetched, Failed: s.Failed, Queued: s.Queued, Frontier: s.Frontier,
+		Versions: s.Versions, Bytes: s.Bytes, Cells: s.Cells}
 }

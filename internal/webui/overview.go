@@ -2,9 +2,10 @@ package webui
 
 import (
 	"fmt"
-	"github.com/webtable/webtable/internal/jsonshape"
 	"net/http"
 	"time"
+
+	"github.com/webtable/webtable/internal/jsonshape"
 
 	"github.com/webtable/webtable/webtable"
 )
@@ -63,16 +64,16 @@ type jsonFamily struct {
 }
 
 type jsonSummary struct {
-	Ready      bool          `json:"ready"`
-	Building   bool          `json:"building"`
-	Built      string        `json:"built,omitempty"`
-	AgeSeconds float64       `json:"age_seconds"`
-	Error      string        `json:"error,omitempty"`
-	Stats      *jsonStats    `json:"stats,omitempty"`
-	Fetches    []jsonBucket  `json:"fetches,omitempty"`
-	Domains    []jsonDomain  `json:"domains,omitempty"`
-	Partial    bool          `json:"partial,omitempty"`
-	Took       time.Duration `json:"-"`
+	Ready      bool             `json:"ready"`
+	Building   bool             `json:"building"`
+	Built      string           `json:"built,omitempty"`
+	AgeSeconds float64          `json:"age_seconds"`
+	Error      string           `json:"error,omitempty"`
+	Stats      *jsonshape.Stats `json:"stats,omitempty"`
+	Fetches    []jsonBucket     `json:"fetches,omitempty"`
+	Domains    []jsonDomain     `json:"domains,omitempty"`
+	Partial    bool             `json:"partial,omitempty"`
+	Took       time.Duration    `json:"-"`
 }
 
 type jsonBucket struct {
@@ -132,10 +133,10 @@ func (ui *UI) overview(r *http.Request) (result, error) {
 	}
 	j.Summary = jsonSummary{Ready: d.Summary.Ready, Building: d.Summary.Building, Error: d.Summary.Err, Partial: d.Summary.Partial}
 	if s != nil {
-		st := s.Stats
 		j.Summary.Built = s.Built.UTC().Format(time.RFC3339Nano)
 		j.Summary.AgeSeconds = ui.opts.Now().Sub(s.Built).Seconds()
-		j.Summary.Stats = &jsonStats{Rows: st.Rows, Fetched: st.Fetched, Failed: st.Failed, Queued: st.Queued, Versions: st.Versions, Bytes: st.Bytes, Cells: st.Cells}
+		st := jsonshape.StatsOf(s.Stats)
+		j.Summary.Stats = &st
 		for _, b := range s.Fetches {
 			j.Summary.Fetches = append(j.Summary.Fetches, jsonBucket{b.Start.UTC().Format(time.RFC3339Nano), b.End.UTC().Format(time.RFC3339Nano), b.Count})
 		}

@@ -22,14 +22,3 @@ var (
 	toJSONVersion = jsonshape.VersionOf
 	toJSONFailure = jsonshape.FailureOf
 )
-
-// jsonStats is the counts of the table, as "query stats --json" prints them.
-type jsonStats struct {
-	Rows     int64            `json:"rows"`
-	Fetched  int64            `json:"fetched"`
-	Failed   int64            `json:"failed"`
-	Queued   int64            `json:"queued"`
-	Versions int64            `json:"versions"`
-	Bytes    map[string]int64 `json:"bytes"`
-	Cells    map[string]int64 `json:"cells"`
-}
