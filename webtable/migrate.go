@@ -48,6 +48,9 @@ var migrateHook func(step FormatVersion, versionWritten bool) error
 type MigrateStep struct {
 	To   FormatVersion // the version the store is in after the step
 	Rows int           // rows the step wrote (entries, for FormatFrontierRows)
+	// Allowed lists the dial addresses of the private hosts the store had
+	// queued, which its crawls may go on fetching (FormatPrivateSeeds).
+	Allowed []string
 }
 
 // Migrate brings a store older than [FormatNewest] to it, one version at a
@@ -97,7 +100,7 @@ func (w *WebTable) Migrate(ctx context.Context, done func(MigrateStep), bad func
 			}
 		}
 		if done != nil {
-			done(MigrateStep{To: s.to, Rows: m.rows})
+			done(MigrateStep{To: s.to, Rows: m.rows, Allowed: m.allowed})
 		}
 	}
 	return from, nil
@@ -110,6 +113,8 @@ type migration struct {
 	bad  func(BadEntry)
 	b    batch
 	rows int
+	// allowed is what the step reports as MigrateStep.Allowed.
+	allowed []string
 }
 
 // add queues the write of one row, writing the batch when it is full.
@@ -348,5 +353,6 @@ func migratePrivateSeeds(ctx context.Context, m *migration) error {
 	if err != nil || len(addrs) == 0 {
 		return err
 	}
+	m.allowed = addrs
 	return m.add(ctx, PrivateSeedsKey, privateSeedsMutation(addrs))
 }

@@ -78,6 +78,9 @@ func TestResumeMigratesAnOldStore(t *testing.T) {
 	if !strings.Contains(stderr, "moved 3 queued pages") {
 		t.Errorf("the crawl does not say it moved the 3 queued pages to the frontier:\n%s", stderr)
 	}
+	if !strings.Contains(stderr, "private addresses ("+strings.TrimPrefix(srv.URL, "http://")+")") {
+		t.Errorf("the crawl does not name the private address the old store had queued:\n%s", stderr)
+	}
 	bad, _ := urlkey.Key(srv.URL + "/p/9")
 	if !strings.Contains(stderr, "cannot be read") || !strings.Contains(stderr, bad) {
 		t.Errorf("the unreadable row %s is not named:\n%s", bad, stderr)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/webtable/webtable/webtable"
 )
@@ -20,6 +21,10 @@ func MigrateForCrawl(ctx context.Context, w *webtable.WebTable, db string, log i
 	from, err := w.Migrate(ctx, func(s webtable.MigrateStep) {
 		if s.To == webtable.FormatFrontierRows && s.Rows > 0 {
 			fmt.Fprintf(log, "moved %d queued pages of %s to its frontier\n", s.Rows, db)
+		}
+		if len(s.Allowed) > 0 {
+			fmt.Fprintf(log, "%s had pages queued on private addresses (%s): its crawls go on fetching them\n",
+				db, strings.Join(s.Allowed, ", "))
 		}
 	}, func(b webtable.BadEntry) {
 		fmt.Fprintf(log, "crawl: skipping a row that cannot be read: %v\n", b)
