@@ -236,7 +236,11 @@ func recountWait(size, last, counter, now int64) int64 {
 // tablet is gone meanwhile.
 //
 // b0 is old's byte counter when its count began: what it gained since was
-// written during the split, and is shared out between the halves.
+// written during the split, to rows on either side of the cut, so each half
+// gets all of it. A half that did not take those writes counts too much,
+// which only brings its next count sooner; sharing the bytes out would
+// count too little in a half that did, and leave it past the split size
+// with no count due.
 func (db *DB) commitSplit(ts *tableSchema, old *tablet, b0 int64, left, right *tablet) (bool, error) {
 	db.schemaMu.Lock()
 	defer db.schemaMu.Unlock()
@@ -265,8 +269,8 @@ func (db *DB) commitSplit(ts *tableSchema, old *tablet, b0 int64, left, right *t
 		right.counted.Store(false)
 	}
 	if extra := old.bytes.Load() - b0; extra > 0 {
-		left.bytes.Add(extra / 2)
-		right.bytes.Add(extra - extra/2)
+		left.bytes.Add(extra)
+		right.bytes.Add(extra)
 	}
 	db.splitHook("after commit")
 	return true, nil
