@@ -145,11 +145,9 @@ func (b *bulk) applyChunk(idx []int, last bool) error {
 	}
 	slices.Sort(b.stripes)
 	b.stripes = slices.Compact(b.stripes)
-	locked := make([]*sync.RWMutex, 0, len(b.stripes))
-	for _, s := range b.stripes {
-		mu := &b.db.rowLocks[s]
-		mu.RLock()
-		locked = append(locked, mu)
+	locked, err := b.lockStripes()
+	if err != nil {
+		return err
 	}
 	if b.blind(idx) {
 		if err := b.pipelined(idx, locked, last); !errors.Is(err, errNotPipelined) {
@@ -167,6 +165,32 @@ func (b *bulk) applyChunk(idx []int, last bool) error {
 		return err
 	}
 	return b.write(idx)
+}
+
+// lockStripes takes the row locks of b.stripes for reading, in order.
+//
+// NB: the chunk in flight holds its rows' locks, which share stripes with
+// this chunk's, and db.writeMu, until it lands. Waiting for a lock while
+// holding those would deadlock: a writer that holds a row alone (a
+// conditional mutation, a read-modify-write) may be waiting for one of
+// them, and Go's RWMutex makes a reader wait behind a waiting writer, also
+// a reader that holds the lock already; and a writer that holds a row may
+// wait for db.writeMu behind GC. So a lock not free at once lands the
+// chunk in flight first.
+func (b *bulk) lockStripes() ([]*sync.RWMutex, error) {
+	locked := make([]*sync.RWMutex, 0, len(b.stripes))
+	for _, s := range b.stripes {
+		mu := &b.db.rowLocks[s]
+		if !mu.TryRLock() {
+			if err := b.land(); err != nil {
+				unlock(locked)
+				return nil, err
+			}
+			mu.RLock()
+		}
+		locked = append(locked, mu)
+	}
+	return locked, nil
 }
 
 func unlock(locked []*sync.RWMutex) {
