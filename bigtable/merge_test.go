@@ -194,9 +194,11 @@ func TestKillNineMidMerge(t *testing.T) {
 // parallel and list the tablets, and split passes run from a goroutine as
 // well as in the background: every read sees whole rows in order, and at
 // the end the tablets cover the table and count exactly the rows there.
-// The work goes on until both a split and a merge have happened during
-// it, so the test does not depend on how the scheduler interleaves them.
-// Run with -race, it checks the tablet list's publication too.
+// Rows past the writers' keys are written first and deleted during the
+// work, so that their tablets empty and merge whatever the interleaving;
+// the writers, the deleter and the splitter go on until both a split and a
+// merge have happened during the work, and the readers until those three
+// are done. Run with -race, it checks the tablet list's publication too.
 func TestTabletsUnderConcurrentWork(t *testing.T) {
 	var splits, merges atomic.Int64
 	hook := optionFunc(func(o *options) {
@@ -212,15 +214,37 @@ func TestTabletsUnderConcurrentWork(t *testing.T) {
 	db := openTestDB(t, WithTabletSplitSize(8<<10), WithGCInterval(0), WithReadAhead(4), hook)
 	tbl := db.mustTable("t", "f")
 	ctx := context.Background()
-	const keys, maxRounds = 400, 2000
-	// more reports whether a worker goes on: a minimum of rounds, and then
-	// until both a split and a merge have come.
+	const keys, spare, maxRounds = 400, 80, 2000
+	// The rows [keys, keys+spare): the writers never touch them.
+	var spareRows []string
+	var spareMuts []*Mutation
+	for i := keys; i < keys+spare; i++ {
+		spareRows = append(spareRows, fmt.Sprintf("row%03d", i))
+		spareMuts = append(spareMuts, kiloRow(i))
+	}
+	if errs, err := tbl.ApplyBulk(ctx, spareRows, spareMuts); err != nil || errs != nil {
+		t.Fatal(err, errs)
+	}
+	mustSplit(t, db.DB)
+	// more reports whether a writer, the deleter or the splitter goes on:
+	// a minimum of rounds, and then until both a split and a merge have
+	// come. reading reports whether a reader goes on: a minimum of rounds,
+	// and then until those are done.
 	more := func(round, least int) bool {
 		return round < least || round < maxRounds && (splits.Load() == 0 || merges.Load() == 0)
 	}
+	var mutators atomic.Int64
+	reading := func(round, least int) bool { return round < least || mutators.Load() > 0 }
 	var g errgroup.Group
-	for w := range 2 {
+	mutate := func(f func() error) {
+		mutators.Add(1)
 		g.Go(func() error {
+			defer mutators.Add(-1)
+			return f()
+		})
+	}
+	for w := range 2 {
+		mutate(func() error {
 			rng := rand.New(rand.NewPCG(uint64(w), 1))
 			for round := 0; more(round, 60); round++ {
 				var rows []string
@@ -236,21 +260,29 @@ func TestTabletsUnderConcurrentWork(t *testing.T) {
 			return nil
 		})
 	}
-	g.Go(func() error {
+	mutate(func() error {
+		del := func(i int) error {
+			m := NewMutation()
+			m.DeleteRow()
+			return tbl.Apply(ctx, fmt.Sprintf("row%03d", i), m)
+		}
+		for _, i := range rand.New(rand.NewPCG(9, 8)).Perm(spare) {
+			if err := del(keys + i); err != nil {
+				return err
+			}
+		}
 		rng := rand.New(rand.NewPCG(9, 9))
 		for round := 0; more(round, 25); round++ {
 			start := rng.IntN(keys - 30)
 			for i := start; i < start+30; i++ {
-				m := NewMutation()
-				m.DeleteRow()
-				if err := tbl.Apply(ctx, fmt.Sprintf("row%03d", i), m); err != nil {
+				if err := del(i); err != nil {
 					return err
 				}
 			}
 		}
 		return nil
 	})
-	g.Go(func() error {
+	mutate(func() error {
 		for round := 0; more(round, 30); round++ {
 			if err := db.splitTablets(ctx); err != nil {
 				return err
@@ -259,7 +291,7 @@ func TestTabletsUnderConcurrentWork(t *testing.T) {
 		return nil
 	})
 	g.Go(func() error {
-		for round := 0; more(round, 30); round++ {
+		for round := 0; reading(round, 30); round++ {
 			last := ""
 			err := tbl.ReadRows(ctx, InfiniteRange(""), func(r Row) bool {
 				if r.Key() <= last || len(r["f"]) != 1 || len(r["f"][0].Value) != 1000 {
@@ -280,7 +312,7 @@ func TestTabletsUnderConcurrentWork(t *testing.T) {
 	g.Go(func() error {
 		// NB: Tablets counts tablets as the splitter does, and the two
 		// must not mix their figures (see tablet.countMu).
-		for round := 0; more(round, 200); round++ {
+		for round := 0; reading(round, 200); round++ {
 			if _, err := db.Tablets(ctx, "t"); err != nil {
 				return err
 			}
