@@ -150,7 +150,7 @@ func Open(dir string, opts ...Option) (db *DB, err error) {
 	if o.logger != nil {
 		bo = bo.WithLogger(badgerLogger{o.logger})
 	}
-	bdb, err := openBadger(bo)
+	bdb, err := openBadgerRepaired(bo)
 	if err != nil {
 		return nil, openError(dir, err)
 	}

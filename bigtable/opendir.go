@@ -13,7 +13,7 @@ import (
 
 // What Open checks of a store's directory, before Badger opens it and
 // after it refused to: a directory that is not a store, a damaged
-// MANIFEST, a directory another process holds.
+// MANIFEST, a directory another process holds, an empty memtable log.
 
 // checkDir refuses directories that hold files but no Badger MANIFEST, so a
 // mistyped path never gets Badger files sprayed into it. It returns the name
@@ -44,6 +44,10 @@ func checkDir(dir string, readOnly bool) (tableFile string, err error) {
 			tables = append(tables, e.Name())
 		case kindMemLog:
 			cleanClose = false // a memtable's log: Badger may have crashed mid-flush
+			if info, err := e.Info(); readOnly && err == nil && info.Size() == 0 {
+				// NB: only a read-write Open may remove it (openBadgerRepaired).
+				return "", fmt.Errorf("%w: %s holds the empty memtable log %s of a process killed while creating it", ErrNeedsRecovery, dir, e.Name())
+			}
 		}
 		if e.Name() == "LOCK" {
 			// NB: Badger removes LOCK last in Close. Left behind, it says the
@@ -120,4 +124,74 @@ func openError(dir string, err error) error {
 		return fmt.Errorf("%w: %s: %v", ErrCorrupt, dir, err)
 	}
 	return fmt.Errorf("bigtable: open %s: %w", dir, err)
+}
+
+// An empty memtable log left by a killed process.
+//
+// Badger creates a memtable's log file and then sizes it. A process killed
+// between the two leaves a file of 0 bytes, which holds no write; Badger
+// v4.9.6 then refuses every open of the store with "while opening
+// memtables ... Create a new file" (ristretto's z.NewFile) instead of
+// dropping it. Open removes such files, under Badger's directory lock,
+// and opens again; checkDir refuses them to a read-only Open, which may
+// not change the directory.
+
+// openBadgerRepaired is openBadger, which after a refusal for an empty
+// memtable log removes the empty logs and tries once more.
+func openBadgerRepaired(bo badger.Options) (*badger.DB, error) {
+	bdb, err := openBadger(bo)
+	if err == nil || bo.ReadOnly || !isEmptyMemLogError(err) {
+		return bdb, err
+	}
+	if rerr := removeEmptyMemLogs(bo.Dir); rerr != nil {
+		return nil, err
+	}
+	return openBadger(bo)
+}
+
+// isEmptyMemLogError reports whether Badger refused to open a store because
+// one of its memtable logs is empty.
+func isEmptyMemLogError(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "while opening memtables") && strings.Contains(msg, "Create a new file")
+}
+
+// removeEmptyMemLogs deletes the memtable logs of 0 bytes in dir. It holds the lock Badger takes on the directory
+// (flock on the directory itself), so no process has the store open
+// meanwhile: one that had might be creating a log just then.
+func removeEmptyMemLogs(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return fmt.Errorf("locking the directory: %w", err)
+	}
+	defer syscall.Flock(int(d.Fd()), syscall.LOCK_UN)
+	entries, err := d.ReadDir(-1)
+	if err != nil {
+		return err
+	}
+	removed := 0
+	for _, e := range entries {
+		if kind, _ := badgerFile(e.Name()); kind != kindMemLog {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		if info.Size() != 0 {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+		removed++
+	}
+	if removed > 0 {
+		return d.Sync()
+	}
+	return nil
 }
