@@ -155,9 +155,16 @@ func runKilledChild(t *testing.T, child string, env []string, onLine func(line s
 // fillKiloRows writes rows row000..row{n-1} of 1000 bytes each in one bulk.
 func fillKiloRows(t testing.TB, tbl *Table, n int) {
 	t.Helper()
+	fillKiloRowRange(t, tbl, 0, n)
+}
+
+// fillKiloRowRange writes the kilo rows row{from} to row{to-1} in one
+// ApplyBulk.
+func fillKiloRowRange(t testing.TB, tbl *Table, from, to int) {
+	t.Helper()
 	var rows []string
 	var muts []*Mutation
-	for i := range n {
+	for i := from; i < to; i++ {
 		rows = append(rows, fmt.Sprintf("row%03d", i))
 		muts = append(muts, kiloRow(i))
 	}
@@ -173,5 +180,15 @@ func skipShort(t *testing.T, why string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: " + why + " (CI runs it)")
+	}
+}
+
+// trySend sends v on ch unless ch is full. Test hooks report with it: a
+// hook that blocked would stop the store's background loop, and Close
+// waits for that loop.
+func trySend[T any](ch chan<- T, v T) {
+	select {
+	case ch <- v:
+	default:
 	}
 }

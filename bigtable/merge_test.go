@@ -93,10 +93,7 @@ func TestTabletBackgroundMerge(t *testing.T) {
 	hook := optionFunc(func(o *options) {
 		o.splitHook = func(stage string) {
 			if stage == "after merge" {
-				select { // never block the splitter: Close waits for it
-				case merged <- stage:
-				default:
-				}
+				trySend(merged, stage)
 			}
 		}
 	})
@@ -215,16 +212,7 @@ func TestTabletsUnderConcurrentWork(t *testing.T) {
 	tbl := db.mustTable("t", "f")
 	ctx := context.Background()
 	const keys, spare, maxRounds = 400, 80, 2000
-	// The rows [keys, keys+spare): the writers never touch them.
-	var spareRows []string
-	var spareMuts []*Mutation
-	for i := keys; i < keys+spare; i++ {
-		spareRows = append(spareRows, fmt.Sprintf("row%03d", i))
-		spareMuts = append(spareMuts, kiloRow(i))
-	}
-	if errs, err := tbl.ApplyBulk(ctx, spareRows, spareMuts); err != nil || errs != nil {
-		t.Fatal(err, errs)
-	}
+	fillKiloRowRange(t, tbl, keys, keys+spare) // rows the writers never touch
 	mustSplit(t, db.DB)
 	// more reports whether a writer, the deleter or the splitter goes on:
 	// a minimum of rounds, and then until both a split and a merge have

@@ -144,7 +144,9 @@ func openBadgerRepaired(bo badger.Options) (*badger.DB, error) {
 		return bdb, err
 	}
 	if rerr := removeEmptyMemLogs(bo.Dir); rerr != nil {
-		return nil, err
+		// NB: both wrapped: a process that took the store meanwhile is
+		// ErrInUse to openError.
+		return nil, fmt.Errorf("%w; removing the empty memtable log a killed process left: %w", err, rerr)
 	}
 	return openBadger(bo)
 }

@@ -146,10 +146,7 @@ func TestTabletBackgroundSplit(t *testing.T) {
 	hook := optionFunc(func(o *options) {
 		o.splitHook = func(stage string) {
 			if stage == "after commit" {
-				select { // never block the splitter: Close waits for it
-				case split <- stage:
-				default:
-				}
+				trySend(split, stage)
 			}
 		}
 	})
@@ -406,10 +403,7 @@ func TestTabletsOfStoreWithoutRecords(t *testing.T) {
 	hook := optionFunc(func(o *options) {
 		o.splitHook = func(stage string) {
 			if stage == "after commit" {
-				select { // never block the splitter: Close waits for it
-				case split <- struct{}{}:
-				default:
-				}
+				trySend(split, struct{}{})
 			}
 		}
 	})
