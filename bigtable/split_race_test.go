@@ -2,8 +2,11 @@ package bigtable
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -50,5 +53,78 @@ func TestSplitKeepsWritesDuringTheCount(t *testing.T) {
 			t.Errorf("tablet [%q, %q) holds %d bytes in %d rows past the split size %d, and was not split",
 				in.Start, in.End, in.Bytes, in.Rows, size)
 		}
+	}
+}
+
+// TestMergeWaitsForACount merges two tablets while Tablets counts the
+// first, between its count and the storing of its figures. The count has
+// already marked the tablet counted, so a merge that does not wait for it
+// builds a tablet marked counted from the figures before the count (the
+// rows deleted since still in them), and Tablets reports those for good.
+func TestMergeWaitsForACount(t *testing.T) {
+	var (
+		db     *testDB
+		armed  atomic.Bool // once the first tablet is the only one not counted
+		once   sync.Once
+		merged = make(chan error, 1)
+	)
+	hook := optionFunc(func(o *options) {
+		o.splitHook = func(stage string) {
+			if stage != "refresh counted" || !armed.Load() {
+				return
+			}
+			once.Do(func() {
+				ts, _ := db.schema("t")
+				list := ts.tablets.load()
+				merge := func() {
+					ok, err := db.commitMerge(ts, list[0], list[1])
+					if err == nil && !ok {
+						err = errors.New("the tablets were gone")
+					}
+					merged <- err
+				}
+				// NB: if the count holds the tablet's lock, the merge
+				// waits for it; if not, it runs now, inside the count.
+				if !list[0].countMu.TryLock() {
+					go merge()
+					return
+				}
+				list[0].countMu.Unlock()
+				merge()
+			})
+		}
+	})
+	db = openTestDB(t, WithTabletSplitSize(8<<10), WithGCInterval(0), hook)
+	tbl := db.mustTable("t", "f")
+	fillKiloRows(t, tbl, 40)
+	mustSplit(t, db.DB)
+	before := mustTablets(t, db.DB, "t")
+	if len(before) < 3 || before[0].Rows < 2 {
+		t.Fatalf("40 KB in 8 KiB tablets: %+v", before)
+	}
+	// NB: the background splitter would count the tablets again.
+	db.splitMu.Lock()
+	defer db.splitMu.Unlock()
+	var first int
+	fmt.Sscanf(before[0].End, "row%03d", &first)
+	deleteRows(t, tbl, 1, first) // the first tablet keeps one row
+	armed.Store(true)
+	ctx := context.Background()
+	if _, err := db.Tablets(ctx, "t"); err != nil { // the hook merges
+		t.Fatal(err)
+	}
+	if err := <-merged; err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	after, err := db.Tablets(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := int64(0)
+	for _, in := range after {
+		counted += in.Rows
+	}
+	if n := len(readAll(t, tbl, InfiniteRange(""))); len(after) != len(before)-1 || int64(n) != counted {
+		t.Errorf("%d rows in the table; after the merge, %d tablets count %d: %+v", n, len(after), counted, after)
 	}
 }

@@ -355,6 +355,7 @@ func (db *DB) refreshTablet(ctx context.Context, ts *tableSchema, t *tablet) err
 		t.counted.Store(false)
 		return err
 	}
+	db.splitHook("refresh counted")
 	t.bytes.Add(c.bytes - b0) // keep what was written during the count
 	t.rows.Store(c.rows)
 	t.lastCount.Store(c.bytes)
