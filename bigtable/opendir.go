@@ -158,9 +158,10 @@ func isEmptyMemLogError(err error) bool {
 	return strings.Contains(msg, "while opening memtables") && strings.Contains(msg, "Create a new file")
 }
 
-// removeEmptyMemLogs deletes the memtable logs of 0 bytes in dir. It holds the lock Badger takes on the directory
-// (flock on the directory itself), so no process has the store open
-// meanwhile: one that had might be creating a log just then.
+// removeEmptyMemLogs deletes the memtable logs of 0 bytes in dir. It holds
+// the lock Badger takes on the directory (flock on the directory itself),
+// so no process has the store open meanwhile: one that had might be
+// creating a log just then.
 func removeEmptyMemLogs(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
