@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -124,25 +125,15 @@ func runManualCrawl(t *testing.T, cmd *exec.Cmd, killAfter time.Duration) (failu
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	killed := make(chan bool, 1)
 	if killAfter > 0 {
-		timer := time.AfterFunc(killAfter, func() { killed <- cmd.Process.Kill() == nil })
+		timer := time.AfterFunc(killAfter, func() { cmd.Process.Kill() })
 		defer timer.Stop()
 	}
 	err := cmd.Wait()
-	if err == nil {
-		return "", false
-	}
 	noSeeds = strings.Contains(out.String(), "no seeds:")
-	select {
-	case k := <-killed:
-		if k {
-			return "", noSeeds
-		}
-	default:
-	}
-	if noSeeds {
-		return "", true
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if err == nil || noSeeds || (ws.Signaled() && ws.Signal() == syscall.SIGKILL) {
+		return "", noSeeds
 	}
 	return fmt.Sprintf("%v\n%s", err, out.String()), false
 }
